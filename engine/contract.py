@@ -1,0 +1,244 @@
+"""The plugin contract: the Puzzle, Solver and Renderer objects a plugin registers.
+
+A plugin subclasses these and registers instances through the hooks in
+:mod:`engine.hookspecs`. Everything the host, the CLI and the web app do with a puzzle goes
+through the methods below, so a third-party puzzle gets parsing, validation, solving with replay,
+rendering, editing, permalinks and playback without touching the host.
+
+Vocabulary
+----------
+*instance*
+    An immutable, hashable value describing one puzzle to solve (start position and goal).
+    Its text form (:meth:`Puzzle.format`) is canonical: the cache key and the permalink.
+*state*
+    An immutable, hashable position reached by playing moves; :meth:`Puzzle.start` gives the
+    first one. For many puzzles the state is the instance itself.
+*move*
+    A short string in the notation the puzzle documents in :attr:`Puzzle.notation`.
+    A solution is a list of moves.
+*edit action*
+    A short string such as ``"toggle:d4"`` that a renderer puts in a ``data-action`` attribute
+    or an :class:`EditTool` carries; :meth:`Puzzle.edit` applies it to an instance.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Hashable, Mapping, Sequence
+
+from .context import SolveContext
+from .errors import InputError
+from .outcomes import Outcome
+
+Instance = Hashable
+State = Hashable
+
+
+@dataclass(frozen=True)
+class EditMode:
+    """A way the board reacts to clicks in the editor, e.g. ``EditMode("play", "Play moves")``.
+
+    The browser shows the modes as a choice and sends the chosen mode's ``name`` with each
+    clicked ``data-action``. The first mode is the default.
+    """
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True)
+class EditTool:
+    """A button (or, with ``choices``, a drop-down) in the editor's toolbar.
+
+    Pressing it sends ``action`` to :meth:`Puzzle.edit`. With ``choices`` (pairs of label and
+    action), the user picks one choice and its action is sent instead.
+    """
+
+    label: str
+    action: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class EditResult:
+    """What an edit returns.
+
+    ``selection`` supports two-click actions (click a peg, then where it lands): the editor keeps
+    it, passes it to the renderer (to highlight it) and sends it back with the next action.
+    ``message`` is an optional line to show the user ("Tile 5 selected: click another tile").
+    """
+
+    instance: Instance
+    selection: str | None = None
+    message: str | None = None
+
+
+class Puzzle(ABC):
+    """One kind of puzzle, complete: identity, instances, rules, editing and limits.
+
+    A Puzzle object holds no per-instance state; all methods take and return immutable values.
+    Every method that takes user input raises :class:`~engine.errors.InputError` with a clear
+    message for bad input, and whatever ``parse``/``from_json``/``edit`` accept must never make
+    ``start``, ``legal_moves``, ``apply_move``, rendering or solving crash.
+    """
+
+    #: URL-safe identifier, e.g. ``"sliding"``; used in the CLI and in URLs.
+    id: ClassVar[str]
+    #: Human title, e.g. ``"Sliding tiles"``.
+    title: ClassVar[str]
+    #: Short rules text (a sentence or two) shown in the gallery and ``puzzle list``.
+    rules: ClassVar[str]
+    #: How moves are written, e.g. "the number of the tile that slides into the blank".
+    notation: ClassVar[str]
+    #: The largest instance accepted, in words ("boards up to 32 x 32").
+    limits: ClassVar[str]
+    #: Options ``random`` understands: name -> help text (e.g. ``{"size": "rows x columns"}``).
+    random_options: ClassVar[Mapping[str, str]] = {}
+    #: Optional JavaScript (source text) that the web editor loads for richer input.
+    client_script: ClassVar[str | None] = None
+
+    # -- instances -------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, text: str) -> Instance:
+        """Parse instance text; raise InputError naming the problem (and where) if it is bad."""
+
+    @abstractmethod
+    def format(self, instance: Instance) -> str:
+        """The canonical text of an instance; ``parse(format(i)) == i`` is a tested law."""
+
+    def to_json(self, instance: Instance) -> dict:
+        """A JSON-able dict for the instance; ``from_json(to_json(i)) == i`` is a tested law."""
+        return {"text": self.format(instance)}
+
+    def from_json(self, data: Any) -> Instance:
+        """Build an instance from the JSON form; raise InputError for anything malformed."""
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            raise InputError('expected a JSON object with a "text" field holding the instance text')
+        return self.parse(data["text"])
+
+    @abstractmethod
+    def presets(self) -> Mapping[str, str]:
+        """Named instances: preset name -> instance text. Names are short, URL-safe words."""
+
+    @abstractmethod
+    def random(self, seed: int, options: Mapping[str, str] | None = None) -> Instance:
+        """A random *solvable* instance, the same one for the same seed and options.
+
+        The default options (none given) should give an instance the default solver answers in a
+        second or so: the conformance suite solves several of them.
+        """
+
+    def notes(self, instance: Instance) -> Sequence[str]:
+        """Facts worth showing next to the board, e.g. "This board cannot be solved: ...".
+
+        Cheap to compute (no search); the editor shows them after every edit.
+        """
+        return ()
+
+    # -- rules -----------------------------------------------------------------------------
+
+    def start(self, instance: Instance) -> State:
+        """The state before any move."""
+        return instance
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> Sequence[str]:
+        """The legal moves of a state (may be a representative finite list if infinitely many)."""
+
+    @abstractmethod
+    def apply_move(self, state: State, move: str) -> State:
+        """The state after ``move``; raise InputError if the move is malformed or illegal."""
+
+    @abstractmethod
+    def is_solved(self, state: State) -> bool:
+        """True when the state is a goal state."""
+
+    def describe_solution(self, instance: Instance, moves: Sequence[str]) -> Mapping[str, Any]:
+        """Extra JSON-able facts about a (replayed, valid) solution, shown with it.
+
+        For example peg solitaire groups jumps into multi-jump moves, tangram lists each placed
+        piece's vertices. Default: nothing.
+        """
+        return {}
+
+    # -- editing ---------------------------------------------------------------------------
+
+    def edit_modes(self) -> Sequence[EditMode]:
+        """The editor's click modes; the first is the default. Default: none."""
+        return ()
+
+    def edit_tools(self, instance: Instance) -> Sequence[EditTool]:
+        """Toolbar buttons for this instance (shuffle, resize, reset, ...). Default: none."""
+        return ()
+
+    def edit(
+        self,
+        instance: Instance,
+        action: str,
+        *,
+        mode: str | None = None,
+        selection: str | None = None,
+    ) -> EditResult:
+        """Apply an edit action (from a ``data-action`` attribute or an EditTool).
+
+        ``mode`` is the name of the chosen :class:`EditMode` (None: the first), ``selection`` the
+        one a previous edit returned. Raise InputError for an unknown or impossible action.
+        """
+        raise InputError(f"{self.title} has no edit actions")
+
+
+class Solver(ABC):
+    """A way to solve instances of one puzzle.
+
+    Several solvers may serve one puzzle, and a plugin may add a solver to a puzzle it did not
+    write. The first solver registered for a puzzle is its default.
+    """
+
+    #: The id of the puzzle this solver solves.
+    puzzle_id: ClassVar[str]
+    #: Name unique among this puzzle's solvers, e.g. ``"optimal"`` or ``"fast"``.
+    name: ClassVar[str]
+    #: True if every solution it returns is a shortest one.
+    optimal: ClassVar[bool] = False
+    #: One line saying how it works and what to expect.
+    description: ClassVar[str] = ""
+
+    @abstractmethod
+    def solve(self, instance: Instance, ctx: SolveContext) -> Outcome:
+        """Solve ``instance``: return Solved, Unsolvable (with the reason) or GaveUp.
+
+        Check ``ctx.should_stop()`` regularly and return ``ctx.gave_up(**stats)`` when it is
+        true; report ``ctx.progress(nodes=..., bound=...)``. Never trust the caller to have
+        checked solvability. The engine replays the returned moves; a wrong one is an error.
+        """
+
+
+class Renderer(ABC):
+    """Draws states of one puzzle as SVG.
+
+    A pure function of its arguments: the same input gives the same SVG text. The SVG has a
+    ``viewBox``, CSS classes on its parts, ``data-action`` attributes on clickable parts (edit
+    actions) and escapes all user-supplied text. The first renderer registered is the default.
+    """
+
+    puzzle_id: ClassVar[str]
+    #: Theme name, unique among this puzzle's renderers.
+    name: ClassVar[str] = "default"
+
+    @abstractmethod
+    def render(
+        self,
+        state: State,
+        *,
+        last_move: str | None = None,
+        next_move: str | None = None,
+        selection: str | None = None,
+    ) -> str:
+        """SVG text for ``state``.
+
+        ``last_move`` is the move just played (highlight what it changed), ``next_move`` the one
+        about to be played (highlight what it will move), ``selection`` a pending selection
+        returned by :meth:`Puzzle.edit`. Moves given here are legal for the state.
+        """
