@@ -1,0 +1,238 @@
+"""The ``puzzle`` command line.
+
+Exit codes: 0 solved (or success), 1 unsolvable, 2 bad input (one-line message on stderr, no
+traceback), 3 gave up (deadline or cancelled), 4 a solver or plugin broke its contract.
+Plugins add commands through the ``register_commands`` hook (the web app adds ``serve``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from typing import Any, Mapping
+
+import click
+
+from .errors import InputError, SolverError
+from .outcomes import GaveUp, Solved, Unsolvable
+from .plugins import _describe, get_registry
+from .solving import replay, resolve_instance, solve as solve_instance
+
+EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
+
+
+def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _read_instance(text: str) -> str:
+    if text == "-":
+        return sys.stdin.read()
+    return text
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Solve, render and explore puzzles from every installed puzzle plugin."""
+
+
+@cli.command("plugins")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def plugins_command(as_json: bool) -> None:
+    """Each plugin: name, version, hooks it implements, and load failures."""
+    registry = get_registry()
+    infos = sorted(registry.plugins.values(), key=lambda p: p.name)
+    if as_json:
+        click.echo(json.dumps([p.to_json() for p in infos], indent=2))
+        return
+    for p in infos:
+        version = p.version or "?"
+        source = f" from {p.distribution}" if p.distribution else ""
+        click.echo(f"{p.name} {version}{source} ({p.module})")
+        if p.hooks:
+            click.echo(f"    hooks: {', '.join(p.hooks)}")
+        if p.error:
+            click.echo(f"    FAILED: {p.error}")
+
+
+@cli.command("list")
+def list_command() -> None:
+    """Puzzles with their solvers, renderers and presets."""
+    registry = get_registry()
+    if not registry.puzzles:
+        click.echo("no puzzles installed (see `puzzle plugins`)")
+    for pid, puzzle in sorted(registry.puzzles.items()):
+        click.echo(f"{pid}: {puzzle.title}")
+        click.echo(f"    rules: {puzzle.rules}")
+        solvers = ", ".join(f"{s.name}{' (optimal)' if s.optimal else ''}"
+                            for s in registry.solvers(pid)) or "none"
+        click.echo(f"    solvers: {solvers}")
+        click.echo(f"    renderers: {', '.join(r.name for r in registry.renderers(pid)) or 'none'}")
+        click.echo(f"    presets: {', '.join(puzzle.presets()) or 'none'}")
+        click.echo(f"    limits: {puzzle.limits}")
+
+
+class _ProgressLine:
+    """Prints a progress line on a terminal's stderr once a solve has run for a second."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, stats: Mapping[str, Any]) -> None:
+        if not self.enabled or stats.get("elapsed", 0) < 1.0:
+            return
+        parts = [f"{k}={v:,}" if isinstance(v, int) else f"{k}={v}" for k, v in stats.items()]
+        sys.stderr.write("\r\x1b[K" + "  ".join(parts)[:150])
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _summary(report_json: dict) -> str:
+    stats = report_json["stats"]
+    nodes = stats.get("nodes", stats.get("positions"))
+    nodes_text = f", {nodes:,} nodes" if isinstance(nodes, int) else ""
+    secs = f"{report_json['seconds']:.3f} s"
+    status = report_json["status"]
+    if status == "solved":
+        kind = "optimal" if report_json["optimal"] else "not proven optimal"
+        return f"solved: {report_json['length']} moves ({kind}), {secs}{nodes_text}"
+    if status == "unsolvable":
+        return f"unsolvable: {report_json['reason']} ({secs}{nodes_text})"
+    return f"gave up ({report_json['reason']}) after {secs}{nodes_text}"
+
+
+@cli.command("solve")
+@click.argument("puzzle_id", metavar="PUZZLE")
+@click.argument("instance")
+@click.option("--solver", "solver_name", help="Solver name (default: the puzzle's first).")
+@click.option("--timeout", type=float, help="Give up after this many seconds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve_command(puzzle_id: str, instance: str, solver_name: str | None,
+                  timeout: float | None, as_json: bool) -> None:
+    """Solve INSTANCE (instance text, a preset name, or - for stdin)."""
+    cancel = threading.Event()
+    progress = _ProgressLine()
+    try:
+        report = solve_instance(get_registry(), puzzle_id, _read_instance(instance),
+                                solver_name=solver_name, timeout=timeout,
+                                on_progress=progress, cancel=cancel)
+    except KeyboardInterrupt:
+        progress.close()
+        _fail("cancelled", EXIT_GAVE_UP)
+    except InputError as exc:
+        progress.close()
+        _fail(str(exc))
+    except SolverError as exc:
+        progress.close()
+        _fail(exc.message, EXIT_SOLVER_ERROR)
+    progress.close()
+    data = report.to_json()
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        for move in data["moves"]:
+            click.echo(move)
+        click.echo(_summary(data))
+    outcome = report.outcome
+    if isinstance(outcome, Unsolvable):
+        sys.exit(EXIT_UNSOLVABLE)
+    if isinstance(outcome, GaveUp):
+        sys.exit(EXIT_GAVE_UP)
+    assert isinstance(outcome, Solved)
+
+
+def _split_moves(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [m.strip() for m in text.split(",") if m.strip()]
+
+
+@cli.command("render")
+@click.argument("puzzle_id", metavar="PUZZLE")
+@click.argument("instance")
+@click.option("--moves", help="Comma-separated moves to play first.")
+@click.option("--step", type=int, help="Render after this many of the moves (default: all).")
+@click.option("--renderer", "renderer_name", help="Renderer (theme) name.")
+def render_command(puzzle_id: str, instance: str, moves: str | None, step: int | None,
+                   renderer_name: str | None) -> None:
+    """Write the SVG of INSTANCE (after STEP of the MOVES) to stdout."""
+    registry = get_registry()
+    try:
+        puzzle = registry.puzzle(puzzle_id)
+        renderer = registry.renderer(puzzle_id, renderer_name)
+        inst = resolve_instance(puzzle, _read_instance(instance))
+        move_list = _split_moves(moves)
+        step = len(move_list) if step is None else step
+        if not 0 <= step <= len(move_list):
+            raise InputError(f"--step must be between 0 and {len(move_list)} (the number of moves)")
+        states = replay(puzzle, inst, move_list[:step])
+    except InputError as exc:
+        _fail(str(exc))
+    last = move_list[step - 1] if step > 0 else None
+    nxt = move_list[step] if step < len(move_list) else None
+    click.echo(renderer.render(states[-1], last_move=last, next_move=nxt))
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"option {pair!r} is not of the form KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@cli.command("random")
+@click.argument("puzzle_id", metavar="PUZZLE")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--size", help="Board size, where the puzzle has one (e.g. 4x4).")
+@click.option("--preset", help="Base the instance on this preset, where the puzzle supports it.")
+@click.option("-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A puzzle-specific option (see `puzzle list`).")
+def random_command(puzzle_id: str, seed: int, size: str | None, preset: str | None,
+                   options: tuple[str, ...]) -> None:
+    """Print a random solvable instance's text."""
+    registry = get_registry()
+    try:
+        puzzle = registry.puzzle(puzzle_id)
+        opts = _parse_options(options)
+        if size is not None:
+            opts["size"] = size
+        if preset is not None:
+            opts["preset"] = preset
+        unknown = sorted(set(opts) - set(puzzle.random_options))
+        if unknown:
+            known = ", ".join(puzzle.random_options) or "none"
+            raise InputError(f"{puzzle.title} has no random option {unknown[0]!r}; options: {known}")
+        instance = puzzle.random(seed, opts)
+    except InputError as exc:
+        _fail(str(exc))
+    click.echo(puzzle.format(instance))
+
+
+def _add_plugin_commands() -> None:
+    registry = get_registry()
+    for impl in registry.pm.hook.register_commands.get_hookimpls():
+        try:
+            impl.function(cli=cli)
+        except Exception as exc:  # a broken plugin must not take the CLI down
+            registry._fail(impl.plugin_name, f"register_commands raised {_describe(exc)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``puzzle`` console script."""
+    _add_plugin_commands()
+    cli.main(args=argv, prog_name="puzzle")
+
+
+if __name__ == "__main__":
+    main()

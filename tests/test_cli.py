@@ -1,0 +1,108 @@
+"""The `puzzle` command line, run as a real subprocess against the installed plugins.
+
+A fake third-party distribution (a dist-info folder with an entry point, put on PYTHONPATH)
+shows that plugins are found through entry points and that a broken one is reported while the
+others still work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+PUZZLE = [sys.executable, "-m", "engine.cli"]
+
+
+def run(args, env_extra=None, stdin=None):
+    env = dict(os.environ)
+    env.update(env_extra or {})
+    return subprocess.run(PUZZLE + args, capture_output=True, text=True, env=env, input=stdin, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def third_party(tmp_path_factory):
+    """A site folder holding two pip-style distributions: the toy puzzle and a broken plugin."""
+    site = tmp_path_factory.mktemp("site")
+    shutil.copy(TESTS / "toy.py", site / "toy.py")
+    (site / "toy_hooks.py").write_text("from toy import ToyPlugin\nplugin = ToyPlugin()\n"
+                                       "register_puzzles = plugin.register_puzzles\n"
+                                       "register_solvers = plugin.register_solvers\n"
+                                       "register_renderers = plugin.register_renderers\n")
+    (site / "broken_hooks.py").write_text("raise ImportError('this plugin is broken on purpose')\n")
+    for name, module in [("toy", "toy_hooks"), ("broken", "broken_hooks")]:
+        info = site / f"puzzle_{name}-1.2.3.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: puzzle-{name}\nVersion: 1.2.3\n")
+        (info / "entry_points.txt").write_text(f"[puzzle_engine]\n{name} = {module}\n")
+    return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_plugins_lists_third_party_plugins_and_load_failures(third_party):
+    result = run(["plugins"], third_party)
+    assert result.returncode == 0, result.stderr
+    assert "toy 1.2.3 from puzzle-toy (toy_hooks)" in result.stdout
+    assert "hooks: register_puzzles, register_renderers, register_solvers" in result.stdout
+    assert "broken 1.2.3" in result.stdout
+    assert "FAILED: failed to import: ImportError: this plugin is broken on purpose" in result.stdout
+    listed = run(["list"], third_party)
+    assert "counter: Counter" in listed.stdout and "solvers: greedy" in listed.stdout
+
+
+def test_solve_prints_moves_then_a_summary_and_exits_0(third_party):
+    result = run(["solve", "counter", "3 -> 7"], third_party)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:-1] == ["*2", "+1"]
+    assert lines[-1].startswith("solved: 2 moves (not proven optimal)")
+
+
+def test_solve_json_has_the_documented_fields(third_party):
+    result = run(["solve", "counter", "small", "--json"], third_party)
+    data = json.loads(result.stdout)
+    assert result.returncode == 0
+    assert {"status", "moves", "length", "optimal", "seconds", "stats", "reason"} <= set(data)
+    assert data["status"] == "solved" and data["length"] == len(data["moves"]) > 0
+
+
+def test_solve_reads_stdin_and_reports_unsolvable_with_exit_1(third_party):
+    result = run(["solve", "counter", "-"], third_party, stdin="9 -> 2\n")
+    assert result.returncode == 1
+    assert "unsolvable: the counter only goes up" in result.stdout
+
+
+def test_bad_input_exits_2_with_one_line_and_no_traceback(third_party):
+    for args in (["solve", "counter", "three -> 4"], ["solve", "nope", "1"],
+                 ["solve", "counter", "1 -> 5", "--solver", "x"],
+                 ["render", "counter", "1 -> 5", "--moves", "+1,/2"],
+                 ["random", "counter", "-o", "colour=red"]):
+        result = run(args, third_party)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: ")
+
+
+def test_render_writes_svg_after_the_given_step(third_party):
+    result = run(["render", "counter", "1 -> 5", "--moves", "+1,*2,+1", "--step", "2"], third_party)
+    assert result.returncode == 0, result.stderr
+    assert ">4 / 5<" in result.stdout and "viewBox" in result.stdout
+
+
+def test_random_prints_reproducible_instance_text(third_party):
+    first = run(["random", "counter", "--seed", "4"], third_party)
+    again = run(["random", "counter", "--seed", "4"], third_party)
+    assert first.returncode == 0 and first.stdout == again.stdout == "4 -> 14\n"
+
+
+def test_restricting_plugins_hides_the_others(third_party):
+    env = dict(third_party, PUZZLE_ENGINE_PLUGINS="toy")
+    result = run(["list"], env)
+    assert result.stdout.startswith("counter: Counter")
+    assert "sliding" not in result.stdout

@@ -1,0 +1,208 @@
+"""The engine itself: plugin loading and isolation, the registry, verified solving, the context."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from engine import GaveUp, InputError, Solved, SolveContext, Solver, SolverError, Unsolvable, hookimpl
+from engine.plugins import Registry, load_registry
+from engine.solving import replay, resolve_instance, run_solver, solve
+
+from toy import CounterPuzzle, GreedySolver, ToyPlugin
+
+
+def toy_registry(*extra) -> Registry:
+    registry = Registry()
+    registry.add_plugin("toy", ToyPlugin())
+    for name, plugin in extra:
+        registry.add_plugin(name, plugin)
+    registry.collect()
+    return registry
+
+
+def test_registry_answers_which_puzzles_solvers_and_renderers():
+    registry = toy_registry()
+    assert list(registry.puzzles) == ["counter"]
+    assert [s.name for s in registry.solvers("counter")] == ["greedy"]
+    assert registry.solver("counter").name == "greedy"
+    assert registry.renderer("counter").name == "default"
+    assert registry.plugins["toy"].hooks == ["register_puzzles", "register_renderers", "register_solvers"]
+
+
+def test_unknown_names_are_input_errors_that_list_the_choices():
+    registry = toy_registry()
+    with pytest.raises(InputError, match="installed puzzles: counter"):
+        registry.puzzle("nope")
+    with pytest.raises(InputError, match="choose one of: greedy"):
+        registry.solver("counter", "nope")
+    with pytest.raises(InputError, match="choose one of: default"):
+        registry.renderer("counter", "nope")
+
+
+class RaisesAtRegistration:
+    @hookimpl
+    def register_puzzles(self, register):
+        raise RuntimeError("boom at registration")
+
+
+class RegistersThenRaises:
+    """Registers a solver for the toy puzzle, then breaks: nothing it registered may stay."""
+
+    @hookimpl
+    def register_solvers(self, register):
+        class Sneaky(GreedySolver):
+            name = "sneaky"
+        register(Sneaky())
+        raise ValueError("half way")
+
+
+class RegistersJunk:
+    @hookimpl
+    def register_renderers(self, register):
+        register("not a renderer")
+
+
+class BadHookName:
+    @hookimpl
+    def register_puzzle(self, register):  # typo: no such hook spec
+        pass
+
+
+@pytest.mark.parametrize("plugin, message", [
+    (RaisesAtRegistration(), "boom at registration"),
+    (RegistersThenRaises(), "half way"),
+    (RegistersJunk(), "not an engine.Renderer"),
+    (BadHookName(), "unknown hook"),
+])
+def test_a_broken_plugin_is_recorded_and_the_others_still_work(plugin, message):
+    registry = toy_registry(("broken", plugin))
+    info = registry.plugins["broken"]
+    assert info.error is not None and message in info.error
+    assert registry.failures() == [info]
+    assert registry.puzzle("counter").id == "counter"
+    assert [s.name for s in registry.solvers("counter")] == ["greedy"]
+    report = run_solver(registry.puzzle("counter"), registry.solver("counter"), CounterPuzzle().parse("1 -> 5"))
+    assert report.status == "solved"
+
+
+def test_a_duplicate_puzzle_id_fails_the_second_plugin_only():
+    registry = toy_registry(("copycat", ToyPlugin()))
+    assert "already registered" in registry.plugins["copycat"].error
+    assert registry.plugins["toy"].ok
+    assert [s.name for s in registry.solvers("counter")] == ["greedy"]
+
+
+def test_environment_restricts_which_puzzle_plugins_load(monkeypatch):
+    monkeypatch.setenv("PUZZLE_ENGINE_PLUGINS", "no-such-plugin")
+    registry = load_registry()
+    assert registry.puzzles == {}
+    # Command plugins are not restricted: restricting puzzles must not remove `puzzle serve`.
+    assert all(name == "web" for name in registry.plugins)
+
+
+def test_solutions_are_replayed_and_a_wrong_one_names_the_solver_and_the_move():
+    puzzle = CounterPuzzle()
+
+    class Liar(Solver):
+        puzzle_id, name = "counter", "liar"
+
+        def solve(self, instance, ctx):
+            return Solved(["+1", "/3", "+1"])
+
+    with pytest.raises(SolverError) as err:
+        run_solver(puzzle, Liar(), puzzle.parse("1 -> 5"))
+    assert "liar" in err.value.message and "move 2 (/3)" in err.value.message
+    assert err.value.move_index == 2
+
+    class Short(Solver):
+        puzzle_id, name = "counter", "short"
+
+        def solve(self, instance, ctx):
+            return Solved(["+1"])
+
+    with pytest.raises(SolverError, match="'short' returned 1 moves that do not reach the goal"):
+        run_solver(puzzle, Short(), puzzle.parse("1 -> 5"))
+
+
+def test_a_crashing_solver_becomes_a_solver_error():
+    class Crash(Solver):
+        puzzle_id, name = "counter", "crash"
+
+        def solve(self, instance, ctx):
+            raise ZeroDivisionError("oops")
+
+    with pytest.raises(SolverError, match="'crash' crashed: ZeroDivisionError"):
+        run_solver(CounterPuzzle(), Crash(), CounterPuzzle().parse("1 -> 5"))
+
+
+def test_a_non_optimal_solver_cannot_claim_optimality():
+    class Boaster(GreedySolver):
+        name = "boaster"
+
+        def solve(self, instance, ctx):
+            return Solved(super().solve(instance, ctx).moves, optimal=True)
+
+    report = run_solver(CounterPuzzle(), Boaster(), CounterPuzzle().parse("1 -> 5"))
+    assert report.to_json()["optimal"] is False
+
+
+def test_solve_by_name_resolves_presets_and_reports_json():
+    registry = toy_registry()
+    data = solve(registry, "counter", "small").to_json()
+    assert data["status"] == "solved" and data["instance"] == "1 -> 10"
+    states = replay(CounterPuzzle(), CounterPuzzle().parse("1 -> 10"), data["moves"])
+    assert states[-1].value == 10 and data["length"] == len(data["moves"])
+    data = solve(registry, "counter", "9 -> 3").to_json()
+    assert data["status"] == "unsolvable" and data["reason"] == "the counter only goes up"
+
+
+def test_bad_instances_and_timeouts_are_input_errors():
+    registry = toy_registry()
+    with pytest.raises(InputError, match="empty"):
+        solve(registry, "counter", "   ")
+    with pytest.raises(InputError, match="limit"):
+        resolve_instance(CounterPuzzle(), "1" * 300_000)
+    with pytest.raises(InputError, match="positive"):
+        solve(registry, "counter", "1 -> 5", timeout=0)
+
+
+def test_replay_names_the_first_illegal_move():
+    with pytest.raises(InputError) as err:
+        replay(CounterPuzzle(), CounterPuzzle().parse("1 -> 5"), ["+1", "+1", "x"])
+    assert err.value.where == "move 3 (x)"
+
+
+def test_context_deadline_cancellation_and_throttled_progress():
+    seen = []
+    ctx = SolveContext.with_timeout(0.05, on_progress=seen.append, progress_interval=10)
+    assert not ctx.should_stop()
+    ctx.progress(nodes=1)
+    ctx.progress(nodes=2)  # throttled away
+    ctx.progress(force=True, nodes=3)
+    assert [s["nodes"] for s in seen] == [1, 3]
+    time.sleep(0.06)
+    assert ctx.stop_reason() == "deadline"
+    assert isinstance(ctx.gave_up(nodes=3), GaveUp)
+
+    flag = threading.Event()
+    ctx = SolveContext(cancel=flag)
+    assert ctx.stop_reason() is None
+    flag.set()
+    assert ctx.gave_up().reason == "cancelled"
+
+
+def test_a_cancelled_solve_gives_up():
+    flag = threading.Event()
+    flag.set()
+    report = run_solver(CounterPuzzle(), GreedySolver(), CounterPuzzle().parse("0 -> 900"),
+                        SolveContext(cancel=flag))
+    assert report.status == "gave_up" and report.outcome.reason == "cancelled"
+
+
+def test_outcomes_are_immutable():
+    outcome = Unsolvable("because", stats={"nodes": 1})
+    with pytest.raises(TypeError):
+        outcome.stats["nodes"] = 2
