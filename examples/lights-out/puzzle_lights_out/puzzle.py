@@ -1,0 +1,204 @@
+"""Lights Out as an :class:`engine.Puzzle`: instances, rules, presets, random boards and editing.
+
+The instance and the state are the same value, a :class:`~puzzle_lights_out.board.Board`.
+"""
+
+from __future__ import annotations
+
+import random as random_module
+import re
+import zlib
+from typing import Any, Mapping, Sequence
+
+from engine import EditMode, EditResult, EditTool, InputError, Puzzle
+
+from .board import (
+    MAX_SIDE,
+    MIN_SIDE,
+    Board,
+    cell_index,
+    cell_name,
+    format_board,
+    parse_board,
+    parse_size,
+    press_masks,
+)
+from .gf2 import reduce_system
+from .solver import unsolvable_reason
+
+DEFAULT_SIZE = (5, 5)
+#: Sizes offered by the editor's Resize tool (any size within the limits can be typed in).
+RESIZE_CHOICES = ((3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9), (10, 10), (4, 6), (6, 4))
+
+#: Named boards. All can be solved; "all-on" is the classic 5 x 5 start (15 presses at least).
+PRESETS = {
+    "all-on": "11111/11111/11111/11111/11111",
+    "cross": "00100/00100/11111/00100/00100",
+    "border": "11111/10001/10001/10001/11111",
+    "checker": "10101/01010/10101/01010/10101",
+    "diagonals": "10001/01010/00100/01010/10001",
+    "diamond": "00100/01010/10001/01010/00100",
+    "small": "101/010/101",
+}
+
+
+class LightsOut(Puzzle):
+    """Turn every light off; pressing a light toggles it and its orthogonal neighbours."""
+
+    id = "lights_out"
+    title = "Lights Out"
+    rules = ("Turn all the lights off. Pressing a light toggles it and the lights directly above, "
+             "below, left and right of it.")
+    notation = ("the cell pressed: a column letter (a is the leftmost) then a row number (1 is the "
+                "top row), e.g. \"b3\" for the second column of the third row")
+    limits = (f"boards from {MIN_SIDE} x {MIN_SIDE} up to {MAX_SIDE} x {MAX_SIDE} (rows x columns, "
+              f"each between {MIN_SIDE} and {MAX_SIDE})")
+    random_options = {"size": f"ROWSxCOLUMNS, e.g. \"5x5\" or \"4x6\" (default 5x5; each side "
+                              f"{MIN_SIDE} to {MAX_SIDE}); one number means a square board"}
+
+    # -- instances -------------------------------------------------------------------------
+
+    def parse(self, text: str) -> Board:
+        return parse_board(text)
+
+    def format(self, instance: Board) -> str:
+        return format_board(instance)
+
+    def to_json(self, instance: Board) -> dict:
+        return {"rows": format_board(instance).split("/")}
+
+    def from_json(self, data: Any) -> Board:
+        if isinstance(data, dict) and "rows" in data:
+            rows = data["rows"]
+            if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+                raise InputError('"rows" must be a list of strings such as "01010"')
+            if any("/" in row or "\n" in row for row in rows):
+                raise InputError('each string in "rows" must be one row, without "/" or newlines')
+            return parse_board("/".join(rows))
+        if isinstance(data, dict) and isinstance(data.get("text"), str):
+            return parse_board(data["text"])
+        raise InputError('expected a JSON object like {"rows": ["010", "111", "010"]}')
+
+    def presets(self) -> Mapping[str, str]:
+        return dict(PRESETS)
+
+    def random(self, seed: int, options: Mapping[str, str] | None = None) -> Board:
+        """A solvable board: random presses applied to a dark board, so it is never unsolvable."""
+        rows, cols = self._random_size(options)
+        rng = random_module.Random(_seed_value(seed))
+        masks = press_masks(rows, cols)
+        for _ in range(100):
+            lights = 0
+            for mask in masks:
+                if rng.getrandbits(1):
+                    lights ^= mask
+            if lights:  # some press sets cancel out; an already-solved board is no puzzle
+                return Board(rows, cols, lights)
+        return Board(rows, cols, masks[0])  # not reached in practice; a single press is never dark
+
+    def _random_size(self, options: Mapping[str, str] | None) -> tuple[int, int]:
+        options = dict(options or {})
+        unknown = sorted(str(key) for key in options if key != "size")
+        if unknown:
+            raise InputError(f"unknown option {unknown[0]!r}; Lights Out understands: size")
+        if "size" not in options:
+            return DEFAULT_SIZE
+        return parse_size(str(options["size"]))
+
+    def notes(self, instance: Board) -> Sequence[str]:
+        """Whether this size has unsolvable boards, and whether this one is among them."""
+        notes = []
+        if instance.lights == 0:
+            notes.append("All lights are off: the board is solved.")
+        reduction = reduce_system(instance.rows, instance.cols)
+        k = len(reduction.null_basis)
+        size = f"{instance.rows} x {instance.cols}"
+        if k == 0:
+            notes.append(f"Every {size} board can be solved, and in only one way (pressing each "
+                         f"light at most once).")
+            return notes
+        notes.append(f"On a {size} board {2 ** k} different sets of presses change nothing, so only "
+                     f"1 pattern of lights in {2 ** k} can be solved.")
+        invariant = reduction.broken_invariant(instance.lights)
+        if invariant is None:
+            notes.append("This board can be solved.")
+        else:
+            notes.append("This board cannot be solved: " + unsolvable_reason(instance, invariant) + ".")
+        return notes
+
+    # -- rules -----------------------------------------------------------------------------
+
+    def legal_moves(self, state: Board) -> Sequence[str]:
+        return [cell_name(i, state.cols) for i in range(state.size)]
+
+    def apply_move(self, state: Board, move: str) -> Board:
+        return state.press(cell_index(move, state.rows, state.cols))
+
+    def is_solved(self, state: Board) -> bool:
+        return state.lights == 0
+
+    # -- editing ---------------------------------------------------------------------------
+
+    def edit_modes(self) -> Sequence[EditMode]:
+        return (EditMode("play", "Play: a click presses a light"),
+                EditMode("toggle", "Draw: a click toggles one light"))
+
+    def edit_tools(self, instance: Board) -> Sequence[EditTool]:
+        # The Random tool's seed comes from the current board, so pressing it again gives a new
+        # board while every button press stays reproducible.
+        next_seed = zlib.crc32(format_board(instance).encode()) % 1_000_000
+        return (
+            EditTool("Clear", "clear"),
+            EditTool("Random", f"random:{next_seed}"),
+            EditTool("Resize", choices=tuple((f"{r} x {c}", f"resize:{r}x{c}")
+                                             for r, c in RESIZE_CHOICES)),
+        )
+
+    def edit(self, instance: Board, action: str, *, mode: str | None = None,
+             selection: str | None = None) -> EditResult:
+        """Actions: ``cell:b3`` (press or toggle, by mode), ``clear``, ``random[:SEED]``,
+        ``resize:RxC`` (keeps the lights that still fit)."""
+        if not isinstance(action, str):
+            raise InputError("an edit action must be text")
+        verb, _, argument = action.strip().partition(":")
+        if verb == "cell":
+            index = cell_index(argument, instance.rows, instance.cols)
+            if mode in (None, "play"):
+                return EditResult(instance.press(index))
+            if mode == "toggle":
+                return EditResult(instance.toggle(index))
+            raise InputError(f"unknown edit mode {str(mode)[:20]!r}; choose play or toggle")
+        if verb == "clear" and not argument:
+            return EditResult(Board(instance.rows, instance.cols))
+        if verb == "random":
+            seed = _parse_seed(argument) if argument else 0
+            size = f"{instance.rows}x{instance.cols}"
+            return EditResult(self.random(seed, {"size": size}), message=f"Random board (seed {seed})")
+        if verb == "resize":
+            rows, cols = parse_size(argument)
+            return EditResult(_resized(instance, rows, cols))
+        raise InputError(f"unknown edit action {action[:30]!r}; Lights Out understands cell:b3, "
+                         f"clear, random:SEED and resize:RxC")
+
+
+def _resized(board: Board, rows: int, cols: int) -> Board:
+    """A ``rows x cols`` board keeping the lights of ``board`` that fall inside it."""
+    lights = 0
+    for r in range(min(rows, board.rows)):
+        for c in range(min(cols, board.cols)):
+            if board.is_on(r, c):
+                lights |= 1 << (r * cols + c)
+    return Board(rows, cols, lights)
+
+
+def _parse_seed(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,12}", text.strip()):
+        raise InputError(f"seed {text[:20]!r} is not a whole number (at most 12 digits)")
+    return int(text.strip())
+
+
+def _seed_value(seed: Any) -> int | str:
+    """``random.Random`` accepts ints and strings; anything else becomes its text."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        return str(seed)
+    return seed
