@@ -1,0 +1,343 @@
+"""Additive disjoint pattern databases for sliding-tile boards: build, save, load.
+
+A *pattern* is a set of tiles. Its database gives, for every placement of those tiles, the
+fewest moves **of pattern tiles** needed to bring them home, whatever the other tiles do. Moves
+of other tiles cost nothing, so databases over disjoint patterns can be added and the sum is
+still a lower bound (Korf & Felner 2002). The 4x4 uses the 6-6-3 partition below.
+
+Table layout: dense, ``table[sum(cell_j * cells**j)]`` for the pattern's tiles j = 0, 1, ...
+(one byte each; unused entries, where two tiles share a cell, hold 255). Dense indexing makes
+the search's lookups incremental (a move adds ``(to - from) * cells**j``) at the price of some
+unused bytes: 16**6 = 16.8 MB for a 6-tile pattern instead of 5.8 MB.
+
+Building is a breadth-first search over (placement, region of the blank): between two moves of
+pattern tiles the blank wanders freely (cost 0) through the connected region of cells not
+occupied by pattern tiles, so a state is a placement plus which region holds the blank, stored
+as a bit for the region's lowest cell. The search runs level by level in compiled chunks so the
+caller can show progress and cancel between chunks.
+
+Databases assume the standard goal (tiles 1..N-1 in order, blank last); other goals are mapped
+onto it by the solver. Files live in the user cache directory (see :func:`cache_dir`), written
+atomically: a cancelled or failed build never leaves a file behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+from numba import njit
+
+#: Bump when the file format or the build changes, so old files are not trusted.
+FORMAT_VERSION = 1
+UNSET = 255
+
+#: The 6-6-3 partition for the 4x4 with the standard goal (Korf & Felner's shape, with the
+#: blank in the bottom-right corner).
+PARTITION_4X4 = ((1, 5, 6, 9, 10, 13), (7, 8, 11, 12, 14, 15), (2, 3, 4))
+
+ProgressFn = Callable[[int, int], None]   # (done, total)
+StopFn = Callable[[], bool]
+
+
+class BuildCancelled(Exception):
+    """Raised when ``should_stop`` said stop during a build; nothing was saved."""
+
+
+def cache_dir() -> Path:
+    """Where databases are kept: $PUZZLE_ENGINE_CACHE, else $XDG_CACHE_HOME/puzzle-engine,
+    else ~/.cache/puzzle-engine."""
+    env = os.environ.get("PUZZLE_ENGINE_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "puzzle-engine"
+
+
+def pattern_path(rows: int, cols: int, pattern: Sequence[int]) -> Path:
+    name = f"sliding-pdb-v{FORMAT_VERSION}-{rows}x{cols}-{'.'.join(map(str, pattern))}.npy"
+    return cache_dir() / name
+
+
+# --------------------------------------------------------------------------------------------
+# Building (compiled)
+# --------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _flood(seed, free, cols, not_first_col, not_last_col):
+    """The connected set of ``free`` cells reachable from the ``seed`` bit(s)."""
+    r = seed
+    while True:
+        g = r | ((r << 1) & not_first_col) | ((r >> 1) & not_last_col) | (r << cols) | (r >> cols)
+        g &= free
+        if g == r:
+            return r
+        r = g
+
+
+@njit(cache=True)
+def _expand_chunk(cur, nxt, seen, dist, depth, lo, hi, k, ncells, cols, weights, nbr_mask,
+                  full, not_first_col, not_last_col):
+    """Expand the frontier entries in ``cur[lo:hi]`` into ``nxt``; return how many placements
+    got their distance (``depth + 1``) for the first time."""
+    pos = np.zeros(k, dtype=np.int64)
+    fresh = 0
+    for idx in range(lo, hi):
+        m = np.int64(cur[idx])
+        if m == 0:
+            continue
+        occ = np.int64(0)
+        rest = idx
+        for j in range(k):
+            pos[j] = rest % ncells
+            rest //= ncells
+            occ |= np.int64(1) << pos[j]
+        free = full & ~occ
+        while m != 0:
+            low = m & -m
+            m ^= low
+            region = _flood(low, free, cols, not_first_col, not_last_col)
+            for j in range(k):
+                p = pos[j]
+                adj = nbr_mask[p] & region
+                while adj != 0:
+                    qbit = adj & -adj
+                    adj ^= qbit
+                    q = 0
+                    while (np.int64(1) << q) != qbit:
+                        q += 1
+                    nidx = idx + (q - p) * weights[j]
+                    nfree = (free | (np.int64(1) << p)) & ~qbit
+                    nreg = _flood(np.int64(1) << p, nfree, cols, not_first_col, not_last_col)
+                    canon = nreg & -nreg
+                    if (np.int64(seen[nidx]) & canon) == 0:
+                        seen[nidx] = np.int64(seen[nidx]) | canon
+                        nxt[nidx] = np.int64(nxt[nidx]) | canon
+                        if dist[nidx] == UNSET:
+                            dist[nidx] = depth + 1
+                            fresh += 1
+    return fresh
+
+
+def _masks(rows: int, cols: int):
+    n = rows * cols
+    full = (1 << n) - 1
+    first = sum(1 << (r * cols) for r in range(rows))
+    last = sum(1 << (r * cols + cols - 1) for r in range(rows))
+    nbr_mask = np.zeros(n, dtype=np.int64)
+    for cell in range(n):
+        r, c = divmod(cell, cols)
+        m = 0
+        if r > 0:
+            m |= 1 << (cell - cols)
+        if r < rows - 1:
+            m |= 1 << (cell + cols)
+        if c > 0:
+            m |= 1 << (cell - 1)
+        if c < cols - 1:
+            m |= 1 << (cell + 1)
+        nbr_mask[cell] = m
+    return full, full & ~first, full & ~last, nbr_mask
+
+
+def placements(ncells: int, k: int) -> int:
+    """How many ways k distinct tiles can stand on ncells cells."""
+    out = 1
+    for i in range(k):
+        out *= ncells - i
+    return out
+
+
+def build_pattern(rows: int, cols: int, pattern: Sequence[int],
+                  progress: ProgressFn | None = None, should_stop: StopFn | None = None,
+                  chunk: int = 1 << 21) -> np.ndarray:
+    """The dense distance table of one pattern for the standard goal (see the module doc).
+
+    Calls ``progress(done, total)`` (placements with a known distance) between chunks and
+    raises :class:`BuildCancelled` if ``should_stop()`` turns true.
+    """
+    n = rows * cols
+    if n > 62:
+        raise ValueError("pattern databases need a board of at most 62 cells")
+    k = len(pattern)
+    size = n ** k
+    weights = np.array([n ** j for j in range(k)], dtype=np.int64)
+    full, nfirst, nlast, nbr_mask = _masks(rows, cols)
+    # Masks of blank regions: one bit per cell, so the frontier and seen arrays need n bits.
+    mask_type = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
+    dist = np.full(size, UNSET, dtype=np.uint8)
+    seen = np.zeros(size, dtype=mask_type)
+    cur = np.zeros(size, dtype=mask_type)
+
+    goal_idx = sum((t - 1) * n ** j for j, t in enumerate(pattern))
+    occ = sum(1 << (t - 1) for t in pattern)
+    region = _flood(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst), np.int64(nlast))
+    canon = region & -region
+    dist[goal_idx] = 0
+    seen[goal_idx] = canon
+    cur[goal_idx] = canon
+    total = placements(n, k)
+    done = 1
+    depth = 0
+    while True:
+        nxt = np.zeros(size, dtype=mask_type)
+        for lo in range(0, size, chunk):
+            if should_stop is not None and should_stop():
+                raise BuildCancelled()
+            done += _expand_chunk(cur, nxt, seen, dist, depth, lo, min(size, lo + chunk), k, n,
+                                  cols, weights, nbr_mask, np.int64(full), np.int64(nfirst),
+                                  np.int64(nlast))
+            if progress is not None:
+                progress(done, total)
+        if not nxt.any():
+            break
+        cur = nxt
+        depth += 1
+    return dist
+
+
+# --------------------------------------------------------------------------------------------
+# Saving and loading
+# --------------------------------------------------------------------------------------------
+
+def save_atomic(path: Path, table: np.ndarray) -> None:
+    """Write ``table`` to ``path`` via a temporary file in the same directory and a rename, so
+    a reader never sees a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, table)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | None:
+    """The saved table of a pattern, or None if there is none (or it is damaged)."""
+    path = pattern_path(rows, cols, pattern)
+    try:
+        table = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    n = rows * cols
+    if table.dtype != np.uint8 or table.shape != (n ** len(pattern),):
+        return None
+    return table
+
+
+# --------------------------------------------------------------------------------------------
+# A partition's tables, ready for the search kernel
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class PatternTables:
+    """Everything :func:`ida.run_pdb` needs: the tables laid end to end plus, per tile, its
+    pattern and index weight, for the normal and the mirrored lookup."""
+
+    rows: int
+    cols: int
+    partition: tuple[tuple[int, ...], ...]
+    table: np.ndarray
+    offs: np.ndarray
+    pat: np.ndarray
+    pw: np.ndarray
+    mpat: np.ndarray
+    mpw: np.ndarray
+    refl: np.ndarray
+    npat: int
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.table.nbytes)
+
+    @classmethod
+    def from_tables(cls, rows, cols, partition, tables) -> "PatternTables":
+        n = rows * cols
+        offs = np.zeros(len(partition), dtype=np.int64)
+        acc = 0
+        for p, t in enumerate(tables):
+            offs[p] = acc
+            acc += t.shape[0]
+        flat = np.concatenate(tables)
+        pat = np.zeros(n, dtype=np.int64)
+        pw = np.zeros(n, dtype=np.int64)
+        for p, tiles in enumerate(partition):
+            for j, t in enumerate(tiles):
+                pat[t] = p
+                pw[t] = n ** j
+        # Mirror in the main diagonal (square boards): cell (r, c) -> (c, r). In the standard
+        # goal tile t sits in cell t-1, so tile t's mirror image is the tile whose home is the
+        # mirrored cell; the blank's home (the last cell) is on the diagonal. Non-square boards
+        # use the identity, so the "mirrored" lookup repeats the normal one.
+        refl = np.arange(n, dtype=np.int64)
+        if rows == cols:
+            refl = np.array([(i % cols) * cols + i // cols for i in range(n)], dtype=np.int64)
+        mpat = np.zeros(n, dtype=np.int64)
+        mpw = np.zeros(n, dtype=np.int64)
+        for t in range(1, n):
+            image = int(refl[t - 1]) + 1
+            mpat[t] = pat[image]
+            mpw[t] = pw[image]
+        return cls(rows, cols, tuple(tuple(p) for p in partition), flat, offs, pat, pw, mpat,
+                   mpw, refl, len(partition))
+
+
+_loaded: dict[tuple, PatternTables] = {}
+_lock = threading.Lock()
+
+
+def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]],
+               progress: Callable[[int, int, str], None] | None = None,
+               should_stop: StopFn | None = None) -> PatternTables:
+    """The partition's tables: from memory, else from the cache directory, else built (and
+    saved). ``progress(done, total, pattern_text)`` reports building; :class:`BuildCancelled`
+    propagates if ``should_stop`` says stop, and then nothing is saved."""
+    key = (rows, cols, tuple(tuple(p) for p in partition))
+    with _lock:
+        if key in _loaded:
+            return _loaded[key]
+        n = rows * cols
+        covered = sorted(t for p in partition for t in p)
+        if covered != list(range(1, n)):
+            raise ValueError("a partition must cover every tile exactly once")
+        total = sum(placements(n, len(p)) for p in partition)
+        before = 0
+        tables = []
+        for pattern in key[2]:
+            table = load_pattern(rows, cols, pattern)
+            if table is None:
+                label = "-".join(map(str, pattern))
+                report = None
+                if progress is not None:
+                    report = lambda done, _t, _b=before, _l=label: progress(_b + done, total, _l)
+                table = build_pattern(rows, cols, pattern, report, should_stop)
+                save_atomic(pattern_path(rows, cols, pattern), table)
+            before += placements(n, len(pattern))
+            tables.append(table)
+        result = PatternTables.from_tables(rows, cols, key[2], tables)
+        _loaded[key] = result
+        return result
+
+
+def cached_on_disk(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> bool:
+    """True if every pattern of the partition has a file in the cache directory."""
+    return all(pattern_path(rows, cols, p).exists() for p in partition)
+
+
+def forget_loaded() -> None:
+    """Drop the in-memory tables (tests and the bench use this to measure loading)."""
+    with _lock:
+        _loaded.clear()
