@@ -1,0 +1,76 @@
+"""The browser front end: a Flask app over the engine's registry, boards and job service.
+
+``create_app(config)`` builds it. Configuration keys (all optional):
+
+``REGISTRY``          a loaded :class:`engine.plugins.Registry` (default: every installed plugin)
+``REGISTRY_FACTORY``  dotted path worker processes call to load the registry themselves
+                      (default ``"engine.plugins:get_registry"``)
+``DATA_DIR``          where the SQLite result store lives (default: ``$PUZZLE_ENGINE_DATA``,
+                      ``$XDG_DATA_HOME/puzzle-engine`` or ``~/.local/share/puzzle-engine``)
+``JOB_RUNNER``        dotted path of a :class:`engine.jobs.JobRunner` class (or a factory) to use
+                      instead of the local process pool; called with ``JOB_RUNNER_OPTIONS``
+``JOB_WORKERS``       local worker processes (default 2)
+``MAX_QUEUED``        jobs allowed to wait before the API answers 503 (default 16)
+``MAX_TIME_LIMIT``    the largest time limit a job may ask for, in seconds (default 120)
+``DEFAULT_TIME_LIMIT`` the time limit when a job gives none (default 10)
+``KILL_GRACE``        seconds past the deadline before a worker is killed (default 2)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from engine.jobs import (DEFAULT_REGISTRY_FACTORY, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, JobService,
+                         LocalProcessRunner, ResultStore, default_data_dir, load_object)
+
+from .rendering import Boards
+
+#: Largest request body accepted (instance text is limited far below this by the engine).
+MAX_BODY_BYTES = 1_000_000
+
+
+def _make_runner(config) -> object:
+    runner = config.get("JOB_RUNNER")
+    options = dict(config.get("JOB_RUNNER_OPTIONS") or {})
+    if runner is None:
+        return LocalProcessRunner(
+            workers=config.get("JOB_WORKERS", 2),
+            max_queued=config.get("MAX_QUEUED", 16),
+            grace=config.get("KILL_GRACE", 2.0),
+            registry_factory=config.get("REGISTRY_FACTORY", DEFAULT_REGISTRY_FACTORY),
+            **options,
+        )
+    if isinstance(runner, str):
+        runner = load_object(runner)
+    return runner(**options) if callable(runner) else runner
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the web app; see the module docstring for the configuration keys."""
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
+    app.config.update(config or {})
+
+    registry = app.config.get("REGISTRY")
+    if registry is None:
+        from engine.plugins import get_registry
+        registry = get_registry()
+    data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
+    store = ResultStore(data_dir / "results.sqlite3")
+    jobs = JobService(registry, _make_runner(app.config), store,
+                      max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),
+                      default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT))
+    app.extensions["puzzle_registry"] = registry
+    app.extensions["puzzle_boards"] = Boards(registry)
+    app.extensions["puzzle_jobs"] = jobs
+
+    from . import api, errors, pages
+    errors.install(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,258 @@
+"""A tiny third-party-style puzzle for the web and job tests, plus checks that the web app
+serves a puzzle it has never heard of.
+
+"Pairs": a row of bits; move ``k`` flips bits k and k+1; solved when every bit is 0. A row with
+an odd number of ones can never be solved (every move changes the count by 0 or 2), which gives
+an independent check of the "unsolvable" path. The extra solvers misbehave on purpose: one
+waits politely until it is told to stop, one ignores every stop request (the runner must kill it).
+
+The worker processes load :func:`toy_registry` by its dotted path, ``test_web_toy:toy_registry``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from engine import (EditMode, EditResult, EditTool, InputError, Puzzle, Renderer, Solved, Solver,
+                    Unsolvable, hookimpl)
+from engine.plugins import Registry
+
+MAX_BITS = 24
+
+
+class Pairs(Puzzle):
+    id = "pairs"
+    title = "Pairs <&> test"  # markup in a title must come out escaped
+    rules = "Flip two neighbouring bits at a time until every bit is 0."
+    notation = "k flips bits k and k+1 (0-based)"
+    limits = f"rows of up to {MAX_BITS} bits"
+    random_options = {"bits": "how many bits (2 to 24)"}
+    client_script = "window.pairsClientLoaded = true;"
+
+    def parse(self, text):
+        if not isinstance(text, str):
+            raise InputError("expected text")
+        bits = text.strip()
+        if not bits:
+            raise InputError("the row is empty")
+        if len(bits) > MAX_BITS:
+            raise InputError(f"the row has {len(bits)} bits; the limit is {MAX_BITS}")
+        for i, ch in enumerate(bits, start=1):
+            if ch not in "01":
+                raise InputError(f"{ch!r} is not a bit (use 0 and 1)", where=f"column {i}")
+        return tuple(int(c) for c in bits)
+
+    def format(self, instance):
+        return "".join(map(str, instance))
+
+    def presets(self):
+        return {"easy": "0110", "wide": "100000000001", "odd": "1000"}
+
+    def random(self, seed, options=None):
+        import random
+        n = int((options or {}).get("bits", 8))
+        rng = random.Random(seed)
+        bits = [rng.randint(0, 1) for _ in range(n)]
+        if sum(bits) % 2:
+            bits[0] ^= 1
+        return tuple(bits)
+
+    def notes(self, instance):
+        if sum(instance) % 2:
+            return ("An odd number of ones: this row cannot be solved.",)
+        return ()
+
+    def legal_moves(self, state):
+        return [str(k) for k in range(len(state) - 1)]
+
+    def apply_move(self, state, move):
+        if not move.isdigit() or int(move) >= len(state) - 1:
+            raise InputError(f"no move {move!r}")
+        k = int(move)
+        bits = list(state)
+        bits[k] ^= 1
+        bits[k + 1] ^= 1
+        return tuple(bits)
+
+    def is_solved(self, state):
+        return not any(state)
+
+    def describe_solution(self, instance, moves):
+        return {"flips": len(moves)}
+
+    def edit_modes(self):
+        return (EditMode("toggle", "Toggle a bit"), EditMode("pick", "Pick two bits"))
+
+    def edit_tools(self, instance):
+        return (EditTool("Clear", "clear"),
+                EditTool("Length", choices=tuple((str(n), f"length:{n}") for n in (4, 8, 12))))
+
+    def edit(self, instance, action, *, mode=None, selection=None):
+        if action == "clear":
+            return EditResult(tuple(0 for _ in instance))
+        if action.startswith("length:"):
+            n = action.split(":", 1)[1]
+            if not n.isdigit() or not 2 <= int(n) <= MAX_BITS:
+                raise InputError(f"bad length {n!r}")
+            return EditResult((tuple(instance) + (0,) * MAX_BITS)[: int(n)])
+        if action.startswith("flip:"):
+            k = action.split(":", 1)[1]
+            if not k.isdigit() or int(k) >= len(instance):
+                raise InputError(f"no bit {k!r}")
+            k = int(k)
+            if mode == "pick":
+                if selection is None:
+                    return EditResult(instance, selection=str(k), message=f"Bit {k} picked")
+                bits = list(instance)
+                bits[k] ^= 1
+                bits[int(selection)] ^= 1
+                return EditResult(tuple(bits))
+            bits = list(instance)
+            bits[k] ^= 1
+            return EditResult(tuple(bits))
+        raise InputError(f"unknown edit action {action!r}")
+
+
+class Sweep(Solver):
+    puzzle_id = "pairs"
+    name = "sweep"
+    optimal = False
+    description = "Flips left to right."
+
+    def solve(self, instance, ctx):
+        if sum(instance) % 2:
+            return Unsolvable("an odd number of ones can never become zero ones", stats={"nodes": 0})
+        bits, moves = list(instance), []
+        for k in range(len(bits) - 1):
+            if bits[k]:
+                bits[k] ^= 1
+                bits[k + 1] ^= 1
+                moves.append(str(k))
+        return Solved(moves, stats={"nodes": len(moves)})
+
+
+class Patient(Solver):
+    """Waits, checking should_stop, until the deadline or a cancel."""
+
+    puzzle_id = "pairs"
+    name = "patient"
+
+    def solve(self, instance, ctx):
+        nodes = 0
+        while not ctx.should_stop():
+            nodes += 1
+            ctx.progress(nodes=nodes, bound=nodes // 10)
+            time.sleep(0.01)
+        return ctx.gave_up(nodes=nodes)
+
+
+class Stubborn(Solver):
+    """Never checks should_stop: only killing its process stops it."""
+
+    puzzle_id = "pairs"
+    name = "stubborn"
+
+    def solve(self, instance, ctx):
+        while True:
+            time.sleep(0.05)
+
+
+class Liar(Solver):
+    """Returns a solution that does not reach the goal: the engine must refuse it."""
+
+    puzzle_id = "pairs"
+    name = "liar"
+
+    def solve(self, instance, ctx):
+        return Solved(["0"])
+
+
+class Bits(Renderer):
+    puzzle_id = "pairs"
+
+    def render(self, state, *, last_move=None, next_move=None, selection=None):
+        cells = []
+        for k, bit in enumerate(state):
+            cls = "bit on" if bit else "bit"
+            if selection == str(k):
+                cls += " selected"
+            cells.append(f'<rect class="{cls}" data-action="flip:{k}" x="{k * 10}" y="0" '
+                         f'width="9" height="9" fill="{"#333" if bit else "#eee"}"/>')
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {len(state) * 10} 10" '
+                f'data-solved="{str(not any(state)).lower()}">{"".join(cells)}</svg>')
+
+
+class _Plugin:
+    @hookimpl
+    def register_puzzles(self, register):
+        register(Pairs())
+
+    @hookimpl
+    def register_solvers(self, register):
+        for solver in (Sweep(), Patient(), Stubborn(), Liar()):
+            register(solver)
+
+    @hookimpl
+    def register_renderers(self, register):
+        register(Bits())
+
+
+def toy_registry() -> Registry:
+    """A registry holding only the toy puzzle (loaded by worker processes by dotted path)."""
+    registry = Registry()
+    registry.add_plugin("pairs-plugin", _Plugin(), version="9.9")
+    registry.collect()
+    return registry
+
+
+TOY_FACTORY = f"{__name__}:toy_registry"
+
+
+# -- the web app serves a puzzle it has never heard of -----------------------------------------
+
+@pytest.fixture()
+def toy_client(tmp_path):
+    from web import create_app
+
+    app = create_app({"REGISTRY": toy_registry(), "DATA_DIR": str(tmp_path),
+                      "REGISTRY_FACTORY": TOY_FACTORY, "TESTING": True})
+    yield app.test_client()
+    app.extensions["puzzle_jobs"].close()
+
+
+def test_editor_page_of_unknown_third_party_puzzle(toy_client):
+    page = toy_client.get("/pairs?instance=0110")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Pairs &lt;&amp;&gt; test" in html and "<&>" not in html.split("<body")[1].split("<script")[0]
+    assert "/-/client/pairs.js" in html  # its own client script is loaded
+    assert toy_client.get("/-/client/pairs.js").get_data(as_text=True) == Pairs.client_script
+
+
+def test_two_click_edit_with_selection(toy_client):
+    first = toy_client.post("/api/pairs/edit", json={"instance": "0000", "action": "flip:1", "mode": "pick"})
+    assert first.status_code == 200
+    body = first.get_json()
+    assert body["instance"] == "0000" and body["selection"] == "1" and body["message"] == "Bit 1 picked"
+    assert 'class="bit selected"' in body["svg"]
+    second = toy_client.post("/api/pairs/edit", json={"instance": "0000", "action": "flip:3",
+                                                      "mode": "pick", "selection": "1"})
+    assert second.get_json()["instance"] == "0101"
+    assert second.get_json()["selection"] is None
+
+
+def test_gallery_lists_the_toy(toy_client):
+    html = toy_client.get("/").get_data(as_text=True)
+    assert 'href="/pairs"' in html and Pairs.rules in html
+
+
+def test_plugins_page_shows_versions_and_hooks(toy_client):
+    html = toy_client.get("/-/plugins").get_data(as_text=True)
+    assert "pairs-plugin" in html and "9.9" in html and "register_solvers" in html
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__]))

@@ -1,0 +1,272 @@
+"""The JSON API (documented in docs/api.md): puzzles, validate, edit, random, render, jobs.
+
+Every handler reads its parameters through :func:`params` (query string merged with a JSON or
+form body), checks them, and lets InputError become a 400 (see :mod:`web.errors`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from engine import InputError
+
+from .rendering import parse_moves, parse_step, user_input
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: Seeds are whole numbers in this range (so they fit any integer type a plugin uses).
+MAX_SEED = 2**63 - 1
+#: How long browsers and proxies may keep a rendered board (its URL says everything about it).
+SVG_MAX_AGE = 3600
+
+
+def registry():
+    return current_app.extensions["puzzle_registry"]
+
+
+def boards():
+    return current_app.extensions["puzzle_boards"]
+
+
+def jobs():
+    return current_app.extensions["puzzle_jobs"]
+
+
+def params() -> dict:
+    """Query parameters, overlaid with the JSON object (or form) sent in the body."""
+    merged: dict = dict(request.args.items())
+    if request.method in ("POST", "PUT", "DELETE") and request.content_length:
+        if request.is_json:
+            body = request.get_json(silent=True)
+            if not isinstance(body, dict):
+                raise InputError("the request body must be a JSON object")
+            merged.update(body)
+        else:
+            merged.update(request.form.items())
+    return merged
+
+
+def optional_text(values: dict, name: str) -> str | None:
+    value = values.get(name)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"{name} must be text", where=name)
+    return value
+
+
+# -- puzzles ---------------------------------------------------------------------------------
+
+
+def puzzle_summary(puzzle) -> dict:
+    return {"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules}
+
+
+def puzzle_details(puzzle) -> dict:
+    """Everything the editor needs to know about a puzzle, independent of any instance."""
+    reg = registry()
+    return {
+        **puzzle_summary(puzzle),
+        "notation": puzzle.notation,
+        "limits": puzzle.limits,
+        "presets": dict(puzzle.presets()),
+        "random_options": dict(puzzle.random_options),
+        "edit_modes": [{"name": m.name, "label": m.label} for m in puzzle.edit_modes()],
+        "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": s.description}
+                    for s in reg.solvers(puzzle.id)],
+        "renderers": [r.name for r in reg.renderers(puzzle.id)],
+        "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
+    }
+
+
+@bp.get("/puzzles")
+def list_puzzles():
+    reg = registry()
+    return jsonify({"puzzles": [puzzle_details(p) for p in reg.puzzles.values()]})
+
+
+@bp.get("/puzzles/<puzzle_id>")
+def show_puzzle(puzzle_id):
+    return jsonify(puzzle_details(registry().puzzle(puzzle_id)))
+
+
+# -- instances -------------------------------------------------------------------------------
+
+
+def tools_json(puzzle, instance) -> list[dict]:
+    return [{"label": t.label, "action": t.action,
+             "choices": [{"label": label, "action": action} for label, action in t.choices]}
+            for t in puzzle.edit_tools(instance)]
+
+
+def editor_state(puzzle_id: str, instance, *, selection=None, message=None, renderer=None) -> dict:
+    """The editor's view of an instance: canonical text, board SVG, notes and tools."""
+    puzzle = registry().puzzle(puzzle_id)
+    text = puzzle.format(instance)
+    return {
+        "instance": text,
+        "selection": selection,
+        "message": message,
+        "notes": list(puzzle.notes(instance)),
+        "tools": tools_json(puzzle, instance),
+        "solved": bool(puzzle.is_solved(puzzle.start(instance))),
+        "svg": boards().render_instance(puzzle_id, instance, renderer, selection),
+    }
+
+
+@bp.route("/<puzzle_id>/validate", methods=["GET", "POST"])
+def validate(puzzle_id):
+    values = params()
+    if "instance" not in values:
+        raise InputError("give the instance text in the 'instance' field", where="instance")
+    instance, _ = boards().instance(puzzle_id, values["instance"])
+    return jsonify(editor_state(puzzle_id, instance, renderer=optional_text(values, "renderer")))
+
+
+@bp.post("/<puzzle_id>/edit")
+def edit(puzzle_id):
+    values = params()
+    puzzle = registry().puzzle(puzzle_id)
+    instance, _ = boards().instance(puzzle_id, values.get("instance"))
+    action = optional_text(values, "action")
+    if action is None:
+        raise InputError("give the edit action in the 'action' field", where="action")
+    mode = optional_text(values, "mode")
+    modes = [m.name for m in puzzle.edit_modes()]
+    if mode is not None and mode not in modes:
+        raise InputError(f"unknown edit mode {mode!r}; modes: {', '.join(modes) or 'none'}",
+                         where="mode")
+    selection = optional_text(values, "selection")
+    with user_input("the edit"):
+        result = puzzle.edit(instance, action, mode=mode, selection=selection)
+        # The new instance must survive its own round trip, or the editor would drift.
+        new_instance = puzzle.parse(puzzle.format(result.instance))
+    return jsonify(editor_state(puzzle_id, new_instance, selection=result.selection,
+                                message=result.message, renderer=optional_text(values, "renderer")))
+
+
+@bp.get("/<puzzle_id>/random")
+def random_instance(puzzle_id):
+    puzzle = registry().puzzle(puzzle_id)
+    values = dict(request.args.items())
+    raw_seed = values.pop("seed", "0") or "0"
+    try:
+        seed = int(raw_seed)
+    except ValueError:
+        raise InputError(f"the seed must be a whole number, not {raw_seed!r}", where="seed") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"the seed must be between 0 and {MAX_SEED}", where="seed")
+    renderer = values.pop("renderer", None)
+    unknown = sorted(set(values) - set(puzzle.random_options))
+    if unknown:
+        known = ", ".join(puzzle.random_options) or "none"
+        raise InputError(f"unknown random option {unknown[0]!r}; options: {known}", where=unknown[0])
+    options = {k: v for k, v in values.items() if v != ""}
+    with user_input("the random options"):
+        instance = puzzle.random(seed, options or None)
+    return jsonify({"seed": seed, **editor_state(puzzle_id, instance, renderer=renderer)})
+
+
+@bp.route("/<puzzle_id>/replay", methods=["GET", "POST"])
+def replay_moves(puzzle_id):
+    """Check a move list against an instance: steps, whether it ends solved, solution details."""
+    values = params()
+    puzzle = registry().puzzle(puzzle_id)
+    instance, text = boards().instance(puzzle_id, values.get("instance"))
+    moves = parse_moves(values.get("moves"))
+    states = boards().states(puzzle_id, text, moves)
+    solved = bool(puzzle.is_solved(states[-1]))
+    details = dict(puzzle.describe_solution(instance, moves)) if solved else {}
+    return jsonify({"instance": text, "moves": list(moves), "steps": len(moves), "solved": solved,
+                    "details": details})
+
+
+# -- SVG ---------------------------------------------------------------------------------------
+
+
+def svg_response(svg: str, solved: bool | None = None, download: str | None = None) -> Response:
+    """An SVG answer any site may embed: cacheable, CORS-open, and unable to run script."""
+    body = svg.encode("utf-8")
+    response = Response(body, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = f"public, max-age={SVG_MAX_AGE}"
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    response.headers["Access-Control-Expose-Headers"] = "X-Puzzle-Solved"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response.headers["ETag"] = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    if solved is not None:
+        response.headers["X-Puzzle-Solved"] = "true" if solved else "false"
+    if download:
+        response.headers["Content-Disposition"] = f'attachment; filename="{download}"'
+    return response
+
+
+def _board_request():
+    values = dict(request.args.items())
+    puzzle_id = request.view_args["puzzle_id"]
+    registry().puzzle(puzzle_id)
+    text = values.get("instance")
+    if text is None:
+        raise InputError("give the instance in the 'instance' query parameter", where="instance")
+    _, canonical = boards().instance(puzzle_id, text)
+    moves = parse_moves(values.get("moves"))
+    return puzzle_id, canonical, moves, values
+
+
+@bp.get("/<puzzle_id>/render.svg")
+def render_svg(puzzle_id):
+    """The board after ``step`` of ``moves`` (default: all) as SVG; usable as <img src>."""
+    _, text, moves, values = _board_request()
+    step = parse_step(values.get("step"), moves)
+    selection = values.get("selection") or None
+    svg, solved = boards().step(puzzle_id, values.get("renderer") or None, text, moves, step, selection)
+    return svg_response(svg, solved)
+
+
+@bp.get("/<puzzle_id>/animation.svg")
+def animation_svg(puzzle_id):
+    """The whole solution as one self-contained animated SVG (SMIL)."""
+    _, text, moves, values = _board_request()
+    raw = values.get("delay", "0.6")
+    try:
+        delay = float(raw)
+    except ValueError:
+        raise InputError(f"the delay must be a number of seconds, not {raw!r}", where="delay") from None
+    if not 0.05 <= delay <= 10:
+        raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
+    if len(moves) > 2000:
+        raise InputError("an animation can show at most 2,000 moves", where="moves")
+    boards().states(puzzle_id, text, moves)  # a bad move is a 400 before any rendering
+    svg = boards().animation(puzzle_id, values.get("renderer") or None, text, moves, delay)
+    download = f"{puzzle_id}-solution.svg" if values.get("download") else None
+    return svg_response(svg, download=download)
+
+
+# -- jobs --------------------------------------------------------------------------------------
+
+
+@bp.post("/<puzzle_id>/jobs")
+def submit_job(puzzle_id):
+    values = params()
+    if "instance" not in values:
+        raise InputError("give the instance text in the 'instance' field", where="instance")
+    job = jobs().submit(puzzle_id, values["instance"], optional_text(values, "solver"),
+                        values.get("time_limit"))
+    status = 200 if job.done else 202
+    response = jsonify(job.to_json())
+    response.status_code = status
+    response.headers["Location"] = f"/api/jobs/{job.id}"
+    return response
+
+
+@bp.get("/jobs/<job_id>")
+def poll_job(job_id):
+    return jsonify(jobs().get(job_id).to_json())
+
+
+@bp.route("/jobs/<job_id>/cancel", methods=["POST"])
+@bp.route("/jobs/<job_id>", methods=["DELETE"])
+def cancel_job(job_id):
+    return jsonify(jobs().cancel(job_id).to_json())

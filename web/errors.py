@@ -1,0 +1,66 @@
+"""Errors as answers: InputError is a 400, an unknown job a 404, a full queue a 503 with
+Retry-After, and anything unexpected a JSON 500 without a traceback (logged on the server).
+
+API paths (``/api/...``) always answer JSON ``{"error": message}``; pages answer a small HTML
+page with the same message.
+"""
+
+from __future__ import annotations
+
+from flask import jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from engine import InputError
+from engine.jobs import JobNotFound, QueueFull
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path.startswith("/-/client/")
+
+
+def error_response(message: str, status: int, where: str | None = None, headers=None):
+    if _wants_json():
+        body = {"error": message}
+        if where:
+            body["where"] = where
+        response = jsonify(body)
+    else:
+        response = render_template("error.html", message=message, where=where, status=status)
+    if isinstance(response, str):
+        from flask import make_response
+        response = make_response(response)
+    response.status_code = status
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def install(app) -> None:
+    @app.errorhandler(JobNotFound)
+    def _job_not_found(exc: JobNotFound):
+        return error_response(exc.message, 404, exc.where)
+
+    @app.errorhandler(InputError)
+    def _input_error(exc: InputError):
+        return error_response(exc.message, 400, exc.where)
+
+    @app.errorhandler(QueueFull)
+    def _queue_full(exc: QueueFull):
+        return error_response(exc.message, 503, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        message = exc.description or exc.name
+        if exc.code == 404:
+            message = f"nothing here: {request.path}"
+        elif exc.code == 405:
+            message = f"{request.method} is not allowed here"
+        elif exc.code == 413:
+            message = "the request body is too large"
+        return error_response(message, exc.code or 500)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response("internal error: the server could not handle this request "
+                              "(it has been logged)", 500)

@@ -1,0 +1,125 @@
+"""The HTML pages: gallery, editor, plugins, and a puzzle's own client script."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from flask import Blueprint, Response, current_app, render_template, request
+
+from engine import InputError
+
+from .api import MAX_SEED, editor_state, puzzle_details
+from .rendering import format_moves, parse_moves
+
+bp = Blueprint("pages", __name__)
+
+
+def registry():
+    return current_app.extensions["puzzle_registry"]
+
+
+def boards():
+    return current_app.extensions["puzzle_boards"]
+
+
+def first_instance_text(puzzle) -> str:
+    """The text of the puzzle's first preset (or of its random instance for seed 0)."""
+    presets = puzzle.presets()
+    if presets:
+        return next(iter(presets.values()))
+    return puzzle.format(puzzle.random(0))
+
+
+@bp.get("/")
+def gallery():
+    cards = []
+    for puzzle in registry().puzzles.values():
+        try:
+            text = first_instance_text(puzzle)
+            thumb = f"/api/{quote(puzzle.id)}/render.svg?instance={quote(text, safe='')}"
+        except Exception:  # a broken plugin still gets its card, without a picture
+            thumb = None
+        cards.append({"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules, "thumb": thumb})
+    return render_template("gallery.html", cards=cards)
+
+
+@bp.get("/-/plugins")
+def plugins():
+    reg = registry()
+    rows = []
+    for info in reg.plugins.values():
+        provides = []
+        for pid, puzzle in reg.puzzles.items():
+            if getattr(puzzle, "_plugin", None) == info.name:
+                provides.append(f"puzzle {pid}")
+        for pid in reg.puzzles:
+            provides += [f"solver {pid}/{s.name}" for s in reg.solvers(pid)
+                         if getattr(s, "_plugin", None) == info.name]
+            provides += [f"renderer {pid}/{r.name}" for r in reg.renderers(pid)
+                         if getattr(r, "_plugin", None) == info.name]
+        rows.append({**info.to_json(), "provides": provides})
+    return render_template("plugins.html", plugins=rows)
+
+
+@bp.get("/-/client/<puzzle_id>.js")
+def client_script(puzzle_id):
+    puzzle = registry().puzzle(puzzle_id)
+    if not puzzle.client_script:
+        raise InputError(f"{puzzle.title} has no client script")
+    response = Response(puzzle.client_script, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@bp.get("/<puzzle_id>")
+def editor(puzzle_id):
+    """The editor. ``?instance=`` (exact text), ``?preset=``, ``?seed=`` choose the instance;
+    ``?moves=`` adds a solution to play back and ``#step=N`` (read by the page) opens a step."""
+    puzzle = registry().puzzle(puzzle_id)
+    args = request.args
+    error = None
+    typed = None
+    instance = None
+    try:
+        if "instance" in args:
+            typed = args["instance"]
+            instance, _ = boards().instance(puzzle.id, typed)
+        elif args.get("preset"):
+            presets = puzzle.presets()
+            if args["preset"] not in presets:
+                raise InputError(f"unknown preset {args['preset']!r}; presets: {', '.join(presets)}")
+            instance, _ = boards().instance(puzzle.id, presets[args["preset"]])
+        elif args.get("seed"):
+            seed = int(args["seed"]) if args["seed"].isdigit() else -1
+            if not 0 <= seed <= MAX_SEED:
+                raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}")
+            instance = puzzle.random(seed)
+    except InputError as exc:
+        error = {"error": exc.message, "where": exc.where}
+    if instance is None:
+        instance, _ = boards().instance(puzzle.id, first_instance_text(puzzle))
+    state = editor_state(puzzle.id, instance)
+
+    solution = None
+    if args.get("moves") and error is None:
+        try:
+            moves = parse_moves(args["moves"])
+            states = boards().states(puzzle.id, state["instance"], moves)
+            solution = {"moves": list(moves), "solved": bool(puzzle.is_solved(states[-1])),
+                        "details": dict(puzzle.describe_solution(instance, moves))
+                        if puzzle.is_solved(states[-1]) else {},
+                        "solver": args.get("solver")}
+        except InputError as exc:
+            error = {"error": f"the moves in the link do not apply: {exc}", "where": "moves"}
+
+    page = {
+        "puzzle": puzzle_details(puzzle),
+        "state": state,
+        "typed": typed if error else None,
+        "error": error,
+        "solution": solution,
+        "max_time_limit": current_app.extensions["puzzle_jobs"].max_time_limit,
+        "default_time_limit": current_app.extensions["puzzle_jobs"].default_time_limit,
+        "moves_param": format_moves(solution["moves"]) if solution else None,
+    }
+    return render_template("editor.html", puzzle=puzzle, page=page, details=page["puzzle"])
