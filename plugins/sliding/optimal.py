@@ -50,11 +50,6 @@ class GoalMapping:
         return [str(self.from_std[m]) for m in moves]
 
 
-def standard_goal(rows: int, cols: int) -> tuple[int, ...]:
-    n = rows * cols
-    return tuple(range(1, n)) + (0,)
-
-
 def goal_mapping(board: Board) -> GoalMapping | None:
     """A mapping onto the standard goal, or None if the goal's blank is not in a corner."""
     rows, cols, n = board.rows, board.cols, board.rows * board.cols
