@@ -44,8 +44,12 @@ class Reduction:
     invariants: tuple[int, ...]
 
     def broken_invariant(self, lights: int) -> int | None:
-        """An invariant light set with an odd number of ``lights`` lit, or None if solvable."""
-        for invariant in self.invariants:
+        """The smallest invariant light set with an odd number of ``lights`` lit, or None.
+
+        None means the board can be solved. Any combination of the basis invariants is an
+        invariant too; the smallest broken one makes the shortest explanation for a user.
+        """
+        for invariant in _all_invariants(self.invariants):
             if parity(invariant & lights):
                 return invariant
         return None
@@ -57,6 +61,19 @@ class Reduction:
             if parity(combination & lights):
                 presses |= 1 << cell
         return presses
+
+
+@lru_cache(maxsize=None)
+def _all_invariants(basis: tuple[int, ...]) -> tuple[int, ...]:
+    """Every non-empty combination of the basis invariants, fewest cells first."""
+    combos = []
+    for choice in range(1, 1 << len(basis)):
+        combo = 0
+        for i, invariant in enumerate(basis):
+            if choice >> i & 1:
+                combo ^= invariant
+        combos.append(combo)
+    return tuple(sorted(combos, key=lambda bits: (bits.bit_count(), bits)))
 
 
 @lru_cache(maxsize=None)

@@ -34,9 +34,11 @@ def describe_cells(cells: int, cols: int) -> str:
 def unsolvable_reason(board: Board, invariant: int) -> str:
     """Why ``board`` cannot be solved, in words, from a broken invariant light set."""
     lit = (invariant & board.lights).bit_count()
-    return (f"every press toggles an even number of the lights {describe_cells(invariant, board.cols)}, "
-            f"so the number of them that are on never changes parity; {lit} of them are on now "
-            f"(an odd number), so they can never all be off")
+    verb = "is" if lit == 1 else "are"
+    return (f"every press toggles an even number of the {invariant.bit_count()} lights "
+            f"{describe_cells(invariant, board.cols)}, so the number of those that are on stays "
+            f"odd or stays even; {lit} of them {verb} on now, an odd number, so they can never "
+            f"all be off")
 
 
 class GF2Solver(Solver):
