@@ -1,0 +1,400 @@
+"""The sliding-tile board: the instance/state type, its text and JSON forms, and solvability.
+
+A :class:`Board` is both an instance and a state: ``tiles`` is the position (row-major, 0 is the
+blank) and ``goal`` the position to reach. Everything here is pure and cheap; the solvers and the
+renderer build on it.
+
+Instance text
+-------------
+``START`` or ``START ; goal: GOAL``.
+
+* ``START`` lists the tiles row by row: rows separated by ``/`` or newlines, numbers by spaces
+  (or commas), 0 for the blank: ``1 2 3/4 5 6/7 8 0``. A single row whose length is a square
+  number (4, 9, 16, ...) is read as a square board: ``1 2 3 4 5 6 7 8 0``.
+* ``GOAL`` is written the same way (a flat list of ``rows x cols`` numbers is fine), or by name:
+  ``blank-last`` (the default: 1..N-1 in order, blank in the bottom-right corner) or
+  ``blank-first`` (blank top-left, then 1..N-1, the goal of Korf's research instances).
+
+:func:`format_board` is canonical: ``1 2 3/4 5 6/7 8 0``, with ``; goal: ...`` (as numbers) only
+when the goal is not the default one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from engine import InputError
+
+#: Smallest and largest number of rows or columns. A 1 x N strip is not a puzzle (its tiles
+#: cannot pass each other), and 32 x 32 keeps every request's work bounded.
+MIN_SIDE = 2
+MAX_SIDE = 32
+
+
+@dataclass(frozen=True)
+class Board:
+    """A sliding-tile board: ``rows x cols`` cells, row-major ``tiles`` (0 = blank), and the goal.
+
+    Construct boards through :func:`parse_board`, :func:`board_from_json` or :func:`make_board`
+    (which validate); the dataclass itself does not re-check, so the solvers can build boards
+    cheaply.
+    """
+
+    rows: int
+    cols: int
+    tiles: tuple[int, ...]
+    goal: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def blank(self) -> int:
+        """The index of the blank cell."""
+        return self.tiles.index(0)
+
+    def is_solved(self) -> bool:
+        return self.tiles == self.goal
+
+
+# -- goals, neighbours, moves --------------------------------------------------------------------
+
+def standard_goal(rows: int, cols: int) -> tuple[int, ...]:
+    """1..N-1 in reading order, blank in the bottom-right corner."""
+    n = rows * cols
+    return tuple(range(1, n)) + (0,)
+
+
+def blank_first_goal(rows: int, cols: int) -> tuple[int, ...]:
+    """Blank in the top-left corner, then 1..N-1 (the goal of Korf's instances)."""
+    return tuple(range(rows * cols))
+
+
+NAMED_GOALS = {"blank-last": standard_goal, "blank-first": blank_first_goal}
+
+
+def goal_name(board: Board) -> str | None:
+    """``"blank-last"`` or ``"blank-first"`` if the goal is one of those, else None."""
+    for name, make in NAMED_GOALS.items():
+        if board.goal == make(board.rows, board.cols):
+            return name
+    return None
+
+
+def neighbours(rows: int, cols: int, cell: int) -> list[int]:
+    """The cells orthogonally next to ``cell`` (up, down, left, right order)."""
+    r, c = divmod(cell, cols)
+    out = []
+    if r > 0:
+        out.append(cell - cols)
+    if r < rows - 1:
+        out.append(cell + cols)
+    if c > 0:
+        out.append(cell - 1)
+    if c < cols - 1:
+        out.append(cell + 1)
+    return out
+
+
+def movable_tiles(board: Board) -> list[int]:
+    """The tiles that can slide into the blank, in up/down/left/right order of their cell."""
+    return [board.tiles[c] for c in neighbours(board.rows, board.cols, board.blank)]
+
+
+def slide(board: Board, tile: int) -> Board:
+    """The board after ``tile`` slides into the blank; InputError unless it is next to it."""
+    n = board.size
+    if not 1 <= tile < n:
+        raise InputError(f"there is no tile {tile} on this {board.rows} x {board.cols} board "
+                         f"(tiles are 1 to {n - 1})")
+    blank = board.blank
+    cell = board.tiles.index(tile)
+    if cell not in neighbours(board.rows, board.cols, blank):
+        can = ", ".join(str(t) for t in sorted(movable_tiles(board)))
+        raise InputError(f"tile {tile} is not next to the blank; the tiles that can slide are {can}")
+    tiles = list(board.tiles)
+    tiles[blank], tiles[cell] = tile, 0
+    return Board(board.rows, board.cols, tuple(tiles), board.goal)
+
+
+# -- solvability ---------------------------------------------------------------------------------
+
+def _count_inversions(seq: Sequence[int]) -> int:
+    """Pairs i < j with seq[i] > seq[j], for a permutation of 0..len-1; O(n log n) (Fenwick tree)."""
+    n = len(seq)
+    tree = [0] * (n + 1)
+    inversions = 0
+    for seen, value in enumerate(seq):
+        # How many of the values seen so far are <= value?
+        i, not_greater = value + 1, 0
+        while i > 0:
+            not_greater += tree[i]
+            i -= i & -i
+        inversions += seen - not_greater
+        i = value + 1
+        while i <= n:
+            tree[i] += 1
+            i += i & -i
+    return inversions
+
+
+def parity_facts(board: Board) -> tuple[int, int]:
+    """(inversions, blank row distance) of the start compared with the goal.
+
+    Inversions: pairs of tiles (blank ignored) whose order, reading row by row, is the opposite of
+    their order in the goal. Blank row distance: rows between the blank and the goal's blank.
+    """
+    rank = {tile: i for i, tile in enumerate(t for t in board.goal if t)}
+    inversions = _count_inversions([rank[t] for t in board.tiles if t])
+    row_distance = abs(board.tiles.index(0) // board.cols - board.goal.index(0) // board.cols)
+    return inversions, row_distance
+
+
+def unsolvable_reason(board: Board) -> str | None:
+    """Why the board cannot reach its goal, in words, or None if it can.
+
+    A horizontal slide keeps the tiles' reading order. A vertical slide moves one tile past
+    ``cols - 1`` others, so it changes the number of inversions by an odd amount on an even-width
+    board and by an even amount on an odd-width one. Hence the invariant: odd width, the
+    inversion count's parity; even width, the parity of inversions plus the blank's row. On every
+    board of at least 2 x 2 the positions with the goal's invariant are exactly the reachable ones.
+    """
+    inversions, row_distance = parity_facts(board)
+    if board.cols % 2 == 1:
+        if inversions % 2 == 0:
+            return None
+        return (f"this board cannot be solved: it is {board.cols} wide (odd), so every slide keeps "
+                f"the parity of the number of inversions (pairs of tiles, read row by row, in the "
+                f"opposite order to the goal); the goal has 0 and this board has {inversions}, "
+                f"an odd number")
+    if (inversions + row_distance) % 2 == 0:
+        return None
+    return (f"this board cannot be solved: it is {board.cols} wide (even), so every slide keeps the "
+            f"parity of the number of inversions (pairs of tiles, read row by row, in the opposite "
+            f"order to the goal) plus the blank's row; this board has {inversions} inversions and "
+            f"its blank is {row_distance} row{'s' if row_distance != 1 else ''} from the goal's "
+            f"blank, {inversions} + {row_distance} = {inversions + row_distance} is odd")
+
+
+def is_solvable(board: Board) -> bool:
+    """True if slides can turn the board into its goal (inversion parity, O(N log N))."""
+    return unsolvable_reason(board) is None
+
+
+# -- validation ----------------------------------------------------------------------------------
+
+def _check_side(rows: int, cols: int, where: str | None = None) -> None:
+    for name, value in (("rows", rows), ("columns", cols)):
+        if value > MAX_SIDE:
+            raise InputError(f"the board has {value} {name}; the limit is {MAX_SIDE} x {MAX_SIDE}",
+                             where=where)
+    if rows < MIN_SIDE or cols < MIN_SIDE:
+        raise InputError(f"a {rows} x {cols} board is not a puzzle: a board needs at least "
+                         f"{MIN_SIDE} rows and {MIN_SIDE} columns so tiles can pass each other",
+                         where=where)
+
+
+def _check_tiles(tiles: Sequence[int], rows: int, cols: int, what: str) -> None:
+    """Every number 0..N-1 exactly once; names the first problem and its row/column."""
+    n = rows * cols
+    seen: dict[int, int] = {}
+    for i, t in enumerate(tiles):
+        where = f"{what}row {i // cols + 1}, column {i % cols + 1}"
+        if not 0 <= t < n:
+            raise InputError(f"{t} is out of range: a {rows} x {cols} board has tiles 1 to {n - 1} "
+                             f"and 0 for the blank", where=where)
+        if t in seen:
+            j = seen[t]
+            first = f"row {j // cols + 1}, column {j % cols + 1}"
+            name = "the blank (0)" if t == 0 else f"tile {t}"
+            raise InputError(f"{name} appears twice (also at {first})", where=where)
+        seen[t] = i
+    if len(seen) != n:  # cannot happen after the checks above with len(tiles) == n; kept for safety
+        missing = sorted(set(range(n)) - set(seen))
+        raise InputError(f"missing tile(s): {', '.join(map(str, missing[:10]))}", where=what.strip() or None)
+
+
+def make_board(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int] | None = None) -> Board:
+    """A validated Board (InputError naming the problem otherwise); goal None: the standard one."""
+    _check_side(rows, cols)
+    n = rows * cols
+    if len(tiles) != n:
+        raise InputError(f"a {rows} x {cols} board needs {n} numbers; {len(tiles)} given")
+    _check_tiles(tiles, rows, cols, "")
+    if goal is None:
+        goal = standard_goal(rows, cols)
+    else:
+        if len(goal) != n:
+            raise InputError(f"the goal needs {n} numbers for a {rows} x {cols} board; "
+                             f"{len(goal)} given", where="goal")
+        _check_tiles(goal, rows, cols, "goal ")
+    return Board(rows, cols, tuple(tiles), tuple(goal))
+
+
+# -- text ----------------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"[0-9]+")
+_GOAL_SPLIT = re.compile(r"(?:;|\n)?\s*goal\s*:", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[ \t,]+")
+
+
+def _parse_grid(text: str, what: str) -> list[list[int]]:
+    """Rows of numbers; ``what`` ("" or "goal ") prefixes every ``where``."""
+    lines = [line.strip() for line in re.split(r"[/\n\r]", text)]
+    # Blank lines around the board are harmless; one in the middle is an empty row.
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    if not lines:
+        raise InputError(f"the {what or 'board '}is empty: give the tiles row by row, e.g. 1 2 3/4 5 6/7 8 0")
+    if len(lines) > MAX_SIDE:
+        raise InputError(f"the {what or 'board '}has {len(lines)} rows; the limit is {MAX_SIDE} x {MAX_SIDE}")
+    grid = []
+    for r, line in enumerate(lines, start=1):
+        if not line:
+            raise InputError("this row is empty", where=f"{what}row {r}")
+        words = [w for w in _SEPARATORS.split(line) if w]
+        if len(words) > MAX_SIDE * MAX_SIDE:
+            raise InputError(f"{len(words)} numbers in one row; the limit is {MAX_SIDE} x {MAX_SIDE}",
+                             where=f"{what}row {r}")
+        row = []
+        for c, word in enumerate(words, start=1):
+            if not _NUMBER.fullmatch(word):
+                shown = word if len(word) <= 12 else word[:12] + "..."
+                raise InputError(f"{shown!r} is not a tile number (use 0 for the blank)",
+                                 where=f"{what}row {r}, column {c}")
+            if len(word) > 5:
+                raise InputError(f"{word[:12]} is out of range: tiles go up to {MAX_SIDE * MAX_SIDE - 1}",
+                                 where=f"{what}row {r}, column {c}")
+            row.append(int(word))
+        grid.append(row)
+    return grid
+
+
+def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
+    """(rows, cols, flat tiles) of a parsed grid, reading a lone square-length row as a square."""
+    if len(grid) == 1:
+        flat = grid[0]
+        side = int(round(len(flat) ** 0.5))
+        if side * side != len(flat):
+            raise InputError(f"one row of {len(flat)} numbers is not a board: separate the rows with "
+                             f"'/' or new lines (a single row is read as a square board only when its "
+                             f"length is a square: 4, 9, 16, ...)", where=f"{what}row 1")
+        _check_side(side, side, where=what.strip() or None)
+        return side, side, flat
+    cols = len(grid[0])
+    for r, row in enumerate(grid[1:], start=2):
+        if len(row) != cols:
+            raise InputError(f"this row has {len(row)} numbers but row 1 has {cols}: every row "
+                             f"needs the same length", where=f"{what}row {r}")
+    _check_side(len(grid), cols, where=what.strip() or None)
+    return len(grid), cols, [t for row in grid for t in row]
+
+
+def parse_board(text: str) -> Board:
+    """Parse instance text (see the module docstring); InputError naming the problem and where."""
+    if not isinstance(text, str):
+        raise InputError("the instance must be text")
+    parts = _GOAL_SPLIT.split(text)
+    if len(parts) > 2:
+        raise InputError("'goal:' appears more than once")
+    start_text = parts[0].strip().rstrip(";").strip()
+    if ";" in start_text:
+        raise InputError("unexpected ';': write the goal as '; goal: 1 2 3/4 5 6/7 8 0'")
+    rows, cols, tiles = _grid_shape(_parse_grid(start_text, ""), "")
+    n = rows * cols
+    if len(tiles) != n:  # pragma: no cover - _grid_shape guarantees it
+        raise InputError(f"a {rows} x {cols} board needs {n} numbers; {len(tiles)} given")
+    _check_tiles(tiles, rows, cols, "")
+    goal: Sequence[int] = standard_goal(rows, cols)
+    if len(parts) == 2:
+        goal_text = parts[1].strip()
+        if goal_text.lower() in NAMED_GOALS:
+            goal = NAMED_GOALS[goal_text.lower()](rows, cols)
+        else:
+            if ";" in goal_text:
+                raise InputError("unexpected ';' in the goal", where="goal")
+            g_grid = _parse_grid(goal_text, "goal ")
+            if len(g_grid) == 1 and len(g_grid[0]) == n:
+                flat = g_grid[0]  # a flat goal takes the board's shape
+            else:
+                g_rows, g_cols, flat = _grid_shape(g_grid, "goal ")
+                if (g_rows, g_cols) != (rows, cols):
+                    raise InputError(f"the goal is {g_rows} x {g_cols} but the board is "
+                                     f"{rows} x {cols}", where="goal")
+            _check_tiles(flat, rows, cols, "goal ")
+            goal = flat
+    return Board(rows, cols, tuple(tiles), tuple(goal))
+
+
+def _grid_text(tiles: Sequence[int], cols: int) -> str:
+    return "/".join(" ".join(str(t) for t in tiles[i:i + cols]) for i in range(0, len(tiles), cols))
+
+
+def format_board(board: Board) -> str:
+    """Canonical text: ``1 2 3/4 5 6/7 8 0``, plus ``; goal: ...`` when the goal is not standard."""
+    text = _grid_text(board.tiles, board.cols)
+    if board.goal != standard_goal(board.rows, board.cols):
+        text += " ; goal: " + _grid_text(board.goal, board.cols)
+    return text
+
+
+# -- JSON ----------------------------------------------------------------------------------------
+
+def board_to_json(board: Board) -> dict:
+    return {"rows": board.rows, "cols": board.cols, "tiles": list(board.tiles), "goal": list(board.goal)}
+
+
+def _int_list(value: Any, name: str) -> list[int]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise InputError(f'"{name}" must be a list of whole numbers', where=name)
+    return value
+
+
+def board_from_json(data: Any) -> Board:
+    """A Board from ``{"rows", "cols", "tiles", "goal"}`` (goal optional), fully validated.
+
+    ``{"text": "..."}`` (the engine's generic form) is accepted too.
+    """
+    if isinstance(data, dict) and set(data) == {"text"} and isinstance(data["text"], str):
+        return parse_board(data["text"])
+    if not isinstance(data, dict):
+        raise InputError('expected a JSON object {"rows", "cols", "tiles", "goal"}')
+    unknown = sorted(set(map(str, data)) - {"rows", "cols", "tiles", "goal"})
+    if unknown:
+        raise InputError(f"unknown field(s) {', '.join(map(repr, unknown))}; expected rows, cols, "
+                         f"tiles and optionally goal")
+    for key in ("rows", "cols"):
+        if type(data.get(key)) is not int:
+            raise InputError(f'"{key}" must be a whole number', where=key)
+    rows, cols = data["rows"], data["cols"]
+    _check_side(rows, cols)
+    tiles = _int_list(data.get("tiles"), "tiles")
+    goal = data.get("goal")
+    if goal is not None:
+        goal = _int_list(goal, "goal")
+    return make_board(rows, cols, tiles, goal)
+
+
+def parse_size(text: Any) -> tuple[int, int]:
+    """``"RxC"`` (or ``"R x C"``, ``"N"`` for N x N) as (rows, cols), within the limits."""
+    if not isinstance(text, str):
+        raise InputError("the size must be text like 4x4")
+    m = re.fullmatch(r"\s*([0-9]{1,4})\s*(?:[xX×*]\s*([0-9]{1,4}))?\s*", text)
+    if not m:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise InputError(f"size {shown!r} is not rows x columns, e.g. 4x4 or 3x5")
+    rows = int(m.group(1))
+    cols = int(m.group(2)) if m.group(2) else rows
+    _check_side(rows, cols)
+    return rows, cols
+
+
+def iter_grid(tiles: Iterable[int], cols: int) -> Iterable[tuple[int, int, int]]:
+    """(row, column, tile) for every cell, row-major."""
+    for i, t in enumerate(tiles):
+        yield i // cols, i % cols, t

@@ -1,0 +1,393 @@
+"""The `fast` sliding-tile solver: short solutions quickly, on any solvable board up to 32 x 32.
+
+Two methods:
+
+* **Weighted A*** (f = g + w * h, h = Manhattan + linear conflict) for boards of at most 5 x 5.
+  It tries a small weight first (short solutions) under a node budget, then larger weights.
+* **Row-and-column reduction** for bigger boards (and as the fallback): place the tiles of one
+  outer row or column, tile by tile, never disturbing placed ones, which leaves a smaller board;
+  repeat until at most 3 x 3 cells are left, then finish with exact A*. Rows and columns are
+  peeled from the sides away from the goal's blank, so any goal works.
+
+  Placing a tile: walk it along a shortest path to its cell; before each step the blank is routed
+  (breadth-first, around the tile and the placed cells) to the cell ahead of it. The last two tiles
+  of a line cannot be placed that way (placing one blocks the other), so: put the last tile on the
+  next-to-last cell, bring the other tile into the 3 x 2 window at the end of the line, and finish
+  the pair with a breadth-first search over (tile A, tile B, blank) positions inside that window.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from typing import Sequence
+
+from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+
+from .board import Board, unsolvable_reason
+from .heuristics import Heuristic, lower_bound
+
+#: (weight, node budget) tried in turn by weighted A* on boards of at most 5 x 5.
+SMALL_BOARD_SCHEDULE = {
+    9: ((1.0, 400_000),),
+    16: ((1.4, 60_000), (2.0, 60_000), (3.0, 100_000)),
+    25: ((2.0, 60_000), (3.0, 100_000), (5.0, 150_000)),
+}
+CHECK_EVERY = 2048
+
+
+class Stop(Exception):
+    """Raised inside a search when the context says stop (deadline or cancellation)."""
+
+
+# -- weighted A* -----------------------------------------------------------------------------------
+
+def neighbour_lists(rows: int, cols: int) -> list[tuple[int, ...]]:
+    out = []
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        nb = []
+        if r > 0:
+            nb.append(cell - cols)
+        if r < rows - 1:
+            nb.append(cell + cols)
+        if c > 0:
+            nb.append(cell - 1)
+        if c < cols - 1:
+            nb.append(cell + 1)
+        out.append(tuple(nb))
+    return out
+
+
+def weighted_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int], weight: float,
+                   budget: int, ctx: SolveContext | None = None, stats: dict | None = None
+                   ) -> list[int] | None:
+    """Moves (tile numbers) from ``tiles`` to ``goal`` by A* with f = g + weight * h, or None if
+    ``budget`` nodes are expanded first. Weight 1 gives a shortest solution. Raises Stop."""
+    heur = Heuristic(rows, cols, goal)
+    nbrs = neighbour_lists(rows, cols)
+    start, target = tuple(tiles), tuple(goal)
+    h0 = heur.value(start)
+    stats = stats if stats is not None else {}
+    parent: dict[tuple, tuple | None] = {start: None}
+    best_g = {start: 0}
+    counter = 0
+    # Ties on f go to the deeper node (larger g), which finishes weighted searches sooner.
+    heap = [(weight * h0, 0, counter, start, start.index(0), h0)]
+    expanded = 0
+    after_slide = heur.after_slide
+    while heap:
+        _, neg_g, _, state, blank, h = heapq.heappop(heap)
+        g = -neg_g
+        if best_g.get(state, g) < g:
+            continue  # a shorter way here was found after this entry was queued
+        if state == target:
+            moves = []
+            while parent[state] is not None:
+                prev, tile = parent[state]
+                moves.append(tile)
+                state = prev
+            stats["nodes"] = stats.get("nodes", 0) + expanded
+            return moves[::-1]
+        expanded += 1
+        if expanded % CHECK_EVERY == 0 and ctx is not None:
+            ctx.progress(nodes=stats.get("nodes", 0) + expanded, bound=round(g + h),
+                         phase=f"weighted A* (w={weight:g})")
+            if ctx.should_stop():
+                stats["nodes"] = stats.get("nodes", 0) + expanded
+                raise Stop
+        if expanded > budget:
+            stats["nodes"] = stats.get("nodes", 0) + expanded
+            return None
+        g1 = g + 1
+        for cell in nbrs[blank]:
+            new = list(state)
+            tile = new[cell]
+            new[blank], new[cell] = tile, 0
+            new_t = tuple(new)
+            old_g = best_g.get(new_t)
+            if old_g is not None and old_g <= g1:
+                continue
+            best_g[new_t] = g1
+            parent[new_t] = (state, tile)
+            h1 = after_slide(state, h, cell, blank, new_t)
+            counter += 1
+            heapq.heappush(heap, (g1 + weight * h1, -g1, counter, new_t, cell, h1))
+    stats["nodes"] = stats.get("nodes", 0) + expanded
+    return None
+
+
+# -- row-and-column reduction ------------------------------------------------------------------------
+
+class Reducer:
+    """Solves a board by placing outer rows and columns one tile at a time (see the module doc).
+
+    Works in place on ``tiles`` and records every slide in ``moves`` (tile numbers).
+    """
+
+    def __init__(self, board: Board, ctx: SolveContext | None = None):
+        self.rows, self.cols, self.n = board.rows, board.cols, board.size
+        self.tiles = list(board.tiles)
+        self.goal = board.goal
+        self.pos = [0] * self.n
+        for cell, tile in enumerate(self.tiles):
+            self.pos[tile] = cell
+        self.nbrs = neighbour_lists(self.rows, self.cols)
+        self.fixed = bytearray(self.n)  # 1 = a placed cell (or outside the remaining region)
+        self.moves: list[int] = []
+        self.ctx = ctx
+        self.placed = 0
+        self.nodes = 0
+
+    # -- primitive moves ------------------------------------------------------------------------
+
+    def slide_from(self, cell: int) -> None:
+        """The tile on ``cell`` (next to the blank) slides into the blank."""
+        blank = self.pos[0]
+        tile = self.tiles[cell]
+        self.tiles[blank], self.tiles[cell] = tile, 0
+        self.pos[tile], self.pos[0] = blank, cell
+        self.moves.append(tile)
+
+    def blank_path(self, targets: set[int], avoid: int = -1) -> list[int] | None:
+        """Shortest blank path (cells after the blank's) to any of ``targets``, around fixed cells
+        and ``avoid``; None if there is none."""
+        start = self.pos[0]
+        if start in targets:
+            return []
+        fixed, nbrs = self.fixed, self.nbrs
+        came = {start: -1}
+        queue = deque([start])
+        while queue:
+            cell = queue.popleft()
+            for nb in nbrs[cell]:
+                if nb in came or fixed[nb] or nb == avoid:
+                    continue
+                came[nb] = cell
+                if nb in targets:
+                    path = [nb]
+                    while came[path[-1]] != start:
+                        path.append(came[path[-1]])
+                    self.nodes += len(came)
+                    return path[::-1]
+                queue.append(nb)
+        self.nodes += len(came)
+        return None
+
+    def route_blank(self, targets: set[int], avoid: int = -1) -> None:
+        path = self.blank_path(targets, avoid)
+        if path is None:  # pragma: no cover - the reduction keeps the free area connected
+            raise RuntimeError(f"blank cannot reach {sorted(targets)} around cell {avoid}")
+        for cell in path:
+            self.slide_from(cell)
+
+    def distances_to(self, target: int) -> dict[int, int]:
+        """Breadth-first distances from ``target`` over the free (unfixed) cells."""
+        dist = {target: 0}
+        queue = deque([target])
+        fixed, nbrs = self.fixed, self.nbrs
+        while queue:
+            cell = queue.popleft()
+            d = dist[cell] + 1
+            for nb in nbrs[cell]:
+                if nb not in dist and not fixed[nb]:
+                    dist[nb] = d
+                    queue.append(nb)
+        self.nodes += len(dist)
+        return dist
+
+    def move_tile(self, tile: int, target: int) -> None:
+        """Walk ``tile`` to ``target`` over free cells; each step takes the neighbour closer to the
+        target that the blank reaches soonest, then slides the tile into it."""
+        if self.pos[tile] == target:
+            return
+        dist = self.distances_to(target)
+        while self.pos[tile] != target:
+            here = self.pos[tile]
+            closer = {nb for nb in self.nbrs[here] if dist.get(nb, 1 << 30) == dist[here] - 1}
+            self.route_blank(closer, avoid=here)
+            self.slide_from(here)
+
+    # -- lines -----------------------------------------------------------------------------------
+
+    def place_line(self, line: list[int], inward: int) -> None:
+        """Place the goal tiles of ``line`` (cells in order); ``inward`` is the cell offset from a
+        line cell towards the rest of the region."""
+        goal = self.goal
+        for cell in line[:-2]:
+            self.check()
+            self.move_tile(goal[cell], cell)
+            self.fixed[cell] = 1
+        self.place_pair(line[-2], line[-1], inward)
+
+    def place_pair(self, cell_a: int, cell_b: int, inward: int) -> None:
+        """Place the last two tiles of a line (A on ``cell_a``, B on the end cell ``cell_b``)."""
+        self.check()
+        a, b = self.goal[cell_a], self.goal[cell_b]
+        pos = self.pos
+        if pos[a] == cell_a and pos[b] == cell_b:
+            self.fixed[cell_a] = self.fixed[cell_b] = 1
+            return
+        window = [cell_a, cell_b, cell_a + inward, cell_b + inward,
+                  cell_a + 2 * inward, cell_b + 2 * inward]
+        # B goes on A's cell first; A then only needs to get into the window.
+        self.move_tile(b, cell_a)
+        if pos[a] not in window:
+            self.fixed[cell_a] = 1  # B stays put ...
+            if pos[0] == cell_b:    # ... and the end cell is off limits, so leave it first
+                self.slide_from(cell_b + inward)
+            self.fixed[cell_b] = 1
+            self.move_tile(a, cell_a + inward)
+            self.fixed[cell_a] = self.fixed[cell_b] = 0
+        free = set(window) - {pos[a], pos[b]}
+        self._blank_into(free, a, b)
+        for cell in self.window_solution(window, cell_a, cell_b, a, b):
+            self.slide_from(cell)
+        self.fixed[cell_a] = self.fixed[cell_b] = 1
+
+    def _blank_into(self, cells: set[int], a: int, b: int) -> None:
+        """Route the blank into ``cells`` without touching tiles ``a`` and ``b``."""
+        saved = (self.fixed[self.pos[a]], self.fixed[self.pos[b]])
+        self.fixed[self.pos[a]] = self.fixed[self.pos[b]] = 1
+        try:
+            self.route_blank(cells)
+        finally:
+            self.fixed[self.pos[a]], self.fixed[self.pos[b]] = saved
+
+    def window_solution(self, window: list[int], cell_a: int, cell_b: int, a: int, b: int
+                        ) -> list[int]:
+        """Blank moves (cells) inside ``window`` that bring A to ``cell_a`` and B to ``cell_b``:
+        breadth-first over (A, B, blank) positions, the window's other tiles being any."""
+        inside = set(window)
+        start = (self.pos[a], self.pos[b], self.pos[0])
+        came = {start: None}
+        queue = deque([start])
+        while queue:
+            state = queue.popleft()
+            pa, pb, blank = state
+            if pa == cell_a and pb == cell_b:
+                path = []
+                while came[state] is not None:
+                    prev = came[state]
+                    path.append(state[2])
+                    state = prev
+                self.nodes += len(came)
+                return path[::-1]
+            for nb in self.nbrs[blank]:
+                if nb not in inside:
+                    continue
+                na = blank if nb == pa else pa
+                nb_b = blank if nb == pb else pb
+                nxt = (na, nb_b, nb)
+                if nxt not in came:
+                    came[nxt] = state
+                    queue.append(nxt)
+        raise RuntimeError("the last two tiles of a line could not be placed")  # pragma: no cover
+
+    # -- the whole board ---------------------------------------------------------------------------
+
+    def check(self) -> None:
+        if self.ctx is not None:
+            self.ctx.progress(nodes=self.nodes, moves=len(self.moves), phase="row/column reduction")
+            if self.ctx.should_stop():
+                raise Stop
+
+    def solve(self) -> list[int]:
+        rows, cols = self.rows, self.cols
+        blank_row, blank_col = divmod(self.goal.index(0), cols)
+        r0, r1, c0, c1 = 0, rows, 0, cols
+        while (r1 - r0) * (c1 - c0) > 9:
+            h, w = r1 - r0, c1 - c0
+            if h >= w and h >= 3:
+                r = r0 if blank_row != r0 else r1 - 1
+                line = [r * cols + c for c in range(c0, c1)]
+                self.place_line(line, cols if r == r0 else -cols)
+                if r == r0:
+                    r0 += 1
+                else:
+                    r1 -= 1
+            else:
+                c = c0 if blank_col != c0 else c1 - 1
+                line = [r * cols + c for r in range(r0, r1)]
+                self.place_line(line, 1 if c == c0 else -1)
+                if c == c0:
+                    c0 += 1
+                else:
+                    c1 -= 1
+        self.finish([r * cols + c for r in range(r0, r1) for c in range(c0, c1)], c1 - c0)
+        return self.moves
+
+    def finish(self, cells: list[int], width: int) -> None:
+        """Solve the last small region (at most 3 x 3, holding the goal's blank) exactly."""
+        self.check()
+        goal_tiles = [self.goal[c] for c in cells]
+        label = {tile: i for i, tile in enumerate(sorted(goal_tiles))}  # blank (0) keeps label 0
+        back = {i: tile for tile, i in label.items()}
+        local = [label[self.tiles[c]] for c in cells]
+        local_goal = [label[t] for t in goal_tiles]
+        stats: dict = {}
+        moves = weighted_astar(len(cells) // width, width, local, local_goal, 1.0, 10_000_000,
+                               self.ctx, stats)
+        self.nodes += stats.get("nodes", 0)
+        for tile in moves or ():
+            self.slide_from(self.pos[back[tile]])
+
+
+def reduction_solve(board: Board, ctx: SolveContext | None = None) -> tuple[list[int], int]:
+    """(moves, work counter) of the row-and-column reduction; raises Stop."""
+    reducer = Reducer(board, ctx)
+    moves = reducer.solve()
+    return moves, reducer.nodes
+
+
+def cancel_pairs(moves: list[int]) -> list[int]:
+    """Drop a move immediately undone by the next (the same tile sliding back)."""
+    out: list[int] = []
+    for tile in moves:
+        if out and out[-1] == tile:
+            out.pop()
+        else:
+            out.append(tile)
+    return out
+
+
+class FastSolver(Solver):
+    """Short solutions for small boards (weighted A*), any board up to 32 x 32 in about a second
+    (row-and-column reduction). Not optimal."""
+
+    puzzle_id = "sliding"
+    name = "fast"
+    optimal = False
+    description = ("Weighted A* (Manhattan + linear conflict) on boards up to 5 x 5, row-and-column "
+                   "reduction on bigger ones; short but not always shortest solutions.")
+
+    def solve(self, instance: Board, ctx: SolveContext) -> Solved | Unsolvable | GaveUp:
+        reason = unsolvable_reason(instance)
+        if reason:
+            return Unsolvable(reason)
+        if instance.is_solved():
+            return Solved((), optimal=True, stats={"nodes": 0})
+        stats: dict = {"nodes": 0}
+        try:
+            schedule = SMALL_BOARD_SCHEDULE.get(instance.size) if max(instance.rows, instance.cols) <= 5 \
+                else None
+            if schedule is None and instance.size <= 16:
+                schedule = ((1.0, 400_000),)  # 2 x N and 3 x 4 boards: small enough for exact A*
+            for weight, budget in schedule or ():
+                moves = weighted_astar(instance.rows, instance.cols, instance.tiles, instance.goal,
+                                       weight, budget, ctx, stats)
+                if moves is not None:
+                    stats.update(method=f"weighted A* (w={weight:g})")
+                    return self._solved(instance, moves, stats)
+            moves, work = reduction_solve(instance, ctx)
+            stats["nodes"] += work
+            stats["method"] = "row/column reduction"
+            return self._solved(instance, cancel_pairs(moves), stats)
+        except Stop:
+            return ctx.gave_up(**stats)
+
+    @staticmethod
+    def _solved(instance: Board, moves: list[int], stats: dict) -> Solved:
+        stats["lower_bound"] = lower_bound(instance)
+        # Weight-1 answers happen to be shortest, but this solver does not promise it.
+        return Solved(tuple(str(t) for t in moves), optimal=False, stats=stats)
