@@ -51,7 +51,7 @@ def install(app) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         message = exc.description or exc.name
-        if exc.code == 404:
+        if exc.code == 404 and exc.description == type(exc).description:
             message = f"nothing here: {request.path}"
         elif exc.code == 405:
             message = f"{request.method} is not allowed here"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from flask import Blueprint, Response, current_app, render_template, request
+from werkzeug.exceptions import NotFound
 
 from engine import InputError
 
@@ -20,6 +21,13 @@ def registry():
 
 def boards():
     return current_app.extensions["puzzle_boards"]
+
+
+def puzzle_or_404(puzzle_id: str):
+    try:
+        return registry().puzzle(puzzle_id)
+    except InputError as exc:
+        raise NotFound(exc.message) from None
 
 
 def first_instance_text(puzzle) -> str:
@@ -63,7 +71,7 @@ def plugins():
 
 @bp.get("/-/client/<puzzle_id>.js")
 def client_script(puzzle_id):
-    puzzle = registry().puzzle(puzzle_id)
+    puzzle = puzzle_or_404(puzzle_id)
     if not puzzle.client_script:
         raise InputError(f"{puzzle.title} has no client script")
     response = Response(puzzle.client_script, mimetype="text/javascript")
@@ -75,7 +83,7 @@ def client_script(puzzle_id):
 def editor(puzzle_id):
     """The editor. ``?instance=`` (exact text), ``?preset=``, ``?seed=`` choose the instance;
     ``?moves=`` adds a solution to play back and ``#step=N`` (read by the page) opens a step."""
-    puzzle = registry().puzzle(puzzle_id)
+    puzzle = puzzle_or_404(puzzle_id)
     args = request.args
     error = None
     typed = None

@@ -356,6 +356,9 @@
   let solution = null;  // {moves, details, solver}
   let step = 0;
   let playTimer = null;
+  const icon = (d) => '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="' + d + '"/></svg>';
+  const ICON_PLAY = icon("M7 4.5v15L19.5 12z");
+  const ICON_PAUSE = icon("M6.5 5h4v14h-4zM13.5 5h4v14h-4z");
   const stepCache = new Map();
   let renderSeq = 0;
 
@@ -455,7 +458,7 @@
     clearInterval(playTimer);
     playTimer = null;
     el.play.setAttribute("aria-label", "Play");
-    el.play.textContent = "▶";
+    el.play.innerHTML = ICON_PLAY;
   }
 
   function togglePlay() {
@@ -463,7 +466,7 @@
     if (playTimer) { stopPlaying(); return; }
     if (step >= solution.moves.length) goTo(0);
     el.play.setAttribute("aria-label", "Pause");
-    el.play.textContent = "⏸";
+    el.play.innerHTML = ICON_PAUSE;
     playTimer = setInterval(() => {
       if (!solution || step >= solution.moves.length) { stopPlaying(); return; }
       goTo(step + 1);
