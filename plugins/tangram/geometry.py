@@ -1,0 +1,191 @@
+"""Exact plane geometry for polygons whose edges run at multiples of 45 degrees.
+
+Points are pairs of :class:`~plugins.tangram.numbers.QS2`. Because every edge is horizontal,
+vertical or diagonal, every line we meet is ``x = c``, ``y = c``, ``x + y = c`` or ``y - x = c``,
+and two convex such polygons (or a polygon and a segment) are separated, if at all, along one of
+the four "forms" x, y, x+y, y-x (separating axis theorem: the candidate axes are the edge normals).
+So overlap and containment questions need only additions and exact comparisons.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .numbers import QS2, ZERO, format_number
+
+Point = tuple[QS2, QS2]
+Ring = tuple[Point, ...]
+
+#: Unit steps of the 8 directions, index k means k*45 degrees (counter-clockwise from +x).
+DIRECTION_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+
+def point_text(p: Point) -> str:
+    return f"{format_number(p[0])},{format_number(p[1])}"
+
+
+def direction(p: Point, q: Point) -> int | None:
+    """The direction index 0..7 of the edge p->q, or None if it is not a multiple of 45 degrees.
+
+    None also for a zero-length edge.
+    """
+    dx = q[0] - p[0]
+    dy = q[1] - p[1]
+    sx, sy = dx.sign(), dy.sign()
+    if sx == 0 and sy == 0:
+        return None
+    if sx != 0 and sy != 0 and dx != dy and dx != -dy:
+        return None
+    return DIRECTION_STEPS.index((sx, sy))
+
+
+def signed_area(ring: Sequence[Point]) -> QS2:
+    """Shoelace area: positive for counter-clockwise rings."""
+    total = ZERO
+    n = len(ring)
+    for i in range(n):
+        x0, y0 = ring[i]
+        x1, y1 = ring[(i + 1) % n]
+        total = total + (x0 * y1 - x1 * y0)
+    return QS2(total.a / 2, total.b / 2)
+
+
+def forms(p: Point) -> tuple[QS2, QS2, QS2, QS2]:
+    """The four projections x, y, x+y, y-x of a point."""
+    x, y = p
+    return (x, y, x + y, y - x)
+
+
+def form_ranges(points: Sequence[Point]) -> list[tuple[QS2, QS2]]:
+    """(min, max) of each of the four forms over ``points``."""
+    fs = [forms(p) for p in points]
+    return [(min(f[k] for f in fs), max(f[k] for f in fs)) for k in range(4)]
+
+
+def interiors_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """True if convex polygons (or a segment ``a``) with 45-degree edges share interior area.
+
+    For a segment ``a`` this answers whether the segment meets the open interior of ``b``.
+    Separated (weakly) along any of the four forms means no overlap.
+    """
+    ra, rb = form_ranges(a), form_ranges(b)
+    for (amin, amax), (bmin, bmax) in zip(ra, rb):
+        if amax <= bmin or bmax <= amin:
+            return False
+    return True
+
+
+def on_segment(p: Point, a: Point, b: Point) -> bool:
+    """True if p lies on the closed segment a-b (a 45-degree segment)."""
+    if not (min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])):
+        return False
+    d = direction(a, b)
+    if d is None:
+        return p == a
+    dx, dy = DIRECTION_STEPS[d]
+    # p - a must be parallel to (dx, dy): cross product zero
+    return (p[0] - a[0]) * dy - (p[1] - a[1]) * dx == ZERO
+
+
+def point_in_ring(p: Point, ring: Sequence[Point]) -> int:
+    """1 if p is strictly inside the ring, 0 if on its boundary, -1 if outside (exact).
+
+    Ray casting towards +x with the half-open rule; crossings of 45-degree edges need no division.
+    """
+    n = len(ring)
+    inside = False
+    px, py = p
+    for i in range(n):
+        a, b = ring[i], ring[(i + 1) % n]
+        if on_segment(p, a, b):
+            return 0
+        (ax, ay), (bx, by) = a, b
+        if (ay <= py) == (by <= py):
+            continue  # horizontal, or both ends on one side of the ray's line
+        # x of the edge at height py
+        if ax == bx:
+            x = ax
+        elif (bx - ax) == (by - ay):  # y - x = c
+            x = ax + (py - ay)
+        else:  # x + y = c
+            x = ax - (py - ay)
+        if x > px:
+            inside = not inside
+    return 1 if inside else -1
+
+
+def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """True if segments a-b and c-d cross at a single point interior to both (a proper crossing)."""
+
+    def orient(p, q, r):
+        return ((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])).sign()
+
+    o1, o2 = orient(a, b, c), orient(a, b, d)
+    o3, o4 = orient(c, d, a), orient(c, d, b)
+    return o1 * o2 < 0 and o3 * o4 < 0
+
+
+def segments_overlap(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """True if collinear segments a-b and c-d share a piece of positive length."""
+    da, dc = direction(a, b), direction(c, d)
+    if da is None or dc is None or da % 4 != dc % 4:
+        return False
+    if not on_segment(c, a, b) and not on_segment(d, a, b) and not on_segment(a, c, d):
+        return False
+    # collinear?  c and d both on the line through a, b
+    dx, dy = DIRECTION_STEPS[da]
+    for p in (c, d):
+        if (p[0] - a[0]) * dy - (p[1] - a[1]) * dx != ZERO:
+            return False
+    k = 1 if da % 4 == 2 else 0  # parameter along the line: y for vertical, else x
+    lo = max(min(a[k], b[k]), min(c[k], d[k]))
+    hi = min(max(a[k], b[k]), max(c[k], d[k]))
+    return lo < hi
+
+
+def sample_points(ring: Sequence[Point]) -> list[Point]:
+    """Vertices, then edge points at 1/2, 1/3, 1/5 of each edge: candidates for a test point."""
+    out = list(ring)
+    n = len(ring)
+    for frac in ((1, 2), (1, 3), (1, 5)):
+        num, den = frac
+        for i in range(n):
+            a, b = ring[i], ring[(i + 1) % n]
+            out.append((a[0] + (b[0] - a[0]) * QS2(num, 0) / den, a[1] + (b[1] - a[1]) * QS2(num, 0) / den))
+    return out
+
+
+def ring_inside_ring(inner: Sequence[Point], outer: Sequence[Point]) -> bool:
+    """For two rings that do not cross: is ``inner`` inside ``outer``?
+
+    Decided at the first sample point of ``inner`` that is not on ``outer``'s boundary.
+    """
+    for p in sample_points(inner):
+        where = point_in_ring(p, outer)
+        if where != 0:
+            return where > 0
+    # every sample is on the outer boundary: treat as the same outline, not inside
+    return False
+
+
+def normalize_ring(ring: Sequence[Point], ccw: bool) -> Ring:
+    """Drop repeated and straight-through vertices, orient, and start at the lowest-leftmost one."""
+    pts = []
+    for p in ring:
+        if not pts or pts[-1] != p:
+            pts.append(p)
+    while len(pts) > 1 and pts[0] == pts[-1]:
+        pts.pop()
+    changed = True
+    while changed and len(pts) >= 3:
+        changed = False
+        for i in range(len(pts)):
+            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
+            if direction(a, b) is not None and direction(a, b) == direction(b, c):
+                del pts[i]
+                changed = True
+                break
+    if (signed_area(pts).sign() > 0) != ccw:
+        pts.reverse()
+    start = min(range(len(pts)), key=lambda i: (pts[i][1], pts[i][0]))
+    return tuple(pts[start:] + pts[:start])

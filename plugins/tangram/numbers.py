@@ -1,0 +1,319 @@
+"""Exact numbers of the field Q(sqrt 2): ``a + b*sqrt(2)`` with rational ``a`` and ``b``.
+
+Every vertex of every tangram piece, in every orientation that is a multiple of 45 degrees, has
+coordinates of this form (with the 4 x 4 square as unit the coefficients are even integers, and
+pieces slid along an edge by a rational amount give rational ones). Sums, differences and products
+stay in the field, and the sign of ``a + b*sqrt(2)`` is decided with rational arithmetic only:
+when ``a`` and ``b`` have opposite signs, compare ``a**2`` with ``2*b**2``. Nothing here ever
+rounds, so no tolerance can accept a wrong placement or reject a right one.
+
+Text syntax (parse/format round-trip): ``3``, ``-1/2``, ``2r2``, ``r2``, ``1+r2``,
+``3/2-1/4r2``; ``√2`` is accepted for ``r2`` and ``sqrt2`` too. Decimals (``2.828``) are accepted by
+:func:`snap_decimal`, which finds the simplest exact number within a tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from functools import total_ordering
+
+from engine import InputError
+
+SQRT2_FLOAT = math.sqrt(2.0)
+#: Digits allowed in one numerator or denominator; keeps every input's work bounded.
+MAX_DIGITS = 12
+
+
+@total_ordering
+class QS2:
+    """An exact number ``a + b*sqrt(2)`` (``a``, ``b`` are Fractions). Immutable and hashable."""
+
+    __slots__ = ("a", "b")
+
+    def __init__(self, a=0, b=0):
+        object.__setattr__(self, "a", Fraction(a))
+        object.__setattr__(self, "b", Fraction(b))
+
+    def __setattr__(self, name, value):  # immutability: instances are shared and hashed
+        raise AttributeError("QS2 is immutable")
+
+    # -- arithmetic ---------------------------------------------------------------------------
+    @staticmethod
+    def _coerce(other) -> "QS2":
+        if isinstance(other, QS2):
+            return other
+        if isinstance(other, (int, Fraction)):
+            return QS2(other, 0)
+        return NotImplemented
+
+    def __add__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return QS2(self.a + o.a, self.b + o.b)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return QS2(self.a - o.a, self.b - o.b)
+
+    def __rsub__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return o - self
+
+    def __neg__(self):
+        return QS2(-self.a, -self.b)
+
+    def __mul__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return QS2(self.a * o.a + 2 * self.b * o.b, self.a * o.b + self.b * o.a)
+
+    __rmul__ = __mul__
+
+    def conjugate(self) -> "QS2":
+        """``a - b*sqrt(2)``."""
+        return QS2(self.a, -self.b)
+
+    def norm(self) -> Fraction:
+        """``a**2 - 2*b**2`` (zero only for zero)."""
+        return self.a * self.a - 2 * self.b * self.b
+
+    def __truediv__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        n = o.norm()
+        if n == 0:
+            raise ZeroDivisionError("division by zero in Q(sqrt 2)")
+        p = self * o.conjugate()
+        return QS2(p.a / n, p.b / n)
+
+    def __rtruediv__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return o / self
+
+    # -- order --------------------------------------------------------------------------------
+    def sign(self) -> int:
+        """-1, 0 or 1, decided exactly."""
+        a, b = self.a, self.b
+        sa = (a > 0) - (a < 0)
+        sb = (b > 0) - (b < 0)
+        if sa == 0:
+            return sb
+        if sb == 0 or sa == sb:
+            return sa
+        # opposite signs: |a| vs |b|*sqrt2, i.e. a^2 vs 2 b^2
+        return sa if a * a > 2 * b * b else sb
+
+    def __eq__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return NotImplemented
+        return self.a == o.a and self.b == o.b
+
+    def __lt__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return (self - o).sign() < 0
+
+    def __hash__(self):
+        return hash((self.a, self.b))
+
+    def __abs__(self):
+        return -self if self.sign() < 0 else self
+
+    def __float__(self):
+        return float(self.a) + float(self.b) * SQRT2_FLOAT
+
+    def __bool__(self):
+        return self.a != 0 or self.b != 0
+
+    def is_rational(self) -> bool:
+        return self.b == 0
+
+    # -- text ---------------------------------------------------------------------------------
+    def __str__(self):
+        return format_number(self)
+
+    def __repr__(self):
+        return f"QS2({format_number(self)!r})"
+
+    def __reduce__(self):  # pickling (worker processes) without the immutability guard
+        return (QS2, (self.a, self.b))
+
+
+ZERO = QS2(0)
+ONE = QS2(1)
+R2 = QS2(0, 1)
+
+
+def _frac_text(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def format_number(x: QS2) -> str:
+    """Canonical text: ``3``, ``-1/2``, ``r2``, ``-r2``, ``2r2``, ``1+r2``, ``3/2-1/4r2``."""
+    a, b = x.a, x.b
+    if b == 0:
+        return _frac_text(a)
+    if b == 1:
+        bt = "r2"
+    elif b == -1:
+        bt = "-r2"
+    else:
+        bt = _frac_text(b) + "r2"
+    if a == 0:
+        return bt
+    return _frac_text(a) + ("" if bt.startswith("-") else "+") + bt
+
+
+_RATIONAL = r"\d+(?:/\d+)?"
+_TERM = re.compile(rf"([+-]?)({_RATIONAL})?(r2)?")
+
+
+def _rational(text: str, whole: str) -> Fraction:
+    num, _, den = text.partition("/")
+    if len(num) > MAX_DIGITS or len(den) > MAX_DIGITS:
+        raise InputError(f"number {whole!r} has more than {MAX_DIGITS} digits in a part; "
+                         f"use a simpler coordinate")
+    if den and int(den) == 0:
+        raise InputError(f"number {whole!r} divides by zero")
+    return Fraction(int(num), int(den) if den else 1)
+
+
+def parse_number(text: str) -> QS2:
+    """Parse exact number text (``3``, ``1/2``, ``2r2``, ``1+r2``, ``3/2-1/4r2``, ``√2``).
+
+    At most one rational term and one ``r2`` term. Raises InputError naming the text.
+    """
+    raw = text
+    s = text.strip().replace("√2", "r2").replace("sqrt2", "r2").replace("*r2", "r2")
+    s = s.replace(" ", "")
+    if not s:
+        raise InputError("empty number")
+    pos = 0
+    a = Fraction(0)
+    b = Fraction(0)
+    seen_a = seen_b = False
+    while pos < len(s):
+        m = _TERM.match(s, pos)
+        if not m or m.end() == pos or (m.group(2) is None and m.group(3) is None):
+            raise InputError(f"cannot read the number {raw!r}: write it like 3, 1/2, 2r2, "
+                             f"1+r2 or 3/2-1/4r2 (r2 is the square root of 2)")
+        sign = -1 if m.group(1) == "-" else 1
+        if pos > 0 and not m.group(1):
+            raise InputError(f"cannot read the number {raw!r}: terms must be joined by + or -")
+        coeff = _rational(m.group(2), raw) if m.group(2) else Fraction(1)
+        if m.group(3):
+            if seen_b:
+                raise InputError(f"number {raw!r} has two r2 terms")
+            b, seen_b = sign * coeff, True
+        else:
+            if seen_a:
+                raise InputError(f"number {raw!r} has two rational terms")
+            a, seen_a = sign * coeff, True
+        pos = m.end()
+    return QS2(a, b)
+
+
+_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$")
+#: Decimals are snapped to an exact number no farther than this.
+SNAP_TOLERANCE = 0.002
+
+
+def is_decimal(text: str) -> bool:
+    """True for plain decimal text that is not an exact rational (``2.828``, ``1e-3``)."""
+    t = text.strip()
+    return bool(_DECIMAL.match(t)) and ("." in t or "e" in t.lower())
+
+
+def snap_decimal(text: str, tolerance: float = SNAP_TOLERANCE) -> tuple[QS2, float]:
+    """The simplest exact ``a + b*sqrt2`` within ``tolerance`` of a decimal, and how far it moved.
+
+    "Simplest": smallest denominator (1, 2, 4, 8, 3, 6, 12, 5, 10), then smallest ``|b|``. This is
+    how figures measured on paper or exported by drawing programs (``1.4142``) become exact.
+    """
+    if len(text.strip()) > 40:
+        raise InputError(f"decimal {text[:40]!r}... is too long")
+    try:
+        x = float(text)
+    except ValueError:
+        raise InputError(f"cannot read the number {text!r}") from None
+    if not math.isfinite(x) or abs(x) > 1e6:
+        raise InputError(f"number {text!r} is out of range")
+    best = None
+    for den in (1, 2, 4, 8, 3, 6, 12, 5, 10, 16):
+        limit = int(abs(x) / SQRT2_FLOAT * den) + 2 * den
+        for bn in sorted(range(-limit, limit + 1), key=abs):
+            b = Fraction(bn, den)
+            a = Fraction(round((x - float(b) * SQRT2_FLOAT) * den), den)
+            v = QS2(a, b)
+            err = abs(float(v) - x)
+            if err <= tolerance:
+                best = (v, err)
+                break
+        if best:
+            return best
+    raise InputError(f"the decimal {text!r} is not within {tolerance} of a simple number "
+                     f"a + b*r2; give it exactly (for example 3/2+1/4r2)")
+
+
+def parse_coordinate(text: str) -> tuple[QS2, float | None]:
+    """A coordinate given exactly or as a decimal; returns the number and the snap distance.
+
+    The distance is None for exact input.
+    """
+    if is_decimal(text):
+        return snap_decimal(text)
+    return parse_number(text), None
+
+
+def sqrt_in_field(x: QS2) -> QS2 | None:
+    """The non-negative square root of ``x`` if it lies in Q(sqrt 2), else None.
+
+    If ``(c + d r2)^2 = a + b r2`` then ``c^2 + 2d^2 = a`` and ``2cd = b``; the norm
+    ``a^2 - 2b^2`` must be a rational square ``n^2`` and ``c^2 = (a +- n)/2``.
+    """
+    if x.sign() < 0:
+        return None
+    if not x:
+        return ZERO
+    n = _rational_sqrt(x.norm())
+    if n is None:
+        return None
+    for c2 in ((x.a + n) / 2, (x.a - n) / 2):
+        c = _rational_sqrt(c2)
+        if c is None:
+            continue
+        if c == 0:
+            d = _rational_sqrt(x.a / 2)
+            if d is None or x.b != 0:
+                continue
+            root = QS2(0, d)
+        else:
+            root = QS2(c, x.b / (2 * c))
+        if root * root == x:
+            return abs(root)
+    return None
+
+
+def _rational_sqrt(f: Fraction) -> Fraction | None:
+    if f < 0:
+        return None
+    p, q = f.numerator, f.denominator
+    rp, rq = math.isqrt(p), math.isqrt(q)
+    if rp * rp == p and rq * rq == q:
+        return Fraction(rp, rq)
+    return None

@@ -1,0 +1,415 @@
+"""The tangram instance: a silhouette (components with holes) and an optional draft composition.
+
+Text form (one item per line, ``#`` starts a comment)::
+
+    outer 0,0 4,0 4,4 0,4          # a component's outline: points "x,y" separated by spaces
+    hole  1,1 1,2 2,2 2,1          # a hole in the outline before it
+    ring  10,0 12,0 12,2           # a ring whose role (outline or hole) is found by nesting
+    draft L1 r0 f0 @ 0,0           # a piece of the editor's composition (optional)
+
+Coordinates are exact (``3``, ``1/2``, ``2r2``, ``1+r2``, ``3/2-1/4r2``, ``√2``) or decimals that
+are snapped to the simplest exact number within 0.002 (each snap is reported in the notes).
+Nested rings alternate outline / hole (even-odd), rings may touch at points but never cross or
+share an edge, every edge runs at a multiple of 45 degrees, and the area must be 16*q^2 for some
+q in Q(sqrt 2); the figure is then scaled exactly by 1/q to area 16 (the pieces' unit).
+Limits: at most :data:`MAX_RINGS` rings, :data:`MAX_VERTICES` vertices, 12 digits per number, and
+all coordinates must fit the solver's lattice (about 32,000 units of the common denominator).
+
+Also accepted: an SVG document; its ``<polygon>``/``<polyline>`` elements and simple paths
+(``M L H V Z``, absolute or relative) become rings, with y flipped (SVG's y axis points down).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from engine import InputError
+
+from .geometry import (DIRECTION_STEPS, Point, Ring, direction, normalize_ring, point_text,
+                       ring_inside_ring, segments_cross, segments_overlap, signed_area)
+from .lattice import MAX_UNITS, Lattice, common_denominator
+from .numbers import QS2, format_number, parse_coordinate, sqrt_in_field
+from .pieces import PIECE_NAMES, Placement, parse_placement
+
+MAX_RINGS = 24
+MAX_VERTICES = 400
+MAX_TEXT = 50_000
+#: Draft pieces must stay within this distance of the origin (keeps rendering bounded).
+MAX_DRAFT_COORD = 1000
+
+
+@dataclass(frozen=True)
+class Component:
+    """One connected part of a silhouette: an outline (counter-clockwise) and holes (clockwise)."""
+
+    outer: Ring
+    holes: tuple[Ring, ...] = ()
+
+    def rings(self) -> tuple[Ring, ...]:
+        return (self.outer,) + self.holes
+
+
+@dataclass(frozen=True)
+class Silhouette:
+    """A tangram instance: the figure to cover, exactly scaled to area 16.
+
+    ``draft`` is the editor's composition (pieces the user placed to design a figure); it is
+    written by :func:`format_silhouette` and round-trips, but the solver ignores it.
+    ``messages`` (snaps, scaling) are for the user and not part of the value.
+    """
+
+    components: tuple[Component, ...]
+    draft: tuple[Placement, ...] = ()
+    messages: tuple[str, ...] = field(default=(), compare=False, hash=False)
+
+    def rings(self) -> list[Ring]:
+        return [r for c in self.components for r in c.rings()]
+
+    def vertex_count(self) -> int:
+        return sum(len(r) for r in self.rings())
+
+
+# ------------------------------------------------------------------------------------------------
+# Text
+
+
+def _parse_point(token: str, where: str, snaps: list[str]) -> Point:
+    t = token.strip().strip("()")
+    parts = t.split(",")
+    if len(parts) != 2 or not parts[0] or not parts[1]:
+        raise InputError(f"cannot read the point {token!r}: write it as x,y (no spaces)", where=where)
+    coords = []
+    for part in parts:
+        try:
+            value, moved = parse_coordinate(part)
+        except InputError as exc:
+            raise InputError(exc.message, where=where) from None
+        if moved:
+            snaps.append(f"{part} snapped to {format_number(value)} (moved {moved:.2g})")
+        coords.append(value)
+    return (coords[0], coords[1])
+
+
+def parse_silhouette(text: str) -> Silhouette:
+    """Parse the text form (or an SVG document) into a validated, scaled Silhouette."""
+    if not isinstance(text, str):
+        raise InputError("the silhouette must be text")
+    if len(text) > MAX_TEXT:
+        raise InputError(f"the silhouette text is {len(text):,} characters; the limit is {MAX_TEXT:,}")
+    if text.lstrip().startswith("<"):
+        return silhouette_from_svg(text)
+    rings: list[tuple[list[Point], str]] = []
+    draft: list[Placement] = []
+    snaps: list[str] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"line {lineno}"
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("outer", "hole", "ring"):
+            tokens = rest.split()
+            if len(tokens) < 3:
+                raise InputError(f"a ring needs at least 3 points, this one has {len(tokens)}", where=where)
+            if len(rings) >= MAX_RINGS:
+                raise InputError(f"more than {MAX_RINGS} rings; that is the limit", where=where)
+            rings.append(([_parse_point(t, where, snaps) for t in tokens], word))
+        elif word == "draft":
+            try:
+                draft.append(parse_placement(rest))
+            except InputError as exc:
+                raise InputError(exc.message, where=where) from None
+        elif word == "tangram":
+            continue  # optional header
+        else:
+            raise InputError(f"unknown line start {word!r}: use outer, hole, ring or draft", where=where)
+    if not rings:
+        raise InputError("no outline given: write a line like 'outer 0,0 4,0 4,4 0,4'")
+    return build_silhouette(rings, draft, snaps)
+
+
+def format_silhouette(s: Silhouette) -> str:
+    """The canonical text (components in order, outline then its holes, then the draft)."""
+    lines = []
+    for comp in s.components:
+        lines.append("outer " + " ".join(point_text(p) for p in comp.outer))
+        for hole in comp.holes:
+            lines.append("hole " + " ".join(point_text(p) for p in hole))
+    for pl in s.draft:
+        lines.append("draft " + pl.notation())
+    return "\n".join(lines) + "\n"
+
+
+def silhouette_to_json(s: Silhouette) -> dict:
+    return {
+        "text": format_silhouette(s),
+        "components": [
+            {"outer": [point_text(p) for p in c.outer], "holes": [[point_text(p) for p in h] for h in c.holes]}
+            for c in s.components
+        ],
+        "draft": [pl.notation() for pl in s.draft],
+        "area": 16,
+    }
+
+
+def silhouette_from_json(data: Any) -> Silhouette:
+    """Accepts ``{"text": ...}`` or ``{"components": [{"outer": [...], "holes": [...]}], "draft": [...]}``."""
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object with 'text' or 'components'")
+    if isinstance(data.get("text"), str):
+        return parse_silhouette(data["text"])
+    comps = data.get("components")
+    if not isinstance(comps, list) or not comps:
+        raise InputError("expected 'components': a list of {'outer': [...], 'holes': [[...]]}")
+    lines = []
+    try:
+        for c in comps:
+            lines.append("outer " + " ".join(_json_point(p) for p in c["outer"]))
+            for h in c.get("holes", []):
+                lines.append("hole " + " ".join(_json_point(p) for p in h))
+        for d in data.get("draft", []) or []:
+            if not isinstance(d, str):
+                raise TypeError
+            lines.append("draft " + d)
+    except (TypeError, KeyError, AttributeError):
+        raise InputError("malformed components: each needs 'outer' (a list of points like \"1,2\") "
+                         "and optional 'holes'") from None
+    return parse_silhouette("\n".join(lines))
+
+
+def _json_point(p) -> str:
+    if isinstance(p, str):
+        if " " in p.strip():
+            raise TypeError
+        return p.strip()
+    if isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in p):
+        return f"{p[0]},{p[1]}".replace(" ", "")
+    raise TypeError
+
+
+# ------------------------------------------------------------------------------------------------
+# Validation
+
+
+def _edge_name(ri: int, ei: int, ring: Sequence[Point]) -> str:
+    a, b = ring[ei], ring[(ei + 1) % len(ring)]
+    return f"ring {ri + 1} edge {ei + 1} ({point_text(a)} to {point_text(b)})"
+
+
+def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequence[Placement] = (),
+                     snaps: Sequence[str] = ()) -> Silhouette:
+    """Validate rings (role word: outer/hole/ring), nest them, scale to area 16."""
+    if len(rings) > MAX_RINGS:
+        raise InputError(f"{len(rings)} rings; the limit is {MAX_RINGS}")
+    cleaned: list[list[Point]] = []
+    total = 0
+    for ri, (pts, _) in enumerate(rings):
+        ring = []
+        for p in pts:
+            if not ring or ring[-1] != p:
+                ring.append(p)
+        while len(ring) > 1 and ring[0] == ring[-1]:
+            ring.pop()
+        if len(ring) < 3:
+            raise InputError(f"ring {ri + 1} has fewer than 3 distinct points")
+        total += len(ring)
+        if total > MAX_VERTICES:
+            raise InputError(f"more than {MAX_VERTICES} vertices; that is the limit")
+        for ei in range(len(ring)):
+            a, b = ring[ei], ring[(ei + 1) % len(ring)]
+            if direction(a, b) is None:
+                ang = math.degrees(math.atan2(float(b[1] - a[1]), float(b[0] - a[0]))) % 360
+                raise InputError(f"{_edge_name(ri, ei, ring)} runs at {ang:.1f} degrees; only edges at "
+                                 f"multiples of 45 degrees are supported")
+        cleaned.append(ring)
+    _check_no_crossings(cleaned)
+    # nesting: even depth = outline, odd = hole
+    norm_input = [normalize_ring(r, True) for r in cleaned]
+    if any(signed_area(r).sign() == 0 for r in norm_input):
+        raise InputError("a ring encloses no area")
+    depth = []
+    for i, r in enumerate(norm_input):
+        depth.append(sum(1 for j, o in enumerate(norm_input) if j != i and ring_inside_ring(r, o)))
+    for i, (_, word) in enumerate(rings):
+        if word == "hole" and depth[i] % 2 == 0:
+            raise InputError(f"ring {i + 1} is given as a hole but is not inside an outline")
+        if word == "outer" and depth[i] % 2 == 1:
+            raise InputError(f"ring {i + 1} is given as an outline but lies inside another outline "
+                             f"(write it as a hole, or as 'ring' to let nesting decide)")
+    oriented = [normalize_ring(r, depth[i] % 2 == 0) for i, r in enumerate(norm_input)]
+    area = QS2(0)
+    for r in oriented:
+        area = area + signed_area(r)
+    messages = list(snaps)
+    q = sqrt_in_field(area / 16) if area.sign() > 0 else None
+    if q is None:
+        raise InputError(f"the figure's area is {format_number(area)} (about {float(area):.4g}); a tangram "
+                         f"figure has area 16, or 16*q^2 for a number q = a + b*r2 (area 1, 4, 8, "
+                         f"32, ... is scaled exactly)")
+    if q != 1:
+        inv = 1 / q
+        oriented = [tuple((x * inv, y * inv) for x, y in r) for r in oriented]
+        messages.append(f"area {format_number(area)} scaled exactly to 16 (coordinates times {format_number(inv)})")
+    comps = []
+    for i, r in enumerate(oriented):
+        if depth[i] % 2:
+            continue
+        holes = []
+        for j, h in enumerate(oriented):
+            if depth[j] == depth[i] + 1 and ring_inside_ring(h, r):
+                holes.append(h)
+        comps.append(Component(r, tuple(sorted(holes, key=_ring_key))))
+    comps.sort(key=lambda c: _ring_key(c.outer))
+    seen = set()
+    for pl in draft:
+        if pl.name in seen:
+            raise InputError(f"piece {pl.name} appears twice in the draft")
+        seen.add(pl.name)
+        if abs(float(pl.x)) > MAX_DRAFT_COORD or abs(float(pl.y)) > MAX_DRAFT_COORD:
+            raise InputError(f"draft piece {pl.name} is too far away (coordinates beyond {MAX_DRAFT_COORD})")
+    sil = Silhouette(tuple(comps), tuple(sorted(draft, key=lambda p: PIECE_NAMES.index(p.name))), tuple(messages))
+    _check_lattice(sil)
+    return sil
+
+
+def _ring_key(r: Ring):
+    return (float(r[0][1]), float(r[0][0]), str(r))
+
+
+def _check_lattice(s: Silhouette) -> None:
+    nums = [c for r in s.rings() for p in r for c in p]
+    d = common_denominator(nums)
+    lat = Lattice(d)
+    worst = max(max(abs(v) for v in lat.num(c)) for c in nums)
+    if worst + 8 * d > MAX_UNITS:
+        raise InputError(f"the coordinates are too fine or too large for the solver (common denominator "
+                         f"{d}, largest coefficient {worst} units; the limit is {MAX_UNITS} units)")
+
+
+def _check_no_crossings(rings: list[list[Point]]) -> None:
+    """Refuse rings that cross each other or themselves, or share an edge."""
+    edges = []
+    for ri, r in enumerate(rings):
+        for ei in range(len(r)):
+            a, b = r[ei], r[(ei + 1) % len(r)]
+            fa, fb = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+            box = (min(fa[0], fb[0]), max(fa[0], fb[0]), min(fa[1], fb[1]), max(fa[1], fb[1]))
+            edges.append((ri, ei, a, b, box))
+    edges.sort(key=lambda e: e[4][0])
+    n = len(edges)
+    for i in range(n):
+        ri, ei, a, b, box = edges[i]
+        for j in range(i + 1, n):
+            rj, ej, c, d, box2 = edges[j]
+            if box2[0] > box[1] + 1e-9:
+                break
+            if box2[2] > box[3] + 1e-9 or box[2] > box2[3] + 1e-9:
+                continue
+            if segments_cross(a, b, c, d):
+                raise InputError(f"{_edge_name(ri, ei, rings[ri])} crosses {_edge_name(rj, ej, rings[rj])}")
+            if segments_overlap(a, b, c, d):
+                if ri == rj and abs(ei - ej) in (1, len(rings[ri]) - 1):
+                    raise InputError(f"ring {ri + 1} folds back on itself at {_edge_name(ri, max(ei, ej) if abs(ei - ej) == 1 else 0, rings[ri])}")
+                raise InputError(f"{_edge_name(ri, ei, rings[ri])} runs along {_edge_name(rj, ej, rings[rj])}: "
+                                 f"rings may touch at points but not share an edge (merge them into one outline)")
+
+
+# ------------------------------------------------------------------------------------------------
+# SVG import
+
+_PATH_TOKEN = re.compile(r"[MmLlHhVvZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def silhouette_from_svg(text: str) -> Silhouette:
+    """Rings from an SVG's polygons, polylines and simple paths (y flipped), then validated."""
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        raise InputError("SVG with DOCTYPE or ENTITY declarations is not accepted")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise InputError(f"cannot read the SVG: {exc}") from None
+    raw_rings: list[list[tuple[str, str]]] = []
+    for el in root.iter():
+        tag = el.tag.rsplit("}", 1)[-1]
+        if tag in ("polygon", "polyline"):
+            nums = re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", el.get("points", ""))
+            if len(nums) % 2 or len(nums) < 6:
+                raise InputError(f"an SVG {tag} has an odd or too small number of coordinates")
+            raw_rings.append([(nums[i], nums[i + 1]) for i in range(0, len(nums), 2)])
+        elif tag == "path":
+            raw_rings.extend(_path_rings(el.get("d", "")))
+    if not raw_rings:
+        raise InputError("the SVG has no polygon, polyline or path")
+    snaps: list[str] = []
+    rings = []
+    for rr in raw_rings:
+        pts = []
+        for xs, ys in rr:
+            x, mx = parse_coordinate(xs)
+            y, my = parse_coordinate(ys)
+            for raw, v, m in ((xs, x, mx), (ys, y, my)):
+                if m:
+                    snaps.append(f"{raw} snapped to {format_number(v)} (moved {m:.2g})")
+            pts.append((x, -y))
+        rings.append((pts, "ring"))
+    if len(snaps) > 20:
+        snaps = snaps[:20] + [f"... and {len(snaps) - 20} more snapped coordinates"]
+    return build_silhouette(rings, (), snaps)
+
+
+def _path_rings(d: str) -> list[list[tuple[str, str]]]:
+    tokens = _PATH_TOKEN.findall(d)
+    rings, cur = [], []
+    x = y = "0"
+    cmd = None
+    i = 0
+
+    def add(a: str, b: str) -> str:
+        return repr(float(a) + float(b))
+
+    while i < len(tokens):
+        t = tokens[i]
+        if t.isalpha():
+            cmd = t
+            i += 1
+            if cmd in "Zz":
+                if cur:
+                    rings.append(cur)
+                cur = []
+            continue
+        if cmd is None:
+            raise InputError("an SVG path must start with a command such as M")
+        try:
+            if cmd in "MLml":
+                nx, ny = tokens[i], tokens[i + 1]
+                i += 2
+                if cmd in "ml" and (cur or cmd == "l"):
+                    nx, ny = add(x, nx), add(y, ny)
+                if cmd in "Mm" and cur:
+                    rings.append(cur)
+                    cur = []
+                x, y = nx, ny
+                cur.append((x, y))
+                cmd = {"M": "L", "m": "l"}.get(cmd, cmd)
+            elif cmd in "Hh":
+                x = tokens[i] if cmd == "H" else add(x, tokens[i])
+                i += 1
+                cur.append((x, y))
+            elif cmd in "Vv":
+                y = tokens[i] if cmd == "V" else add(y, tokens[i])
+                i += 1
+                cur.append((x, y))
+            else:
+                raise InputError(f"SVG path command {cmd!r} is not supported (only M, L, H, V, Z)")
+        except IndexError:
+            raise InputError("an SVG path ends in the middle of a command") from None
+        if tokens[i - 1].isalpha():
+            break
+    if len(cur) >= 3:
+        rings.append(cur)
+    return rings
