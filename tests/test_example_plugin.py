@@ -25,8 +25,8 @@ DISTRIBUTION = "puzzle-engine-lights-out"
 try:
     metadata.distribution(DISTRIBUTION)
 except metadata.PackageNotFoundError:
-    pytest.skip(f"the example plugin is not installed: run `.venv/bin/pip install -e "
-                f"examples/lights-out` (make test does this)", allow_module_level=True)
+    pytest.skip("the example plugin is not installed: run `.venv/bin/pip install -e "
+                "examples/lights-out` (make test does this)", allow_module_level=True)
 
 from engine import EditResult, GaveUp, InputError, SolveContext, Solved, Unsolvable, replay
 from engine.plugins import ENV_RESTRICT, load_registry

@@ -97,6 +97,8 @@ class LightsOut(Puzzle):
         return Board(rows, cols, masks[0])  # not reached in practice; a single press is never dark
 
     def _random_size(self, options: Mapping[str, str] | None) -> tuple[int, int]:
+        if options is not None and not isinstance(options, Mapping):
+            raise InputError("random options must be a mapping of option name to value")
         options = dict(options or {})
         unknown = sorted(str(key) for key in options if key != "size")
         if unknown:
