@@ -9,6 +9,7 @@
   "use strict";
 
   const page = JSON.parse(document.getElementById("page-data").textContent);
+  const initialHash = location.hash;  // read before the address bar is rewritten below
   const puzzle = page.puzzle;
   const api = "/api/" + encodeURIComponent(puzzle.id);
   const $ = (id) => document.getElementById(id);
@@ -481,8 +482,8 @@
   el.speed.addEventListener("change", () => { if (playTimer) { stopPlaying(); togglePlay(); } });
   el.slider.addEventListener("input", () => { stopPlaying(); goTo(Number(el.slider.value)); });
 
-  function stepFromHash() {
-    const match = /^#step=(\d+)$/.exec(location.hash);
+  function stepFromHash(hash = location.hash) {
+    const match = /^#step=(\d+)$/.exec(hash);
     return match ? Number(match[1]) : null;
   }
   window.addEventListener("hashchange", () => {
@@ -535,7 +536,7 @@
     if (page.solution.solver) {
       for (const option of el.solver.options) if (option.value === page.solution.solver) el.solver.value = option.value;
     }
-    setSolution(page.solution, stepFromHash() || 0);
+    setSolution(page.solution, stepFromHash(initialHash) || 0);
     el.status.textContent = page.solution.solved ? "Showing a solution of " + page.solution.moves.length + " moves." :
       "Showing " + page.solution.moves.length + " moves (they do not reach the goal).";
   }

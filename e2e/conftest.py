@@ -1,0 +1,117 @@
+"""Fixtures for the browser tests: the real server on a free port, Debian's Chromium, and
+screenshots at 375 px and 1280 px of any page whose test failed (in e2e/artifacts/).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """Base URL of a real `puzzle serve` (waitress + worker processes) with a temp data dir."""
+    port = _free_port()
+    data_dir = tmp_path_factory.mktemp("e2e-data")
+    env = {**os.environ, "PUZZLE_ENGINE_DATA": str(data_dir), "PYTHONUNBUFFERED": "1"}
+    log = open(data_dir / "server.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "web.commands", "--host", "127.0.0.1", "--port", str(port),
+         "--data-dir", str(data_dir), "--workers", "2"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/puzzles", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the server did not start; see {data_dir / 'server.log'}")
+        time.sleep(0.2)
+    yield base
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def installed(server) -> dict:
+    """The puzzles the server offers, as the API describes them (id -> details)."""
+    with urllib.request.urlopen(server + "/api/puzzles") as response:
+        return {p["id"]: p for p in json.load(response)["puzzles"]}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh --browser)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+@pytest.fixture()
+def context(browser, request):
+    """A fresh browser context; on failure, every page it opened is photographed."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    errors: list[str] = []
+    context.on("page", lambda page: page.on("pageerror", lambda exc: errors.append(str(exc))))
+    context.js_errors = errors
+    yield context
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    if failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in request.node.name)
+        for index, page in enumerate(context.pages):
+            for width in (375, 1280):
+                try:
+                    page.set_viewport_size({"width": width, "height": 900})
+                    page.screenshot(path=str(ARTIFACTS / f"{name}-page{index}-{width}.png"), full_page=True)
+                except Exception:  # a crashed page still must not hide the real failure
+                    pass
+    context.close()
+
+
+@pytest.fixture()
+def page(context):
+    page = context.new_page()
+    yield page
+    assert not context.js_errors, f"JavaScript errors on the page: {context.js_errors}"
