@@ -326,6 +326,7 @@
         " in " + Number(r.seconds).toFixed(2) + " s" + from + ".";
       if (state.submittedFor === undefined || state.submittedFor === current.instance) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true }, 0);
+        el.playback.scrollIntoView({ behavior: "smooth", block: "nearest" });
       } else {
         el.status.textContent += " The instance has changed since; solve again to see it.";
       }
