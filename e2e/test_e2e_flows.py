@@ -93,6 +93,12 @@ def test_gallery_edit_solve_play_share(page, context, server, installed, puzzle)
     edited = click_board_until_changed(page)
     assert edited != preset_text
     expect(page.get_by_role("button", name="Undo")).to_be_enabled()
+    # Undo and redo the edit from the keyboard.
+    page.get_by_role("heading", level=1).click()
+    page.keyboard.press("Control+z")
+    expect(page.locator("#instance-text")).to_have_value(preset_text)
+    page.keyboard.press("Control+y")
+    expect(page.locator("#instance-text")).to_have_value(edited)
 
     # Solve.
     page.get_by_role("button", name="Solve", exact=True).click()
@@ -207,6 +213,11 @@ def test_step_permalink_opens_that_step(page, server, installed):
     shown = page.locator("#playback-board").inner_html()
     data_attributes = re.compile(r'data-[a-z-]+="[^"]*"')  # the board's parts, in order
     assert data_attributes.findall(shown) == data_attributes.findall(step_svg)
+    # The animated SVG holds one frame per step.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download animated SVG").click()
+    animated = open(download.value.path(), encoding="utf-8").read()
+    assert f'data-frames="{len(moves) + 1}"' in animated and animated.count("<animate ") == len(moves) + 1
     # Changing the hash moves the playback too.
     page.evaluate("location.hash = '#step=1'")
     expect(page.get_by_role("slider", name="Step")).to_have_value("1")
