@@ -212,6 +212,8 @@ def save_atomic(path: Path, table: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); give it the permissions of a normal file.
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             np.save(f, table)
             f.flush()
@@ -223,6 +225,18 @@ def save_atomic(path: Path, table: np.ndarray) -> None:
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    """The process umask, read without os.umask (which would briefly change it for every
+    thread); 0o022 where /proc is not available."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
 
 
 def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | None:
