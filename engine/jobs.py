@@ -329,9 +329,10 @@ class LocalProcessRunner(JobRunner):
                 self._finish(job, CANCELLED, message="the server is shutting down")
             self._pending.clear()
             workers, self._workers = self._workers, []
+            for worker in workers:
+                if worker.job is not None:
+                    self._finish(worker.job, CANCELLED, message="the server is shutting down")
         for worker in workers:
-            if worker.job is not None:
-                self._finish(worker.job, CANCELLED, message="the server is shutting down")
             try:
                 worker.conn.send(None)
             except OSError:
