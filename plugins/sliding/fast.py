@@ -19,6 +19,7 @@ Two methods:
 from __future__ import annotations
 
 import heapq
+import time
 from collections import deque
 from typing import Sequence
 
@@ -27,12 +28,18 @@ from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 from .board import Board, unsolvable_reason
 from .heuristics import Heuristic, lower_bound
 
-#: (weight, node budget) tried in turn by weighted A* on boards of at most 5 x 5.
-SMALL_BOARD_SCHEDULE = {
-    9: ((1.0, 400_000),),
-    16: ((1.4, 60_000), (2.0, 60_000), (3.0, 100_000)),
-    25: ((2.0, 60_000), (3.0, 100_000), (5.0, 150_000)),
-}
+#: (weight, node budget) pairs tried in turn by weighted A*, by board area: small weights first
+#: (short solutions), larger ones when the budget runs out. Boards above 25 cells (and any board
+#: the schedule fails on) go to the reduction, which finishes its last <= 16 cells with FINISH.
+SCHEDULES = (
+    (9, ((1.0, 400_000),)),
+    (12, ((1.0, 20_000), (1.5, 40_000), (2.0, 60_000))),
+    (16, ((1.25, 15_000), (1.5, 40_000), (2.0, 60_000), (3.0, 100_000))),
+    (25, ((2.0, 120_000), (3.0, 80_000), (5.0, 100_000))),
+)
+FINISH = ((1.5, 15_000), (2.0, 25_000))
+#: Seconds kept back from the deadline for the reduction, which always answers quickly.
+RESERVE = 1.0
 CHECK_EVERY = 2048
 
 
@@ -60,31 +67,36 @@ def neighbour_lists(rows: int, cols: int) -> list[tuple[int, ...]]:
 
 
 def weighted_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int], weight: float,
-                   budget: int, ctx: SolveContext | None = None, stats: dict | None = None
-                   ) -> list[int] | None:
+                   budget: int, ctx: SolveContext | None = None, stats: dict | None = None,
+                   give_up_at: float | None = None) -> list[int] | None:
     """Moves (tile numbers) from ``tiles`` to ``goal`` by A* with f = g + weight * h, or None if
-    ``budget`` nodes are expanded first. Weight 1 gives a shortest solution. Raises Stop."""
+    ``budget`` nodes are expanded first or the clock passes ``give_up_at`` (time.monotonic).
+    Weight 1 gives a shortest solution. Raises Stop when the context says stop."""
     heur = Heuristic(rows, cols, goal)
     nbrs = neighbour_lists(rows, cols)
-    start, target = tuple(tiles), tuple(goal)
+    # States are bytes: their hash is cached, unlike a tuple's, which matters in the dicts below.
+    start, target = bytes(tiles), bytes(goal)
     h0 = heur.value(start)
     stats = stats if stats is not None else {}
-    parent: dict[tuple, tuple | None] = {start: None}
-    best_g = {start: 0}
+    # state -> (g, parent state, tile moved to get here)
+    seen: dict[bytes, tuple[int, bytes | None, int]] = {start: (0, None, 0)}
     counter = 0
     # Ties on f go to the deeper node (larger g), which finishes weighted searches sooner.
     heap = [(weight * h0, 0, counter, start, start.index(0), h0)]
     expanded = 0
     after_slide = heur.after_slide
+    heappush, heappop = heapq.heappush, heapq.heappop
     while heap:
-        _, neg_g, _, state, blank, h = heapq.heappop(heap)
+        _, neg_g, _, state, blank, h = heappop(heap)
         g = -neg_g
-        if best_g.get(state, g) < g:
+        if seen[state][0] < g:
             continue  # a shorter way here was found after this entry was queued
         if state == target:
             moves = []
-            while parent[state] is not None:
-                prev, tile = parent[state]
+            while True:
+                _, prev, tile = seen[state]
+                if prev is None:
+                    break
                 moves.append(tile)
                 state = prev
             stats["nodes"] = stats.get("nodes", 0) + expanded
@@ -96,23 +108,25 @@ def weighted_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[in
             if ctx.should_stop():
                 stats["nodes"] = stats.get("nodes", 0) + expanded
                 raise Stop
+            if give_up_at is not None and time.monotonic() > give_up_at:
+                stats["nodes"] = stats.get("nodes", 0) + expanded
+                return None
         if expanded > budget:
             stats["nodes"] = stats.get("nodes", 0) + expanded
             return None
         g1 = g + 1
         for cell in nbrs[blank]:
-            new = list(state)
+            new = bytearray(state)
             tile = new[cell]
             new[blank], new[cell] = tile, 0
-            new_t = tuple(new)
-            old_g = best_g.get(new_t)
-            if old_g is not None and old_g <= g1:
+            new_s = bytes(new)
+            old = seen.get(new_s)
+            if old is not None and old[0] <= g1:
                 continue
-            best_g[new_t] = g1
-            parent[new_t] = (state, tile)
-            h1 = after_slide(state, h, cell, blank, new_t)
+            seen[new_s] = (g1, state, tile)
+            h1 = after_slide(state, h, cell, blank, new_s)
             counter += 1
-            heapq.heappush(heap, (g1 + weight * h1, -g1, counter, new_t, cell, h1))
+            heappush(heap, (g1 + weight * h1, -g1, counter, new_s, cell, h1))
     stats["nodes"] = stats.get("nodes", 0) + expanded
     return None
 
@@ -292,11 +306,31 @@ class Reducer:
             if self.ctx.should_stop():
                 raise Stop
 
-    def solve(self) -> list[int]:
+    def solve(self, schedule: Sequence[tuple[float, int]] = ()) -> list[int]:
+        """All moves to the goal. With a weighted-A* ``schedule``, stop peeling at 4 x 4 (16 cells)
+        and try the schedule on what is left, peeling on to 3 x 3 only if it fails."""
         rows, cols = self.rows, self.cols
+        self.region = (0, rows, 0, cols)
+        if schedule and min(rows, cols) >= 3:  # a thin 2 x 8 rest is slow for A*: peel it down
+            self.peel_until(16)
+            for weight, budget in schedule:
+                if self.area() <= 9 or self.finish(weight, budget):
+                    break
+        self.peel_until(9)
+        if self.area():
+            self.finish(1.0, 10_000_000)
+        return self.moves
+
+    def area(self) -> int:
+        r0, r1, c0, c1 = self.region
+        return (r1 - r0) * (c1 - c0)
+
+    def peel_until(self, area: int) -> None:
+        """Place outer rows and columns until the region left has at most ``area`` cells."""
+        cols = self.cols
         blank_row, blank_col = divmod(self.goal.index(0), cols)
-        r0, r1, c0, c1 = 0, rows, 0, cols
-        while (r1 - r0) * (c1 - c0) > 9:
+        r0, r1, c0, c1 = self.region
+        while (r1 - r0) * (c1 - c0) > area:
             h, w = r1 - r0, c1 - c0
             if h >= w and h >= 3:
                 r = r0 if blank_row != r0 else r1 - 1
@@ -314,30 +348,50 @@ class Reducer:
                     c0 += 1
                 else:
                     c1 -= 1
-        self.finish([r * cols + c for r in range(r0, r1) for c in range(c0, c1)], c1 - c0)
-        return self.moves
+            self.region = (r0, r1, c0, c1)
 
-    def finish(self, cells: list[int], width: int) -> None:
-        """Solve the last small region (at most 3 x 3, holding the goal's blank) exactly."""
+    def finish(self, weight: float, budget: int) -> bool:
+        """Solve the region left (it holds the goal's blank) by weighted A*; False if the budget
+        ran out (nothing is moved then). The region is empty afterwards."""
         self.check()
+        r0, r1, c0, c1 = self.region
+        cells = [r * self.cols + c for r in range(r0, r1) for c in range(c0, c1)]
         goal_tiles = [self.goal[c] for c in cells]
         label = {tile: i for i, tile in enumerate(sorted(goal_tiles))}  # blank (0) keeps label 0
         back = {i: tile for tile, i in label.items()}
         local = [label[self.tiles[c]] for c in cells]
         local_goal = [label[t] for t in goal_tiles]
         stats: dict = {}
-        moves = weighted_astar(len(cells) // width, width, local, local_goal, 1.0, 10_000_000,
-                               self.ctx, stats)
-        self.nodes += stats.get("nodes", 0)
-        for tile in moves or ():
+        try:
+            moves = weighted_astar(r1 - r0, c1 - c0, local, local_goal, weight, budget, self.ctx, stats)
+        finally:
+            self.nodes += stats.get("nodes", 0)
+        if moves is None:
+            return False
+        for tile in moves:
             self.slide_from(self.pos[back[tile]])
+        self.region = (r0, r0, c0, c0)
+        return True
 
 
-def reduction_solve(board: Board, ctx: SolveContext | None = None) -> tuple[list[int], int]:
+def reduction_solve(board: Board, ctx: SolveContext | None = None,
+                    schedule: Sequence[tuple[float, int]] = ()) -> tuple[list[int], int]:
     """(moves, work counter) of the row-and-column reduction; raises Stop."""
     reducer = Reducer(board, ctx)
-    moves = reducer.solve()
+    moves = reducer.solve(schedule)
     return moves, reducer.nodes
+
+
+def schedule_for(rows: int, cols: int) -> tuple[tuple[float, int], ...]:
+    """The weighted-A* schedule for a board (empty: use the reduction). Long thin boards (2 x 7
+    and up) are hard for A* and easy for the reduction."""
+    area = rows * cols
+    if area > 12 and min(rows, cols) < 3:
+        return ()
+    for limit, schedule in SCHEDULES:
+        if area <= limit:
+            return schedule
+    return ()
 
 
 def cancel_pairs(moves: list[int]) -> list[int]:
@@ -369,17 +423,15 @@ class FastSolver(Solver):
             return Solved((), optimal=True, stats={"nodes": 0})
         stats: dict = {"nodes": 0}
         try:
-            schedule = SMALL_BOARD_SCHEDULE.get(instance.size) if max(instance.rows, instance.cols) <= 5 \
-                else None
-            if schedule is None and instance.size <= 16:
-                schedule = ((1.0, 400_000),)  # 2 x N and 3 x 4 boards: small enough for exact A*
-            for weight, budget in schedule or ():
+            remaining = ctx.remaining()
+            give_up_at = None if remaining is None else time.monotonic() + remaining - RESERVE
+            for weight, budget in schedule_for(instance.rows, instance.cols):
                 moves = weighted_astar(instance.rows, instance.cols, instance.tiles, instance.goal,
-                                       weight, budget, ctx, stats)
+                                       weight, budget, ctx, stats, give_up_at)
                 if moves is not None:
-                    stats.update(method=f"weighted A* (w={weight:g})")
+                    stats["method"] = f"weighted A* (w={weight:g})"
                     return self._solved(instance, moves, stats)
-            moves, work = reduction_solve(instance, ctx)
+            moves, work = reduction_solve(instance, ctx, FINISH)
             stats["nodes"] += work
             stats["method"] = "row/column reduction"
             return self._solved(instance, cancel_pairs(moves), stats)

@@ -35,10 +35,10 @@ class Heuristic:
     """Manhattan + linear conflict tables for one (rows, cols, goal).
 
     ``md[tile * n + cell]`` is the Manhattan distance of ``tile`` standing on ``cell``; the blank's
-    entries are 0. Line conflicts are memoised by line contents (the cache is bounded).
+    entries are 0. Line conflicts are memoised by line contents (each memo is bounded).
     """
 
-    CACHE_LIMIT = 2_000_000
+    CACHE_LIMIT = 500_000
     TABLE_LIMIT = 64
 
     def __init__(self, rows: int, cols: int, goal: Sequence[int]):
@@ -57,33 +57,34 @@ class Heuristic:
             for cell in range(n):
                 md[base + cell] = abs(cell // cols - gr) + abs(cell % cols - gc)
         self.md = md
-        self._row_cache: dict[tuple, int] = {}
-        self._col_cache: dict[tuple, int] = {}
+        # One memo per line, keyed by the line's contents (a bytes or tuple slice of the board).
+        self._row_memo: list[dict] = [{} for _ in range(rows)]
+        self._col_memo: list[dict] = [{} for _ in range(cols)]
 
     # -- per line ----------------------------------------------------------------------------
 
-    def row_conflict(self, r: int, line: tuple[int, ...]) -> int:
+    def row_conflict(self, r: int, line) -> int:
         """Extra moves (2 per tile that must leave) forced by row ``r`` holding ``line``."""
-        key = (r, line)
-        value = self._row_cache.get(key)
+        memo = self._row_memo[r]
+        value = memo.get(line)
         if value is None:
             gr, gc = self.goal_row, self.goal_col
             value = 2 * _removals([gc[t] for t in line if t and gr[t] == r])
-            if len(self._row_cache) > self.CACHE_LIMIT:
-                self._row_cache.clear()
-            self._row_cache[key] = value
+            if len(memo) > self.CACHE_LIMIT:
+                memo.clear()
+            memo[line] = value
         return value
 
-    def col_conflict(self, c: int, line: tuple[int, ...]) -> int:
+    def col_conflict(self, c: int, line) -> int:
         """Extra moves forced by column ``c`` holding ``line`` (top to bottom)."""
-        key = (c, line)
-        value = self._col_cache.get(key)
+        memo = self._col_memo[c]
+        value = memo.get(line)
         if value is None:
             gr, gc = self.goal_row, self.goal_col
             value = 2 * _removals([gr[t] for t in line if t and gc[t] == c])
-            if len(self._col_cache) > self.CACHE_LIMIT:
-                self._col_cache.clear()
-            self._col_cache[key] = value
+            if len(memo) > self.CACHE_LIMIT:
+                memo.clear()
+            memo[line] = value
         return value
 
     # -- whole boards --------------------------------------------------------------------------
@@ -111,14 +112,21 @@ class Heuristic:
         n, cols = self.n, self.cols
         t = tiles[tile_cell]
         h += self.md[t * n + blank] - self.md[t * n + tile_cell]
-        if tile_cell // cols == blank // cols:  # horizontal: two columns change
+        if tile_cell - blank in (1, -1):  # horizontal: two columns change
             for c in (tile_cell % cols, blank % cols):
-                h += self.col_conflict(c, new_tiles[c::cols]) - self.col_conflict(c, tiles[c::cols])
+                memo = self._col_memo[c]
+                old, new = tiles[c::cols], new_tiles[c::cols]
+                a, b = memo.get(new), memo.get(old)
+                h += (self.col_conflict(c, new) if a is None else a) - \
+                    (self.col_conflict(c, old) if b is None else b)
         else:  # vertical: two rows change
             for r in (tile_cell // cols, blank // cols):
+                memo = self._row_memo[r]
                 lo = r * cols
-                h += (self.row_conflict(r, new_tiles[lo:lo + cols])
-                      - self.row_conflict(r, tiles[lo:lo + cols]))
+                old, new = tiles[lo:lo + cols], new_tiles[lo:lo + cols]
+                a, b = memo.get(new), memo.get(old)
+                h += (self.row_conflict(r, new) if a is None else a) - \
+                    (self.row_conflict(r, old) if b is None else b)
         return h
 
 
