@@ -1,0 +1,138 @@
+"""Position classes: the parity invariant that decides many problems before any search.
+
+A jump empties two holes ``a``, ``b`` and fills a third ``c`` on one line. For any function
+``f`` from holes to {0, 1} with ``f(a) + f(b) + f(c)`` even on every line of three holes, the
+parity of the number of pegs on ``{h : f(h) = 1}`` therefore never changes. These functions form
+a vector space over GF(2); the parities on a basis of it are the position's *class*. Two positions
+in different classes can never be reached from one another.
+
+On a square grid this space contains Conway's "rule of three" functions (holes coloured by
+``(row + col) mod 3`` and ``(row - col) mod 3``; 16 classes on the unbounded board); the edges
+of a finite board can only add more. The same computation, run on the lines of the board at
+hand, gives the analogous invariant for the diagonal and triangular geometries, so one method
+serves every board. The class is only a necessary condition: a problem that passes it may still
+be unsolvable (the search decides those).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import Board, board_for
+
+
+def nullspace_gf2(rows: list[int], n: int) -> list[int]:
+    """A basis (bitmasks over ``n`` columns) of ``{f : popcount(row & f) even for every row}``."""
+    pivots: dict[int, int] = {}  # pivot column -> reduced row
+    for row in rows:
+        for col, prow in pivots.items():
+            if row >> col & 1:
+                row ^= prow
+        if not row:
+            continue
+        col = (row & -row).bit_length() - 1
+        for other_col, other in list(pivots.items()):  # keep the rows fully reduced
+            if other >> col & 1:
+                pivots[other_col] = other ^ row
+        pivots[col] = row
+    basis = []
+    for free in range(n):
+        if free in pivots:
+            continue
+        f = 1 << free
+        for col, prow in pivots.items():
+            if prow >> free & 1:
+                f |= 1 << col
+        basis.append(f)
+    return basis
+
+
+@dataclass(frozen=True)
+class ClassInvariant:
+    """The class invariant of one board: ``basis`` bitmasks over compact hole indices."""
+
+    basis: tuple[int, ...]
+
+    def of(self, compact_pegs: int) -> int:
+        """The class of a position, packed into an int (bit k = parity on ``basis[k]``)."""
+        out = 0
+        for k, f in enumerate(self.basis):
+            out |= ((compact_pegs & f).bit_count() & 1) << k
+        return out
+
+    @property
+    def class_count(self) -> int:
+        return 1 << len(self.basis)
+
+
+@lru_cache(maxsize=256)
+def invariant_for(geometry: str, rows: int, cols: int, holes: int) -> ClassInvariant:
+    board = board_for(geometry, rows, cols, holes)
+    line_masks = [(1 << a) | (1 << b) | (1 << c) for a, b, c in board.lines]
+    return ClassInvariant(tuple(nullspace_gf2(line_masks, board.n)))
+
+
+@dataclass(frozen=True)
+class ClassVerdict:
+    """Whether start and goal share a class, and which single holes would."""
+
+    feasible: bool
+    reason: str  # empty when feasible
+    holes_by_class: tuple[str, ...]  # single-peg finishes in the start's class
+
+
+def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
+    """Compare the classes of ``start`` and ``goal`` (compact bitboards; goal 0 = one peg
+    anywhere) and explain a mismatch in words."""
+    inv = invariant_for(board.geometry, board.rows, board.cols, board.holes)
+    start_class = inv.of(start)
+    good_holes = tuple(board.names[k] for k in range(board.n) if inv.of(1 << k) == start_class)
+    if goal == 0:
+        if good_holes:
+            return ClassVerdict(True, "", good_holes)
+        return ClassVerdict(False, "Position classes (Conway's invariant): no single hole of this "
+                            "board is in the start position's class, so no sequence of jumps can "
+                            "leave exactly one peg.", good_holes)
+    goal_class = inv.of(goal)
+    if goal_class == start_class:
+        return ClassVerdict(True, "", good_holes)
+    # Name one concrete parity that differs (the one on the fewest holes): that is the proof.
+    candidates = list(inv.basis) + [f ^ g for i, f in enumerate(inv.basis) for g in inv.basis[i + 1:]]
+    witness = min((f for f in candidates if ((start & f).bit_count() ^ (goal & f).bit_count()) & 1),
+                  key=lambda f: (f.bit_count(), f))
+    names = board.compact_names(witness)
+    shown = ", ".join(names[:16]) + (", ..." if len(names) > 16 else "")
+    s_par = "odd" if (start & witness).bit_count() & 1 else "even"
+    g_par = "odd" if (goal & witness).bit_count() & 1 else "even"
+    single_vacancy = (board.full ^ start).bit_count() == 1
+    if good_holes:
+        alternatives = ("From this start a single last peg could only be at: "
+                        + ", ".join(good_holes) + ".")
+    else:
+        alternatives = "From this start no single-peg finish is in the right class."
+        if single_vacancy:
+            examples = []
+            for k in range(board.n):
+                cls = inv.of(board.full ^ (1 << k))
+                ends = [board.names[h] for h in range(board.n) if inv.of(1 << h) == cls]
+                if ends:
+                    examples.append(f"vacancy {board.names[k]} -> {' or '.join(ends)}")
+            if examples:
+                alternatives += (" Single-vacancy starts that pass the class test include: "
+                                 + "; ".join(examples[:4]) + ".")
+    if goal.bit_count() == 1 and single_vacancy:
+        target = board.compact_names(goal)[0]
+        starts = [board.names[k] for k in range(board.n) if inv.of(board.full ^ (1 << k)) == goal_class]
+        if starts:
+            alternatives += (f" To finish at {target}, start with the vacancy at one of: "
+                             + ", ".join(starts) + ".")
+        else:
+            alternatives += f" No single-vacancy start on this board can finish at {target}."
+    goal_words = (f"the goal (one peg at {board.compact_names(goal)[0]})" if goal.bit_count() == 1
+                  else "the goal pattern")
+    reason = (f"Position classes (Conway's invariant) rule this out: every jump keeps the parity "
+              f"of the number of pegs on the holes {shown}; it is {s_par} at the start but "
+              f"{g_par} in {goal_words}, so the start and the goal are in different position "
+              f"classes. {alternatives}")
+    return ClassVerdict(False, reason, good_holes)

@@ -1,0 +1,495 @@
+"""Peg solitaire solvers.
+
+``search`` (the default) answers in this order, cheapest first:
+
+1. trivial cases (already solved, goal with too many pegs);
+2. the position-class test (:mod:`.classes`): a mismatch is a proof of unsolvability, in words;
+3. the pagoda test on the start (:mod:`.pagoda`);
+4. a *backward set*: every position with few pegs from which the goal can still be reached,
+   built by reverse jumps from the goal (a reverse jump is a jump on the complemented board) down
+   to the largest peg count that fits a memory budget;
+5. a depth-first search from the start over jumps ordered by a heuristic, with a table of
+   positions proved dead (stored canonically under the goal-preserving symmetries, see
+   :mod:`.symmetry`), pagoda pruning, and a meeting test: at the backward set's peg count a
+   position is alive exactly when it is in the set, so the search never descends below it.
+   The rest of the path is read back from the backward set.
+
+When the search runs out of positions, the problem is proved unsolvable (this is exact: every
+pruning rule above is a proof). ``plain`` is the textbook baseline for comparison: depth-first
+search with a visited set, jumps in board order, nothing else.
+
+Positions are compact bitboards (Python ints, bit k = hole k of :class:`~.board.Board`).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+
+from .board import Board, PegInstance
+from .classes import class_verdict
+from .pagoda import Pagoda, pagodas_for
+from .symmetry import Canonicaliser, goal_symmetries
+
+#: How many positions the backward set may hold, in stages: after each stage the heuristic
+#: probes try to meet it; the exact search uses the last one (memory and build-time budget).
+BACKWARD_BUDGETS = (4_000, 40_000, 250_000)
+#: How often (in positions) the search checks the deadline and reports progress.
+CHECK_EVERY = 2048
+
+
+class _Stop(Exception):
+    """Raised inside the search to unwind when the context says stop."""
+
+
+@dataclass
+class Problem:
+    """An instance in the solver's compact form, with its pruning tables."""
+
+    board: Board
+    start: int
+    goal: int  # 0: one peg anywhere
+    jumps: list[tuple[int, int, int, int]]  # (need = from|over, to bit, flip, jump index)
+    canon: Canonicaliser
+    pagodas: tuple[Pagoda, ...]
+    symmetry_count: int
+
+    @property
+    def goal_pegs(self) -> int:
+        return self.goal.bit_count() if self.goal else 1
+
+    def is_goal(self, pos: int) -> bool:
+        return pos == self.goal if self.goal else pos.bit_count() == 1
+
+    def move_name(self, index: int) -> str:
+        f, _, t = self.board.jumps[index]
+        return f"{self.board.names[f]}-{self.board.names[t]}"
+
+
+def compile_problem(inst: PegInstance, *, use_symmetry: bool = True) -> Problem:
+    board = inst.board
+    start, goal = board.to_compact(inst.pegs), board.to_compact(inst.goal)
+    perms = goal_symmetries(board, goal) if use_symmetry else board.symmetries()[:1]
+    return Problem(board=board, start=start, goal=goal, jumps=_ordered_jumps(board, goal),
+                   canon=Canonicaliser(perms, board.n), pagodas=pagodas_for(board, goal),
+                   symmetry_count=len(perms))
+
+
+def _ordered_jumps(board: Board, goal: int) -> list[tuple[int, int, int, int]]:
+    """Jumps in the order the search tries them: the heuristic is to clear the far parts of
+    the board first (jumped peg far from the goal's centre), and to jump toward the centre."""
+    if goal:
+        ks = [k for k in range(board.n) if goal >> k & 1]
+    else:
+        ks = list(range(board.n))
+    cr = sum(board.coords[k][0] for k in ks) / len(ks)
+    cc = sum(board.coords[k][1] for k in ks) / len(ks)
+
+    def dist(k: int) -> float:
+        r, c = board.coords[k]
+        return (r - cr) ** 2 + (c - cc) ** 2
+
+    order = sorted(range(len(board.jumps)),
+                   key=lambda j: (-dist(board.jumps[j][1]), dist(board.jumps[j][2]), j))
+    out = []
+    for j in order:
+        f, o, t = board.jumps[j]
+        out.append(((1 << f) | (1 << o), 1 << t, (1 << f) | (1 << o) | (1 << t), j))
+    return out
+
+
+# -- the backward set ---------------------------------------------------------------------------
+
+
+def backward_levels(problem: Problem, budget: int, ctx: SolveContext | None = None,
+                    stop_at: int | None = None,
+                    levels: dict[int, set[int]] | None = None) -> dict[int, set[int]]:
+    """``levels[k]``: canonical positions with ``k`` pegs from which the goal can be reached.
+
+    Built by reverse jumps from the goal (or from every single hole in the start's class, for
+    "one peg anywhere"); grows level by level while the total stays within ``budget`` and ``k``
+    stays below ``stop_at`` (the start's peg count). Pass ``levels`` to extend a smaller set.
+    An empty level means no position with that many pegs can reach the goal.
+    """
+    p = problem
+    canon = p.canon.canon
+    if not levels:
+        if p.goal:
+            first = {canon(p.goal)}
+        else:
+            verdict = class_verdict(p.board, p.start, 0)
+            allowed = {p.board.names.index(name) for name in verdict.holes_by_class}
+            first = {canon(1 << k) for k in allowed}
+        levels = {p.goal_pegs: first}
+    k = max(levels)
+    total = sum(len(s) for s in levels.values())
+    stop_at = stop_at if stop_at is not None else p.board.n
+    while k + 1 < stop_at and levels[k]:
+        current = levels[k]
+        # Levels grow by a roughly steady factor: do not start one that will not fit.
+        growth = len(current) / max(1, len(levels.get(k - 1, ())))
+        if total + len(current) * min(growth, 8) > budget:
+            break
+        nxt = set()
+        for i, pos in enumerate(current):
+            if ctx is not None and i % 4096 == 0 and ctx.should_stop():
+                raise _Stop
+            for need, to, flip, _ in p.jumps:
+                # Reverse jump: a peg at "to", holes "from" and "over" empty.
+                if pos & to and not pos & need:
+                    nxt.add(canon(pos ^ flip))
+        k += 1
+        levels[k] = nxt
+        total += len(nxt)
+    return levels
+
+
+def finish_from(problem: Problem, pos: int, levels: dict[int, set[int]]) -> list[int]:
+    """Jump indices from ``pos`` (in the backward set) down to the goal, read off the levels."""
+    moves = []
+    canon = problem.canon.canon
+    k = pos.bit_count()
+    while k > problem.goal_pegs:
+        below = levels[k - 1]
+        for need, to, flip, j in problem.jumps:
+            if pos & need == need and not pos & to and canon(pos ^ flip) in below:
+                pos ^= flip
+                moves.append(j)
+                break
+        else:  # cannot happen: every member of a level came from one below it
+            raise AssertionError("backward set is inconsistent")
+        k -= 1
+    if not problem.is_goal(pos):
+        # The goal itself was stored canonically; undo a symmetry if needed by searching the
+        # last level directly (only happens for symmetric images of the goal pattern).
+        raise AssertionError("backward path does not end at the goal")
+    return moves
+
+
+# -- the beam probe -----------------------------------------------------------------------------
+
+
+def _difficulty_weights(board: Board) -> tuple[list[int], list[int]]:
+    """Per hole: how hard a peg there is to remove (few lines jump over it), and its neighbours."""
+    over = [0] * board.n
+    neighbours = [0] * board.n
+    for f, o, t in board.jumps:
+        over[o] += 1
+        neighbours[f] |= 1 << o
+    return [8 // (1 + c) for c in over], neighbours
+
+
+def beam_probe(problem: Problem, levels: dict[int, set[int]], width: int,
+               ctx: SolveContext, counter: list[int]) -> list[int] | None:
+    """A heuristic breadth-first probe: keep the ``width`` most promising positions per peg
+    count (fewest stranded pegs, fewest pegs on holes that are hard to clear) until the
+    backward set's peg count, then look for one in the set. Finds most solvable problems fast;
+    finding nothing proves nothing (the exact search follows)."""
+    p = problem
+    canon = p.canon.canon
+    hard, neighbours = _difficulty_weights(p.board)
+    meet = max(levels)
+    meet_set = levels[meet]
+
+    def score(pos: int) -> int:
+        total = 0
+        bits = pos
+        k = 0
+        while bits:
+            if bits & 1:
+                total += hard[k]
+                if not pos & neighbours[k]:
+                    total += 3  # a stranded peg: nothing next to it to jump with
+            bits >>= 1
+            k += 1
+        return total
+
+    beam = [canon(p.start)]
+    parents: list[dict[int, int]] = []
+    count = p.start.bit_count()
+    while count > meet and beam:
+        children: dict[int, int] = {}
+        for pos in beam:
+            for need, to, flip, _ in p.jumps:
+                if pos & need == need and not pos & to:
+                    child = canon(pos ^ flip)
+                    if child not in children:
+                        children[child] = pos
+            counter[0] += 1
+            if counter[0] % CHECK_EVERY == 0:
+                if ctx.should_stop():
+                    raise _Stop
+                ctx.progress(nodes=counter[0], pegs=count - 1, phase=f"probe {width}")
+        count -= 1
+        parents.append(children)
+        if count == meet:
+            beam = [c for c in children if c in meet_set]
+            break
+        ranked = sorted(children, key=lambda c: (score(c), c))
+        beam = ranked[:width]
+    if not beam or count != meet:
+        return None
+    # Walk the parent links back to the start, then replay them on real (uncanonical) boards.
+    chain = [beam[0]]
+    for children in reversed(parents):
+        chain.append(children[chain[-1]])
+    chain.reverse()
+    pos, moves = p.start, []
+    for target in chain[1:]:
+        for need, to, flip, j in p.jumps:
+            if pos & need == need and not pos & to and canon(pos ^ flip) == target:
+                pos ^= flip
+                moves.append(j)
+                break
+    return moves + finish_from(p, pos, levels)
+
+
+# -- the forward search -------------------------------------------------------------------------
+
+
+@dataclass
+class SearchResult:
+    moves: list[int] | None  # jump indices, or None when proved unsolvable (or stopped)
+    nodes: int = 0
+    dead: int = 0
+    meet_level: int = 0
+    backward_size: int = 0
+    pruned_by_pagoda: int = 0
+    found_by: str = ""
+    stopped: str | None = None  # "deadline" / "cancelled" when the search gave up
+
+    def stats(self) -> dict:
+        return {"nodes": self.nodes, "dead": self.dead, "meet_pegs": self.meet_level,
+                "backward_positions": self.backward_size, "pagoda_prunes": self.pruned_by_pagoda,
+                "found_by": self.found_by}
+
+
+#: Widths of the heuristic probes tried before the exact search.
+PROBE_WIDTHS = (64, 512, 4096)
+
+
+def search(problem: Problem, ctx: SolveContext, *,
+           backward_budgets: tuple[int, ...] = BACKWARD_BUDGETS,
+           probe_widths: tuple[int, ...] = PROBE_WIDTHS) -> SearchResult:
+    """Backward set, heuristic probes, then the exact depth-first search.
+
+    Never raises for stopping: a stopped search returns with ``stopped`` set and its counts.
+    """
+    p = problem
+    start_count = p.start.bit_count()
+    result = SearchResult(moves=None)
+    counter = [0, 0]  # positions visited, pagoda prunes
+    dead: set[int] = set()
+    try:
+        levels: dict[int, set[int]] = {}
+        for stage, budget in enumerate(backward_budgets):
+            levels = backward_levels(p, budget, ctx, stop_at=start_count, levels=levels)
+            result.backward_size = sum(len(s) for s in levels.values())
+            result.meet_level = max(levels)
+            if not levels[result.meet_level]:
+                result.found_by = "backward set"  # no position with this many pegs can finish
+                return result
+            if result.meet_level >= start_count:
+                break
+            widths = probe_widths[stage:stage + 1]
+            for width in widths:
+                moves = beam_probe(p, levels, width, ctx, counter)
+                if moves is not None:
+                    result.moves, result.found_by = moves, f"probe {width}"
+                    return result
+        result.moves = _exact_dfs(p, levels, ctx, counter, dead)
+        result.found_by = "exact search"
+    except _Stop:
+        result.stopped = ctx.stop_reason() or "deadline"
+    finally:
+        result.nodes, result.pruned_by_pagoda, result.dead = counter[0], counter[1], len(dead)
+    return result
+
+
+def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, counter: list[int],
+               dead: set[int]) -> list[int] | None:
+    """Depth-first search with the dead table, pagoda pruning and the meeting test."""
+    start_count = p.start.bit_count()
+    meet = max(levels) if levels else p.goal_pegs
+    meet_set = levels.get(meet)
+    canon = p.canon.canon
+    jumps = p.jumps
+    pag = [(pg.weights, pg.value(p.goal)) for pg in p.pagodas]
+    path: list[int] = []
+
+    def alive_by_pagoda(pos: int) -> bool:
+        for weights, need in pag:
+            total = 0
+            bits = pos
+            k = 0
+            while bits:
+                if bits & 1:
+                    total += weights[k]
+                bits >>= 1
+                k += 1
+            if total < need:
+                return False
+        return True
+
+    def dfs(pos: int, count: int) -> bool:
+        counter[0] += 1
+        if counter[0] % CHECK_EVERY == 0:
+            if ctx.should_stop():
+                raise _Stop
+            ctx.progress(nodes=counter[0], pegs=count, dead=len(dead), phase="exact search")
+        if count == meet:
+            if meet_set is not None:
+                return canon(pos) in meet_set
+            return p.is_goal(pos)
+        key = canon(pos)
+        if key in dead:
+            return False
+        if pag and not alive_by_pagoda(pos):
+            counter[1] += 1
+            dead.add(key)
+            return False
+        for need, to, flip, j in jumps:
+            if pos & need == need and not pos & to:
+                if dfs(pos ^ flip, count - 1):
+                    path.append(j)
+                    return True
+        dead.add(key)
+        return False
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * start_count + 200))
+    try:
+        found = start_count >= meet and dfs(p.start, start_count)
+    finally:
+        sys.setrecursionlimit(limit)
+    if not found:
+        return None
+    path.reverse()
+    flips = jumps_by_index(p)
+    pos = p.start
+    for j in path:
+        pos ^= flips[j]
+    return path + (finish_from(p, pos, levels) if meet_set is not None else [])
+
+
+def jumps_by_index(problem: Problem) -> dict[int, int]:
+    return {j: flip for _, _, flip, j in problem.jumps}
+
+
+# -- the textbook baseline ----------------------------------------------------------------------
+
+
+def plain_search(problem: Problem, ctx: SolveContext) -> SearchResult:
+    """Depth-first search with a visited set, jumps in board order: the textbook approach."""
+    p = problem
+    board = p.board
+    jumps = [((1 << f) | (1 << o), 1 << t, (1 << f) | (1 << o) | (1 << t), j)
+             for j, (f, o, t) in enumerate(board.jumps)]
+    visited: set[int] = set()
+    path: list[int] = []
+    counter = [0]
+
+    def dfs(pos: int) -> bool:
+        counter[0] += 1
+        if counter[0] % CHECK_EVERY == 0:
+            if ctx.should_stop():
+                raise _Stop
+            ctx.progress(nodes=counter[0], pegs=pos.bit_count())
+        if p.is_goal(pos):
+            return True
+        visited.add(pos)
+        for need, to, flip, j in jumps:
+            if pos & need == need and not pos & to and (pos ^ flip) not in visited:
+                if dfs(pos ^ flip):
+                    path.append(j)
+                    return True
+        return False
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * p.board.n + 200))
+    stopped = None
+    try:
+        found = dfs(p.start)
+    except _Stop:
+        found, stopped = False, ctx.stop_reason() or "deadline"
+    finally:
+        sys.setrecursionlimit(limit)
+    path.reverse()
+    return SearchResult(moves=path if found else None, nodes=counter[0], dead=len(visited),
+                        found_by="plain search", stopped=stopped)
+
+
+# -- the Solver objects -------------------------------------------------------------------------
+
+
+def quick_verdict(problem: Problem) -> str | None:
+    """A reason the problem is unsolvable found without search (None if none is found)."""
+    p = problem
+    if p.goal and p.goal.bit_count() > p.start.bit_count():
+        return "The goal has more pegs than the start, and a jump only ever removes a peg."
+    verdict = class_verdict(p.board, p.start, p.goal)
+    if not verdict.feasible:
+        return verdict.reason
+    if p.goal and p.goal.bit_count() == p.start.bit_count() and p.start != p.goal:
+        return "The goal has as many pegs as the start but is a different position."
+    for pg in p.pagodas:
+        if pg.value(p.start) < pg.value(p.goal):
+            return (f"Pagoda function ({pg.name}): its total over the pegs can never grow, and "
+                    f"it is {pg.value(p.start)} at the start but {pg.value(p.goal)} at the goal.")
+    return None
+
+
+def _moves(problem: Problem, indices: list[int]) -> tuple[str, ...]:
+    return tuple(problem.move_name(j) for j in indices)
+
+
+class SearchSolver(Solver):
+    """Class test, pagodas, backward set and depth-first search with a goal-aware dead table."""
+
+    puzzle_id = "pegs"
+    name = "search"
+    optimal = False
+    description = ("Position classes and pagoda functions first, then a depth-first search with "
+                   "a symmetry-reduced dead-position table that meets a backward set built from "
+                   "the goal. Every solution has one jump per peg removed; proofs are exact.")
+
+    def solve(self, instance: PegInstance, ctx: SolveContext):
+        problem = compile_problem(instance)
+        if problem.is_goal(problem.start):
+            return Solved((), stats={"nodes": 0})
+        reason = quick_verdict(problem)
+        if reason:
+            return Unsolvable(reason, stats={"nodes": 0})
+        result = search(problem, ctx)
+        stats = {**result.stats(), "symmetries": problem.symmetry_count}
+        ctx.progress(force=True, **stats)
+        if result.stopped:
+            return GaveUp(result.stopped, stats=stats)
+        if result.moves is None:
+            return Unsolvable(f"Exhaustive search: no sequence of jumps reaches the goal "
+                              f"({result.nodes:,} positions examined, merging positions that "
+                              f"are symmetric under the {problem.symmetry_count} goal-preserving "
+                              f"symmetries).", stats=stats)
+        return Solved(_moves(problem, result.moves), stats=stats)
+
+
+class PlainSolver(Solver):
+    """The textbook baseline: depth-first search with a visited set and nothing else."""
+
+    puzzle_id = "pegs"
+    name = "plain"
+    optimal = False
+    description = "Textbook depth-first search with a visited set (for comparison; slow on big boards)."
+
+    def solve(self, instance: PegInstance, ctx: SolveContext):
+        problem = compile_problem(instance, use_symmetry=False)
+        result = plain_search(problem, ctx)
+        stats = {"nodes": result.nodes}
+        if result.stopped:
+            return GaveUp(result.stopped, stats=stats)
+        if result.moves is None:
+            return Unsolvable(f"Exhaustive search: no sequence of jumps reaches the goal "
+                              f"({result.nodes:,} positions examined).", stats=stats)
+        return Solved(_moves(problem, result.moves), stats=stats)
