@@ -244,3 +244,51 @@ def test_sliding_step_svg_and_cache_when_installed(tmp_path):
         assert client.get(f"/api/sliding/render.svg?instance={quote(text, safe='')}&moves=99").status_code == 400
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+# -- junk sent to every installed puzzle through the web is never a 500 ---------------------------
+
+JUNK = ["", " ", "\x00", "0", "-1", "1e9", "[]", "{}", "a" * 500, "é/ü", "1 2/3", "9" * 30, "\n\n", "/",
+        "//", "1,2", "nan", "x:y", "toggle:", "resize:0x0", "resize:99x99", "resize:-1x3", "tile:99",
+        "tile:-1", "random:abc", "shuffle:", ":", "goal:nope", "<script>"]
+
+
+@pytest.mark.parametrize("puzzle_id", sorted(get_registry().puzzles) or ["none-installed"])
+def test_junk_through_the_api_is_4xx_never_500(tmp_path, puzzle_id):
+    import random
+    import string
+
+    registry = get_registry()
+    if puzzle_id not in registry.puzzles:
+        pytest.skip("no puzzle plugin is installed")
+    puzzle = registry.puzzle(puzzle_id)
+    app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path)})
+    client = app.test_client()
+    rng = random.Random(puzzle_id)
+    presets = list(puzzle.presets().values())
+    modes = [None] + [m.name for m in puzzle.edit_modes()]
+    try:
+        for _ in range(150):
+            junk = rng.choice(JUNK + presets + ["".join(rng.choice(string.printable)
+                                                        for _ in range(rng.randint(0, 30)))])
+            kind = rng.choice(["validate", "edit", "render", "random", "replay"])
+            if kind == "validate":
+                r = client.post(f"/api/{puzzle_id}/validate", json={"instance": junk})
+            elif kind == "edit":
+                r = client.post(f"/api/{puzzle_id}/edit", json={
+                    "instance": rng.choice(presets), "action": junk, "mode": rng.choice(modes),
+                    "selection": rng.choice([None, junk, "a1", "0"])})
+            elif kind == "render":
+                r = client.get(f"/api/{puzzle_id}/render.svg", query_string={
+                    "instance": rng.choice(presets), "moves": junk, "step": rng.choice(["", "0", junk])})
+            elif kind == "random":
+                options = {name: junk for name in puzzle.random_options}
+                r = client.get(f"/api/{puzzle_id}/random",
+                               query_string={"seed": rng.choice(["1", junk]), **options})
+            else:
+                r = client.post(f"/api/{puzzle_id}/replay", json={"instance": rng.choice(presets), "moves": junk})
+            assert r.status_code < 500, (kind, junk, r.get_data(as_text=True)[:300])
+            if r.status_code >= 400:
+                assert r.get_json()["error"]
+    finally:
+        app.extensions["puzzle_jobs"].close()
