@@ -136,6 +136,18 @@ def test_mirror_image_instance_has_the_same_optimum(cache):
     assert PUZZLE.is_solved(replay(PUZZLE, flipped, outcome.moves)[-1])
 
 
+def test_renamed_tiles_keep_the_optimum(cache):
+    """Renaming the tiles of board and goal alike is the same puzzle: Korf #12 stays 45, and the
+    moves come back in the renamed numbering (the engine's replay checks them)."""
+    board = korf_board(12)
+    names = list(range(1, 16))
+    random.Random(4).shuffle(names)
+    rename = [0] + names
+    renamed = make_board(4, 4, [rename[t] for t in board.tiles], goal=[rename[t] for t in board.goal])
+    report = run_solver(PUZZLE, SOLVER, renamed)
+    assert report.status == "solved" and len(report.outcome.moves) == 45
+
+
 def test_goal_mapping_is_the_published_conversion():
     for number in KORF:
         mapping = goal_mapping(korf_board(number))
