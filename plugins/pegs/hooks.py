@@ -1,0 +1,25 @@
+"""Registers peg solitaire, its solvers (``search`` first: the default) and its renderer."""
+
+from __future__ import annotations
+
+from engine import hookimpl
+
+from .puzzle import PegSolitaire
+from .render import DefaultRenderer
+from .solver import PlainSolver, SearchSolver
+
+
+@hookimpl
+def register_puzzles(register):
+    register(PegSolitaire())
+
+
+@hookimpl
+def register_solvers(register):
+    register(SearchSolver())  # first: the default
+    register(PlainSolver())
+
+
+@hookimpl
+def register_renderers(register):
+    register(DefaultRenderer())
