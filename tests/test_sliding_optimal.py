@@ -89,8 +89,8 @@ def cache(tmp_path_factory):
         pdb.forget_loaded()
         events = []
         ctx = SolveContext(on_progress=events.append, progress_interval=0)
-        outcome = SOLVER.solve(korf_converted(16), ctx)
-        assert isinstance(outcome, Solved) and len(outcome.moves) == 42
+        outcome = SOLVER.solve(korf_converted(1), ctx)
+        assert isinstance(outcome, Solved) and len(outcome.moves) == 57
         yield path, events
     pdb.forget_loaded()
 
@@ -152,6 +152,39 @@ def test_goal_mapping_is_the_published_conversion():
     for number in KORF:
         mapping = goal_mapping(korf_board(number))
         assert tuple(mapping.tiles(korf_board(number).tiles)) == korf_converted(number).tiles
+
+
+def test_easy_4x4_needs_no_database(tmp_path, monkeypatch):
+    """With no tables anywhere, a short scramble is answered (optimally) without building."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb, "_loaded", {})
+    monkeypatch.setattr(pdb, "build_pattern", lambda *a, **k: pytest.fail("built the tables"))
+    board = PUZZLE.parse("5 1 3 4/9 2 7 8/0 6 15 11/13 10 14 12")
+    dist = bfs_depth_limited(board, 12)
+    outcome = SOLVER.solve(board, SolveContext())
+    assert isinstance(outcome, Solved) and len(outcome.moves) == dist
+    assert list(tmp_path.iterdir()) == []
+
+
+def bfs_depth_limited(board, limit):
+    """Breadth-first distance to the standard goal, for a board known to be within ``limit``."""
+    frontier, seen, goal = {board.tiles}, {board.tiles}, board.goal
+    for depth in range(limit + 1):
+        if goal in frontier:
+            return depth
+        nxt = set()
+        for s in frontier:
+            b = s.index(0)
+            for q in (b - 4, b + 4, b - 1, b + 1):
+                if 0 <= q < 16 and (q // 4 == b // 4 or q % 4 == b % 4):
+                    t = list(s)
+                    t[b], t[q] = t[q], 0
+                    t = tuple(t)
+                    if t not in seen:
+                        seen.add(t)
+                        nxt.add(t)
+        frontier = nxt
+    raise AssertionError("farther than the limit")
 
 
 def test_saved_databases_load_without_building(cache, monkeypatch):

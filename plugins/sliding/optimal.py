@@ -97,6 +97,10 @@ class OptimalSolver(Solver):
     #: The 4x4 partition used by the pattern-database search.
     partition = pdb.PARTITION_4X4
 
+    #: Nodes of linear-conflict search tried before building missing databases: easy 4x4s
+    #: (presets, short scrambles) are answered at once, still optimally, without the build.
+    quick_try_nodes = 1_000_000
+
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)
         if reason is not None:
@@ -106,6 +110,15 @@ class OptimalSolver(Solver):
         rows, cols = instance.rows, instance.cols
         mapping = goal_mapping(instance) if (rows, cols) == (4, 4) else None
         started = time.perf_counter()
+        lc = lambda: LinearConflictSearch(instance.tiles, rows, cols, instance.goal)
+        if mapping is not None and not pdb.available(rows, cols, self.partition):
+            search = lc()
+            path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
+                              or ctx.should_stop())
+            if path is not None:
+                return self._solved(path, None, search, "linear conflict", started)
+            if ctx.should_stop():
+                return ctx.gave_up(**search.stats())
         if mapping is not None:
             tables = self._tables(rows, cols, ctx)
             if isinstance(tables, GaveUp):
@@ -113,15 +126,20 @@ class OptimalSolver(Solver):
             search = PdbSearch(mapping.tiles(instance.tiles), rows, cols, tables)
             heuristic = "pattern databases 6-6-3 + mirror"
         else:
-            search = LinearConflictSearch(instance.tiles, rows, cols, instance.goal)
+            search = lc()
             heuristic = "linear conflict"
         path = search.run(_poll(ctx, heuristic))
-        stats = dict(search.stats(), heuristic=heuristic,
-                     search_seconds=round(time.perf_counter() - started, 6))
         if path is None:
+            stats = dict(search.stats(), heuristic=heuristic)
             ctx.progress(force=True, phase="searching", **stats)
             return ctx.gave_up(**stats)
+        return self._solved(path, mapping, search, heuristic, started)
+
+    @staticmethod
+    def _solved(path, mapping, search, heuristic, started) -> Solved:
         moves = mapping.moves_back(path) if mapping is not None else [str(m) for m in path]
+        stats = dict(search.stats(), heuristic=heuristic,
+                     search_seconds=round(time.perf_counter() - started, 6))
         return Solved(tuple(moves), optimal=True, stats=stats)
 
     def _tables(self, rows: int, cols: int, ctx: SolveContext):

@@ -346,6 +346,12 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]],
         return result
 
 
+def available(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> bool:
+    """True if the partition's tables are loaded or can be loaded without building."""
+    key = (rows, cols, tuple(tuple(p) for p in partition))
+    return key in _loaded or cached_on_disk(rows, cols, partition)
+
+
 def cached_on_disk(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> bool:
     """True if every pattern of the partition has a file in the cache directory."""
     return all(pattern_path(rows, cols, p).exists() for p in partition)
@@ -355,3 +361,22 @@ def forget_loaded() -> None:
     """Drop the in-memory tables (tests and the bench use this to measure loading)."""
     with _lock:
         _loaded.clear()
+
+
+def _main() -> None:
+    """``python -m plugins.sliding.pdb``: build (or load) the 4x4 tables now, with progress."""
+    import sys
+    import time
+
+    def show(done: int, total: int, pattern: str) -> None:
+        print(f"\rbuilding pattern {pattern}: {100 * done / total:5.1f}% of all placements",
+              end="", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    tables = get_tables(4, 4, PARTITION_4X4, show)
+    print(f"\r4x4 6-6-3 tables ready in {cache_dir()} ({tables.nbytes / 1e6:.1f} MB, "
+          f"{time.perf_counter() - started:.1f} s)" + " " * 20, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    _main()
