@@ -29,7 +29,7 @@ STYLE = """
   font-weight: bold; text-anchor: middle; dominant-baseline: central; }
 .blank rect { fill: #2a2d33; stroke: none; }
 .tile.moving rect { fill: #ffd166; stroke: #d08a00; stroke-width: 5; }
-.selected rect { stroke: #1f77d0; stroke-width: 8; }
+.tile.selected rect, .blank.selected rect { stroke: #1f77d0; stroke-width: 8; }
 .blank.selected rect { fill: #27476b; }
 [data-action] { cursor: pointer; }
 """
@@ -52,7 +52,9 @@ def render_board(board: Board, *, last_move: str | None = None, next_move: str |
     """SVG text of ``board``; see the module docstring for classes and attributes."""
     width = board.cols * CELL + 2 * MARGIN
     height = board.rows * CELL + 2 * MARGIN
-    dwg = svgwrite.Drawing(size=(f"{width * 0.6:g}px", f"{height * 0.6:g}px"), debug=False,
+    # Natural size (for <img> embedding): 60 px per cell, the longer side at most 480 px.
+    scale = min(0.6, 480 / max(width, height))
+    dwg = svgwrite.Drawing(size=(f"{width * scale:.0f}px", f"{height * scale:.0f}px"), debug=False,
                            viewBox=f"0 0 {width} {height}")
     dwg.attribs["class"] = "sliding-board"
     dwg.attribs["role"] = "img"
