@@ -13,6 +13,8 @@ iteration may span many calls; one call may finish several (cheap) iterations.
 
 Board encoding: ``tiles[cell]`` is the tile number in that cell (0 = blank), cells row-major.
 ``nbr[cell, k]`` (k = up, down, left, right) is the neighbouring cell or -1.
+
+The kernels release the GIL (``nogil``), so solves in several threads run in parallel.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def pdb_indices(tiles, pat, pw, mpat, mpw, refl, npat):
     return idx
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_pdb(tiles, nbr, regs, bpos, dirs, hn, hm, idx,
             table, offs, pat, pw, mpat, mpw, refl, npat, budget):
     """Resume an IDA* search guided by additive pattern databases with the mirrored lookup.
@@ -224,7 +226,7 @@ def manhattan(tiles, goal_cell, cols):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_lc(tiles, nbr, regs, bpos, dirs, md, lcsum, lines, goal_cell, rows, cols, budget):
     """Resume an IDA* search guided by Manhattan distance plus linear conflict.
 

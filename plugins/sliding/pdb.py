@@ -81,7 +81,7 @@ def _flood(seed, free, cols, not_first_col, not_last_col):
         r = g
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _expand_chunk(cur, nxt, seen, dist, depth, lo, hi, k, ncells, cols, weights, nbr_mask,
                   full, not_first_col, not_last_col):
     """Expand the frontier entries in ``cur[lo:hi]`` into ``nxt``; return how many placements
