@@ -8,8 +8,8 @@
 Both searches run in compiled chunks (:mod:`.ida`); between chunks the solver reports progress
 and checks the deadline and cancellation.
 
-Goals other than the standard one (for example the blank-first goal of the research
-literature) are handled by a symmetry of the board followed by a relabelling of the tiles: the
+Linear conflict works with any goal directly. For the databases, a 4x4 goal other than the
+standard one (for example the blank-first goal of the research literature) is handled by a symmetry of the board followed by a relabelling of the tiles: the
 symmetry brings the goal's blank to the bottom-right corner, the relabelling names each tile
 after its goal cell. Both preserve adjacency, so the moves found map back one to one and the
 length, hence optimality, is unchanged.
