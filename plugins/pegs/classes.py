@@ -65,12 +65,22 @@ class ClassInvariant:
     def class_count(self) -> int:
         return 1 << len(self.basis)
 
+    def hole_classes(self, n: int) -> tuple[int, ...]:
+        """The class of each single-peg position; classes add by XOR (the map is linear)."""
+        return tuple(self.of(1 << k) for k in range(n))
+
 
 @lru_cache(maxsize=256)
 def invariant_for(geometry: str, rows: int, cols: int, holes: int) -> ClassInvariant:
     board = board_for(geometry, rows, cols, holes)
     line_masks = [(1 << a) | (1 << b) | (1 << c) for a, b, c in board.lines]
     return ClassInvariant(tuple(nullspace_gf2(line_masks, board.n)))
+
+
+@lru_cache(maxsize=256)
+def _hole_classes(geometry: str, rows: int, cols: int, holes: int) -> tuple[int, ...]:
+    inv = invariant_for(geometry, rows, cols, holes)
+    return inv.hole_classes(board_for(geometry, rows, cols, holes).n)
 
 
 @dataclass(frozen=True)
@@ -86,8 +96,9 @@ def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
     """Compare the classes of ``start`` and ``goal`` (compact bitboards; goal 0 = one peg
     anywhere) and explain a mismatch in words."""
     inv = invariant_for(board.geometry, board.rows, board.cols, board.holes)
+    single = _hole_classes(board.geometry, board.rows, board.cols, board.holes)
     start_class = inv.of(start)
-    good_holes = tuple(board.names[k] for k in range(board.n) if inv.of(1 << k) == start_class)
+    good_holes = tuple(board.names[k] for k in range(board.n) if single[k] == start_class)
     if goal == 0:
         if good_holes:
             return ClassVerdict(True, "", good_holes)
@@ -113,9 +124,10 @@ def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
         alternatives = "From this start no single-peg finish is in the right class."
         if single_vacancy:
             examples = []
+            full_class = inv.of(board.full)
             for k in range(board.n):
-                cls = inv.of(board.full ^ (1 << k))
-                ends = [board.names[h] for h in range(board.n) if inv.of(1 << h) == cls]
+                cls = full_class ^ single[k]
+                ends = [board.names[h] for h in range(board.n) if single[h] == cls]
                 if ends:
                     examples.append(f"vacancy {board.names[k]} -> {' or '.join(ends)}")
             if examples:
@@ -123,7 +135,8 @@ def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
                                  + "; ".join(examples[:4]) + ".")
     if goal.bit_count() == 1 and single_vacancy:
         target = board.compact_names(goal)[0]
-        starts = [board.names[k] for k in range(board.n) if inv.of(board.full ^ (1 << k)) == goal_class]
+        full_class = inv.of(board.full)
+        starts = [board.names[k] for k in range(board.n) if full_class ^ single[k] == goal_class]
         if starts:
             alternatives += (f" To finish at {target}, start with the vacancy at one of: "
                              + ", ".join(starts) + ".")

@@ -21,12 +21,17 @@ BOARDS = {
 }
 
 PRESETS = {
+    # The English central game first: the default problem, solved in a fraction of a second.
     "english": f"geometry: square; goal: d4; board: {ENGLISH}",
+    # The French central game: impossible, and the position classes say why at once.
     "european": f"geometry: square; goal: d4; board: {EUROPEAN}",
+    "european-c1": ("geometry: square; goal: e1; "
+                    "board: __.oo__/_ooooo_/ooooooo/ooooooo/ooooooo/_ooooo_/__ooo__"),
     "wiegleb": f"geometry: square; goal: e5; board: {WIEGLEB}",
     "triangle-5": f"geometry: triangular; goal: any; board: {TRIANGLE_5}",
     "triangle-6": f"geometry: triangular; goal: any; board: {TRIANGLE_6}",
+    # Small custom problems: diagonal jumps, a plain rectangle, a target pattern.
     "diamond": "geometry: diagonal; goal: c3; board: _ooo_/ooooo/oo.oo/ooooo/_ooo_",
-    "european-c1": f"geometry: square; goal: c1; board: __.oo__/_ooooo_/ooooooo/ooooooo/ooooooo/_ooooo_/__ooo__",
-    "corner-3": "geometry: square; goal: any; board: ooo/oo./ooo",
+    "square-6": "geometry: square; goal: any; board: oooooo/oooooo/oo.ooo/oooooo/oooooo/oooooo",
+    "triangle-corners": f"geometry: triangular; goal: ./../.../..../o...o; board: {TRIANGLE_5}",
 }
