@@ -88,10 +88,11 @@ def cell_name(r: int, c: int) -> str:
 def parse_cell_name(name: str, rows: int, cols: int) -> tuple[int, int]:
     """``"d4"`` -> (3, 3); InputError if malformed or outside the rows x cols grid."""
     text = name.strip().lower()
-    if len(text) < 2 or text[0] not in COLUMN_LETTERS or not text[1:].isdigit() or not text[1:].isascii():
-        raise InputError(f"{name!r} is not a hole name; write a column letter and a row number, "
-                         f"like d4")
-    r, c = int(text[1:]) - 1, COLUMN_LETTERS.index(text[0])
+    if (len(text) < 2 or len(text) > 4 or text[0] not in string.ascii_lowercase
+            or not text[1:].isdigit() or not text[1:].isascii()):
+        raise InputError(f"{name[:20]!r} is not a hole name; write a column letter and a row "
+                         f"number, like d4")
+    r, c = int(text[1:]) - 1, string.ascii_lowercase.index(text[0])
     if not (0 <= r < rows and 0 <= c < cols):
         raise InputError(f"{name!r} is off the board, which has columns a-{COLUMN_LETTERS[cols - 1]} "
                          f"and rows 1-{rows}")

@@ -27,9 +27,9 @@ HOLE_R = 13
 PEG_R = 20
 
 STYLE = """
-.pegs-board .frame { fill: #c8a26b; stroke: #8a6a3a; stroke-width: 3; }
+.pegs-board .frame { fill: #c8a26b; stroke: #c8a26b; }
 .pegs-board .cell .spot { fill: transparent; }
-.pegs-board .nohole .spot { fill: #000; fill-opacity: 0.04; }
+.pegs-board .nohole .dot { fill: #000; fill-opacity: 0.15; }
 .pegs-board .hole .pit { fill: #5a4025; }
 .pegs-board .peg .ball { fill: #2f5fa7; stroke: #173463; stroke-width: 2; }
 .pegs-board .goal .ring { fill: none; stroke: #e0b000; stroke-width: 4; stroke-dasharray: 6 4; }
@@ -78,6 +78,28 @@ def _undone_jump_cells(state: PegInstance, move: str | None) -> tuple[int, int, 
     return frm, over, to
 
 
+def _convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Andrew's monotone chain; collinear points dropped."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 1e-9:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 1e-9:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
 def render_state(state: PegInstance, *, last_move: str | None = None, next_move: str | None = None,
                  selection: str | None = None) -> str:
     """SVG text of ``state``; see the module docstring for classes and attributes."""
@@ -94,7 +116,17 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
     dwg.set_desc(title=f"Peg solitaire: {state.peg_count} pegs on {state.holes.bit_count()} holes "
                        f"({state.geometry})")
     dwg.defs.add(dwg.style(STYLE))
-    dwg.add(dwg.rect((2, 2), (width - 4, height - 4), rx=18, class_="frame"))
+    hole_points = [(x - min_x + MARGIN, y - min_y + MARGIN) for (r, c), (x, y) in points.items()
+                   if state.holes >> (r * state.cols + c) & 1]
+    # The frame follows the holes' convex hull (a true triangle for a triangular board), padded
+    # by a thick round-joined outline in the fill colour.
+    hull = _convex_hull(hole_points)
+    if len(hull) >= 3:
+        dwg.add(dwg.polygon([(round(x, 2), round(y, 2)) for x, y in hull], class_="frame",
+                            style=f"stroke-width:{2 * PEG_R + 24}; stroke-linejoin:round"))
+    else:
+        x, y = hull[0] if hull else (width / 2, height / 2)
+        dwg.add(dwg.circle(center=(round(x, 2), round(y, 2)), r=PEG_R + 12, class_="frame"))
 
     marks: dict[int, list[str]] = {}
     nxt = _jump_cells(state, next_move)
@@ -125,7 +157,9 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
         group.attribs["data-hole"] = name
         group.set_desc(title=name)
         group.add(dwg.circle(center=(round(cx, 2), round(cy, 2)), r=SPACING / 2 - 2, class_="spot"))
-        if is_hole:
+        if not is_hole:
+            group.add(dwg.circle(center=(round(cx, 2), round(cy, 2)), r=4, class_="dot"))
+        else:
             group.add(dwg.circle(center=(round(cx, 2), round(cy, 2)), r=HOLE_R, class_="pit"))
             if state.goal >> cell & 1:
                 group.add(dwg.circle(center=(round(cx, 2), round(cy, 2)), r=PEG_R + 5, class_="ring"))
