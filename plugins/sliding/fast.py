@@ -2,12 +2,14 @@
 
 Two methods:
 
-* **Weighted A*** (f = g + w * h, h = Manhattan + linear conflict) for boards of at most 5 x 5.
-  It tries a small weight first (short solutions) under a node budget, then larger weights.
+* **Weighted A*** (f = g + w * h, h = Manhattan + linear conflict) for boards of at most 25
+  cells (not 2 cells wide beyond 2 x 6, which A* finds hard). It tries a small weight first
+  (short solutions) under a node budget, then larger weights.
 * **Row-and-column reduction** for bigger boards (and as the fallback): place the tiles of one
   outer row or column, tile by tile, never disturbing placed ones, which leaves a smaller board;
-  repeat until at most 3 x 3 cells are left, then finish with exact A*. Rows and columns are
-  peeled from the sides away from the goal's blank, so any goal works.
+  repeat until at most 4 x 4 cells are left and finish with weighted A*, or, if that runs over
+  its budget (or the rest is 2 cells wide), go on down to 3 x 3 and finish with exact A*. Rows
+  and columns are peeled from the sides away from the goal's blank, so any goal works.
 
   Placing a tile: walk it along a shortest path to its cell; before each step the blank is routed
   (breadth-first, around the tile and the placed cells) to the cell ahead of it. The last two tiles
@@ -35,7 +37,7 @@ SCHEDULES = (
     (9, ((1.0, 400_000),)),
     (12, ((1.0, 20_000), (1.5, 40_000), (2.0, 60_000))),
     (16, ((1.25, 15_000), (1.5, 40_000), (2.0, 60_000), (3.0, 100_000))),
-    (25, ((2.0, 120_000), (3.0, 80_000), (5.0, 100_000))),
+    (25, ((2.0, 80_000), (2.5, 60_000), (4.0, 100_000))),
 )
 FINISH = ((1.5, 15_000), (2.0, 25_000))
 #: Seconds kept back from the deadline for the reduction, which always answers quickly.

@@ -38,7 +38,7 @@ class Heuristic:
     entries are 0. Line conflicts are memoised by line contents (each memo is bounded).
     """
 
-    CACHE_LIMIT = 500_000
+    CACHE_LIMIT = 200_000
     TABLE_LIMIT = 64
 
     def __init__(self, rows: int, cols: int, goal: Sequence[int]):
