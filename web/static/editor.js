@@ -92,6 +92,7 @@
     renderTools(state.tools || []);
     if (!keepText) {
       el.text.value = state.instance;
+      fitText();
       el.textError.textContent = "";
       el.text.removeAttribute("aria-invalid");
     }
@@ -105,6 +106,11 @@
     if (changed) clearSolution();
     updateLinks();
     listeners.forEach((fn) => { try { fn(state); } catch (err) { console.error(err); } });
+  }
+
+  function fitText() {
+    // Show a multi-line instance whole (within reason) instead of a scrolling sliver.
+    el.text.rows = Math.max(3, Math.min(14, el.text.value.split("\n").length + 1));
   }
 
   function decorateBoard() {
@@ -405,7 +411,9 @@
       const dt = document.createElement("dt");
       dt.textContent = key.replace(/_/g, " ");
       const dd = document.createElement("dd");
-      dd.textContent = typeof value === "object" ? JSON.stringify(value) : String(value);
+      const simpleList = Array.isArray(value) && value.every((v) => v === null || typeof v !== "object");
+      dd.textContent = simpleList ? value.join(", ") :
+        (value !== null && typeof value === "object") ? JSON.stringify(value) : String(value);
       el.details.append(dt, dd);
     });
     el.download.href = api + "/animation.svg?instance=" + encodeURIComponent(current.instance) +
@@ -522,6 +530,7 @@
   // -- start -----------------------------------------------------------------------------------
 
   if (page.error) {
+    fitText();
     showTextError(page.error);
     // Keep what was typed in the box so it can be fixed; the board shows a valid instance.
     current = page.state;
