@@ -30,7 +30,7 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILT_IN = {"sliding": "15-puzzle", "pegs": None, "tangram": None}
+BUILT_IN = {"sliding": "15-puzzle", "pegs": "english", "tangram": None}
 
 
 def free_port() -> int:

@@ -47,7 +47,7 @@ def test_list_puzzles_describes_solvers_modes_and_presets(client):
     assert pairs["id"] == "pairs"
     assert [s["name"] for s in pairs["solvers"]] == ["sweep", "patient", "stubborn", "liar"]
     assert [m["name"] for m in pairs["edit_modes"]] == ["toggle", "pick"]
-    assert pairs["presets"]["easy"] == "0110"
+    assert list(pairs["presets"].items()) == [("easy", "0110"), ("wide", "100000000001"), ("odd", "1000")]
     assert pairs["client_script"] == "/-/client/pairs.js"
 
 
