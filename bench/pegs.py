@@ -1,0 +1,180 @@
+"""Peg solitaire figures: the default solver against the textbook DFS, side by side.
+
+    .venv/bin/python bench/pegs.py            # everything (a few minutes: the baseline is capped)
+    .venv/bin/python bench/pegs.py --cap 5    # a shorter cap for the baseline
+    .venv/bin/python bench/pegs.py --no-plain # the default solver only
+
+Each row: the problem, the answer, the solver's time and positions visited (forward positions +
+backward-set positions), then the plain DFS with a visited set (jumps in board order, nothing
+else) on the same problem, capped per problem, and the ratio of positions and of time. Every
+solution is replayed by the engine (run_solver verifies it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import SolveContext  # noqa: E402
+from engine.solving import run_solver  # noqa: E402
+from plugins.pegs.board import PegInstance  # noqa: E402
+from plugins.pegs.classes import class_verdict  # noqa: E402
+from plugins.pegs.parse import parse_instance  # noqa: E402
+from plugins.pegs.presets import PRESETS  # noqa: E402
+from plugins.pegs.puzzle import PegSolitaire  # noqa: E402
+from plugins.pegs.solver import PlainSolver, SearchSolver  # noqa: E402
+
+PUZZLE = PegSolitaire()
+SEARCH = SearchSolver()
+PLAIN = PlainSolver()
+HOPELESS = ("geometry: square; goal: d4; "
+            "board: __o.o__/__ooo__/oo..oo./o.oo.o./oooo.o./__...__/__..o__")
+
+
+def positions(outcome) -> int:
+    stats = outcome.stats
+    nodes = stats.get("nodes", 0)
+    nodes = nodes if isinstance(nodes, int) else 0
+    return nodes + int(stats.get("backward_positions", 0) or 0)
+
+
+def run(solver, inst, seconds):
+    report = run_solver(PUZZLE, solver, inst, SolveContext.with_timeout(seconds))
+    return report.outcome, report.seconds
+
+
+def verdict(outcome) -> str:
+    if outcome.status == "solved":
+        return f"solved, {len(outcome.moves)} jumps"
+    if outcome.status == "unsolvable":
+        proof = outcome.stats.get("proof")
+        return "unsolvable (class)" if proof == "position class" else "unsolvable (search)"
+    return f"gave up ({outcome.reason})"
+
+
+def row(label, insts, cap, plain, limit=600):
+    """Solve each instance with both solvers; print one summary line for the group."""
+    outs, secs, pos = [], [], []
+    for inst in insts:
+        o, s = run(SEARCH, inst, limit)
+        outs.append(o)
+        secs.append(s)
+        pos.append(positions(o))
+    answer = verdict(outs[0]) if len(outs) == 1 else summarise(outs)
+    time_txt = f"{sum(secs):8.3f} s" if len(secs) == 1 else f"{sum(secs):8.3f} s (max {max(secs):.3f})"
+    line = f"{label:<44} {answer:<26} {time_txt:<24} {sum(pos):>11,}"
+    if plain:
+        p_secs, p_pos, capped = 0.0, 0, 0
+        for inst in insts:
+            o, s = run(PLAIN, inst, cap)
+            p_secs += s
+            p_pos += positions(o)
+            capped += o.status == "gave_up"
+        if capped:
+            p_txt = f"> cap ({capped} of {len(insts)} capped at {cap:g} s)"
+            ratio = f"> {p_pos / max(1, sum(pos)):,.0f}x pos, > {p_secs / max(1e-9, sum(secs)):,.0f}x time"
+        else:
+            p_txt = f"{p_secs:8.3f} s"
+            ratio = f"{p_pos / max(1, sum(pos)):,.1f}x pos, {p_secs / max(1e-9, sum(secs)):,.1f}x time"
+        line += f" | {p_txt:<28} {p_pos:>11,}  {ratio}"
+    print(line, flush=True)
+    return outs, secs
+
+
+def summarise(outs) -> str:
+    solved = sum(o.status == "solved" for o in outs)
+    unsolvable = sum(o.status == "unsolvable" for o in outs)
+    gave_up = len(outs) - solved - unsolvable
+    return f"{solved} solved, {unsolvable} unsolv." + (f", {gave_up} gave up" if gave_up else "")
+
+
+def european_single_vacancy(distinct_only: bool):
+    shape = parse_instance(PRESETS["european"])
+    board = shape.board
+    seen, out = set(), []
+    for s in range(board.n):
+        for t in range(board.n):
+            start = board.full ^ (1 << s)
+            if not class_verdict(board, start, 1 << t).feasible:
+                continue
+            key = min((perm[s], perm[t]) for perm in board.symmetries())
+            if distinct_only and key in seen:
+                continue
+            seen.add(key)
+            out.append(PegInstance("square", shape.rows, shape.cols, shape.holes,
+                                   board.to_grid(start), board.to_grid(1 << t)))
+    return out
+
+
+def class_infeasible_problems():
+    """Every single-vacancy -> single-peg problem on the presets' boards that fails the class test."""
+    out = []
+    for name in ("english", "european", "wiegleb", "triangle-5", "triangle-6"):
+        shape = parse_instance(PRESETS[name])
+        board = shape.board
+        for s in range(board.n):
+            for t in range(board.n):
+                start = board.full ^ (1 << s)
+                if not class_verdict(board, start, 1 << t).feasible:
+                    out.append(PegInstance(shape.geometry, shape.rows, shape.cols, shape.holes,
+                                           board.to_grid(start), board.to_grid(1 << t)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cap", type=float, default=20.0, help="seconds per problem for the plain DFS")
+    ap.add_argument("--no-plain", action="store_true", help="skip the textbook baseline")
+    args = ap.parse_args()
+    plain = not args.no_plain
+    print(f"peg solitaire bench; default solver 'search' vs 'plain' DFS with a visited set "
+          f"(cap {args.cap:g} s per problem); positions = forward positions + backward set")
+    head = f"{'problem':<44} {'answer':<26} {'search time':<24} {'positions':>11}"
+    if plain:
+        head += f" | {'plain DFS time':<28} {'positions':>11}  ratio (plain / search)"
+    print(head)
+    print("-" * len(head))
+
+    row("English central game (33 holes)", [PUZZLE.parse(PRESETS["english"])], args.cap, plain)
+    row("European central game (37 holes)", [PUZZLE.parse(PRESETS["european"])], args.cap, plain)
+
+    tri = parse_instance(PRESETS["triangle-5"])
+    starts = []
+    for k, cell in enumerate(tri.board.cells):
+        starts.append(PegInstance("triangular", tri.rows, tri.cols, tri.holes,
+                                  tri.holes & ~(1 << cell), 0))
+    row("15-hole triangle, all 15 vacancies, 1 peg", starts, args.cap, plain)
+
+    distinct = european_single_vacancy(distinct_only=True)
+    outs, secs = row(f"European single vacancy, {len(distinct)} distinct*", distinct, args.cap, plain)
+    every = european_single_vacancy(distinct_only=False)
+    outs, secs = row(f"European single vacancy, all {len(every)} pairs", every, args.cap, False)
+
+    row("Wiegleb central game (45 holes)", [PUZZLE.parse(PRESETS["wiegleb"])], args.cap, plain)
+    row("hopeless custom (English, 19 pegs, class ok)", [PUZZLE.parse(HOPELESS)], args.cap, plain)
+
+    infeasible = class_infeasible_problems()
+    times, cold = [], []
+    boards_seen = set()
+    for inst in infeasible:
+        outcome, seconds = run(SEARCH, inst, 10)
+        assert outcome.status == "unsolvable" and outcome.stats.get("proof") == "position class"
+        first = inst.holes not in boards_seen  # includes building the board's invariant once
+        boards_seen.add(inst.holes)
+        (cold if first else times).append(seconds)
+    times.sort()
+    print(f"{'class-infeasible problems (' + str(len(infeasible)) + ', 5 boards)':<44} "
+          f"{'all unsolvable (class)':<26} solver time: mean {statistics.mean(times) * 1000:.3f} "
+          f"ms, 99th pct {times[int(0.99 * len(times))] * 1000:.3f} ms, max {times[-1] * 1000:.3f} "
+          f"ms; first problem per board (builds the invariant) max {max(cold) * 1000:.3f} ms")
+    print("* single-vacancy -> single-survivor problems that pass the class test, one per "
+          "symmetry class of (start, finish); the next line runs every pair")
+
+
+if __name__ == "__main__":
+    main()
