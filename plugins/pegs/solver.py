@@ -37,6 +37,8 @@ from .symmetry import Canonicaliser, goal_symmetries
 #: How many positions the backward set may hold, in stages: after each stage the heuristic
 #: probes try to meet it; the exact search uses the last one (memory and build-time budget).
 BACKWARD_BUDGETS = (4_000, 40_000, 250_000)
+#: Most positions kept in the dead-position table (about 100 bytes each) before it is cleared.
+DEAD_LIMIT = 3_000_000
 #: How often (in positions) the search checks the deadline and reports progress.
 CHECK_EVERY = 2048
 
@@ -221,12 +223,14 @@ def beam_probe(problem: Problem, levels: dict[int, set[int]], width: int,
                     raise _Stop
                 ctx.progress(nodes=counter[0], pegs=count - 1, phase=f"probe {width}")
         count -= 1
-        parents.append(children)
         if count == meet:
             beam = [c for c in children if c in meet_set]
+        else:
+            beam = sorted(children, key=lambda c: (score(c), c))[:width]
+        # Keep only the kept positions' parent links (memory stays width x peg count).
+        parents.append({c: children[c] for c in beam})
+        if count == meet:
             break
-        ranked = sorted(children, key=lambda c: (score(c), c))
-        beam = ranked[:width]
     if not beam or count != meet:
         return None
     # Walk the parent links back to the start, then replay them on real (uncanonical) boards.
@@ -268,6 +272,8 @@ class SearchResult:
 PROBE_WIDTHS = (64, 512, 4096)
 #: Positions the exact search may visit in each stage but the last (which is uncapped).
 EXACT_CAPS = (20_000, 200_000)
+#: Positions for the first, quick exact search before any backward set is built.
+QUICK_CAP = 4_000
 
 
 def search(problem: Problem, ctx: SolveContext, *,
@@ -283,6 +289,17 @@ def search(problem: Problem, ctx: SolveContext, *,
     counter = [0, 0]  # positions visited, pagoda prunes
     dead: set[int] = set()
     try:
+        # A short exact search with no backward set first: easy problems (the English central
+        # game: about 2,000 positions) need nothing more, and its dead table is kept.
+        if QUICK_CAP and backward_budgets and backward_budgets[0]:
+            goal_level = {p.goal_pegs: {p.canon.canon(p.goal)}} if p.goal else {}
+            try:
+                result.moves = _exact_dfs(p, goal_level, ctx, counter, dead, QUICK_CAP)
+                result.found_by = "exact search"
+                result.meet_level = p.goal_pegs
+                return result  # solved, or proved unsolvable, within the cap
+            except _Capped:
+                pass
         levels: dict[int, set[int]] = {}
         last = len(backward_budgets) - 1
         for stage, budget in enumerate(backward_budgets):
@@ -347,6 +364,8 @@ def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, count
                 raise _Stop
             if cap is not None and counter[0] >= cap:
                 raise _Capped
+            if len(dead) > DEAD_LIMIT:
+                dead.clear()  # forgetting dead positions only costs time, never correctness
             ctx.progress(nodes=counter[0], pegs=count, dead=len(dead), phase="exact search")
         if count == meet:
             if meet_set is not None:
