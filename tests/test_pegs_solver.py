@@ -199,3 +199,46 @@ def test_deadline_and_cancellation_give_up_with_progress_reported():
     assert isinstance(outcome, GaveUp) and outcome.reason == "cancelled"
     outcome = PlainSolver().solve(inst, SolveContext(cancel=cancel))
     assert isinstance(outcome, GaveUp) and outcome.reason == "cancelled"
+
+
+@pytest.mark.parametrize("tiny_stages", [False, True])
+def test_random_small_problems_agree_with_brute_force(monkeypatch, tiny_stages):
+    """Random boards of every geometry and goal kind. With ``tiny_stages`` the stage budgets are
+    shrunk so that every path of the search (probes meeting a small backward set, capped exact
+    searches whose dead table carries over) is exercised on boards small enough to brute-force."""
+    import random
+
+    import plugins.pegs.solver as solver_module
+
+    if tiny_stages:
+        monkeypatch.setattr(solver_module, "QUICK_CAP", 0)
+        monkeypatch.setattr(solver_module, "EXACT_CAPS", (2048, 4096))
+        monkeypatch.setattr(solver_module, "BACKWARD_BUDGETS", (50, 300, 2000))
+        monkeypatch.setattr(solver_module, "PROBE_WIDTHS", (2, 8, 32))
+    rng = random.Random(11 + tiny_stages)
+    checked = 0
+    while checked < 60:
+        geometry = rng.choice(list(STEPS))
+        rows, cols = rng.randint(3, 4), rng.randint(3, 5)
+        cells = [c for c in range(rows * cols) if rng.random() < 0.85]
+        pegs = [c for c in cells if rng.random() < 0.75]
+        if not pegs:
+            continue
+        kind = rng.choice(["any", "hole", "pattern"])
+        goal = 0
+        if kind == "hole":
+            goal = 1 << rng.choice(cells)
+        elif kind == "pattern":
+            for c in rng.sample(cells, rng.randint(1, max(1, len(pegs) - 1))):
+                goal |= 1 << c
+            if goal.bit_count() > len(pegs):
+                continue
+        inst = PegInstance(geometry, rows, cols, sum(1 << c for c in cells),
+                           sum(1 << c for c in pegs), goal)
+        seen = reachable(inst)
+        truth = any(p.bit_count() == 1 for p in seen) if goal == 0 else goal in seen
+        outcome = SEARCH.solve(inst, SolveContext.with_timeout(30))
+        assert outcome.status == ("solved" if truth else "unsolvable"), PUZZLE.format(inst)
+        if truth:
+            check_replay(inst, outcome)
+        checked += 1

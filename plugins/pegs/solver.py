@@ -277,13 +277,15 @@ QUICK_CAP = 4_000
 
 
 def search(problem: Problem, ctx: SolveContext, *,
-           backward_budgets: tuple[int, ...] = BACKWARD_BUDGETS,
-           probe_widths: tuple[int, ...] = PROBE_WIDTHS) -> SearchResult:
+           backward_budgets: tuple[int, ...] | None = None,
+           probe_widths: tuple[int, ...] | None = None) -> SearchResult:
     """Backward set, heuristic probes, then the exact depth-first search.
 
     Never raises for stopping: a stopped search returns with ``stopped`` set and its counts.
     """
     p = problem
+    backward_budgets = BACKWARD_BUDGETS if backward_budgets is None else backward_budgets
+    probe_widths = PROBE_WIDTHS if probe_widths is None else probe_widths
     start_count = p.start.bit_count()
     result = SearchResult(moves=None)
     counter = [0, 0]  # positions visited, pagoda prunes
