@@ -37,8 +37,9 @@ from .symmetry import Canonicaliser, goal_symmetries
 #: How many positions the backward set may hold, in stages: after each stage the heuristic
 #: probes try to meet it; the exact search uses the last one (memory and build-time budget).
 BACKWARD_BUDGETS = (4_000, 40_000, 250_000)
-#: Most positions kept in the dead-position table (about 100 bytes each) before it is cleared.
-DEAD_LIMIT = 3_000_000
+#: Most entries kept in the dead-position table (about 100 bytes each; a dead position is stored
+#: with its symmetric images) before it is cleared.
+DEAD_LIMIT = 4_000_000
 #: How often (in positions) the search checks the deadline and reports progress.
 CHECK_EVERY = 2048
 
@@ -288,7 +289,7 @@ def search(problem: Problem, ctx: SolveContext, *,
     probe_widths = PROBE_WIDTHS if probe_widths is None else probe_widths
     start_count = p.start.bit_count()
     result = SearchResult(moves=None)
-    counter = [0, 0]  # positions visited, pagoda prunes
+    counter = [0, 0, 0]  # positions visited, pagoda prunes, positions proved dead
     dead: set[int] = set()
     try:
         # A short exact search with no backward set first: easy problems (the English central
@@ -330,36 +331,38 @@ def search(problem: Problem, ctx: SolveContext, *,
     except _Stop:
         result.stopped = ctx.stop_reason() or "deadline"
     finally:
-        result.nodes, result.pruned_by_pagoda, result.dead = counter[0], counter[1], len(dead)
+        result.nodes, result.pruned_by_pagoda, result.dead = counter[0], counter[1], counter[2]
     return result
 
 
 def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, counter: list[int],
                dead: set[int], cap: int | None = None) -> list[int] | None:
-    """Depth-first search with the dead table, pagoda pruning and the meeting test."""
+    """Depth-first search with the dead table, pagoda pruning and the meeting test.
+
+    A child is looked up in the dead table (and, one peg above the meeting level, in the
+    backward set) before recursing, so ``counter[0]`` counts positions actually expanded, as the
+    textbook search counts its visited set. A dead position is stored with all its images under
+    the goal-preserving symmetries, so that the far more frequent lookups need no
+    canonicalisation. Pagoda totals are carried down incrementally.
+    """
     start_count = p.start.bit_count()
     meet = max(levels) if levels else p.goal_pegs
     meet_set = levels.get(meet)
     canon = p.canon.canon
-    jumps = p.jumps
-    pag = [(pg.weights, pg.value(p.goal)) for pg in p.pagodas]
+    images = p.canon.images
+    # Up to two pagodas, as per-jump weight losses; a missing one is all zeros (never prunes).
+    pags = list(p.pagodas[:2]) + [None] * (2 - len(p.pagodas[:2]))
+    need = [pg.value(p.goal) if pg else 0 for pg in pags]
+    loss = [[(pg.weights[f] + pg.weights[o] - pg.weights[t]) if pg else 0
+             for f, o, t in p.board.jumps] for pg in pags]
+    jumps = [(nd, to, flip, j, loss[0][j], loss[1][j]) for nd, to, flip, j in p.jumps]
+    need0, need1 = need
     path: list[int] = []
 
-    def alive_by_pagoda(pos: int) -> bool:
-        for weights, need in pag:
-            total = 0
-            bits = pos
-            k = 0
-            while bits:
-                if bits & 1:
-                    total += weights[k]
-                bits >>= 1
-                k += 1
-            if total < need:
-                return False
-        return True
+    def arrived(pos: int) -> bool:
+        return canon(pos) in meet_set if meet_set is not None else p.is_goal(pos)
 
-    def dfs(pos: int, count: int) -> bool:
+    def dfs(pos: int, count: int, v0: int, v1: int) -> bool:
         counter[0] += 1
         if counter[0] % CHECK_EVERY == 0:
             if ctx.should_stop():
@@ -368,30 +371,39 @@ def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, count
                 raise _Capped
             if len(dead) > DEAD_LIMIT:
                 dead.clear()  # forgetting dead positions only costs time, never correctness
-            ctx.progress(nodes=counter[0], pegs=count, dead=len(dead), phase="exact search")
-        if count == meet:
-            if meet_set is not None:
-                return canon(pos) in meet_set
-            return p.is_goal(pos)
-        key = canon(pos)
-        if key in dead:
-            return False
-        if pag and not alive_by_pagoda(pos):
-            counter[1] += 1
-            dead.add(key)
-            return False
-        for need, to, flip, j in jumps:
-            if pos & need == need and not pos & to:
-                if dfs(pos ^ flip, count - 1):
+            ctx.progress(nodes=counter[0], pegs=count, dead=counter[2], phase="exact search")
+        last = count - 1 == meet
+        for nd, to, flip, j, l0, l1 in jumps:
+            if pos & nd == nd and not pos & to:
+                child = pos ^ flip
+                if last:
+                    if arrived(child):
+                        path.append(j)
+                        return True
+                    continue
+                c0, c1 = v0 - l0, v1 - l1
+                if c0 < need0 or c1 < need1:
+                    counter[1] += 1  # a pagoda proves the child dead
+                    continue
+                if child in dead:
+                    continue
+                if dfs(child, count - 1, c0, c1):
                     path.append(j)
                     return True
-        dead.add(key)
+        dead.update(images(pos))
+        counter[2] += 1
         return False
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * start_count + 200))
     try:
-        found = start_count >= meet and dfs(p.start, start_count)
+        start_values = [pg.value(p.start) if pg else 0 for pg in pags]
+        if start_count < meet or start_values[0] < need0 or start_values[1] < need1:
+            found = False
+        elif start_count == meet:
+            found = arrived(p.start)
+        else:
+            found = p.start not in dead and dfs(p.start, start_count, *start_values)
     finally:
         sys.setrecursionlimit(limit)
     if not found:

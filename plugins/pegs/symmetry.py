@@ -66,3 +66,15 @@ class Canonicaliser:
             if out < best:
                 best = out
         return best
+
+    def images(self, pos: int) -> list[int]:
+        """``pos`` and its image under every permutation but the identity."""
+        out = [pos]
+        for per_chunk in self.tables:
+            p = pos
+            image = 0
+            for table in per_chunk:
+                image |= table[p & 255]
+                p >>= 8
+            out.append(image)
+        return out
