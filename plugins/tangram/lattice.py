@@ -215,12 +215,30 @@ class Chain:
         At a vertex where the region touches itself (two lobes meeting at a point) the walk keeps
         to the lobe it came along, so such figures come out as separate rings touching at a point.
         """
+        # Split edges at vertices of other edges lying on them (a corner touching the middle
+        # of an edge), so that around every vertex the boundary alternates out, in, out, in.
+        raw = [(e[0], e[1], e[2]) for e in self.edges()]
+        verts = {e[0] for e in raw} | {e[1] for e in raw}
+        pieces = []
+        for s0, e1, d in raw:
+            key, t0 = _line_of(s0, d)
+            _, t1 = _line_of(e1, d)
+            f0, f1 = fval(*t0), fval(*t1)
+            lo, hi = min(f0, f1), max(f0, f1)
+            inner = []
+            for v in verts:
+                k, tv = _line_of(v, d)
+                if k == key and lo + EPS < fval(*tv) < hi - EPS:
+                    inner.append((abs(fval(*tv) - f0), v))
+            chain_pts = [s0] + [v for _, v in sorted(inner)] + [e1]
+            for a, b in zip(chain_pts, chain_pts[1:]):
+                pieces.append((a, b, d))
         outgoing: dict = {}
-        for e in self.edges():
+        for e in pieces:
             outgoing.setdefault(e[0], []).append(e)
         used = set()
         rings = []
-        for e0 in sorted(self.edges(), key=lambda e: (e[4], e[3], e[2])):
+        for e0 in sorted(pieces, key=lambda e: (fval(e[0][2], e[0][3]), fval(e[0][0], e[0][1]), e[2])):
             if id(e0) in used:
                 continue
             ring = []
@@ -234,6 +252,8 @@ class Chain:
                 e = min(outgoing[e[1]], key=lambda o: (back - o[2]) % 8 or 8)
                 if e is e0:
                     break
+                if len(ring) > len(pieces):
+                    raise ChainError("boundary walk did not close (overlapping polygons?)")
             rings.append(ring)
         return rings
 

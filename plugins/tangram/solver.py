@@ -108,8 +108,8 @@ class Stop(Exception):
 class Search:
     """One search over a silhouette; also answers 'which placements fit next' for legal_moves."""
 
-    def __init__(self, silhouette: Silhouette, ctx: SolveContext | None = None):
-        nums = [c for r in silhouette.rings() for p in r for c in p]
+    def __init__(self, silhouette: Silhouette, ctx: SolveContext | None = None, extra_numbers=()):
+        nums = [c for r in silhouette.rings() for p in r for c in p] + list(extra_numbers)
         self.lattice = Lattice(common_denominator(nums))
         self.d = self.lattice.d
         self.table = orientations(self.d)

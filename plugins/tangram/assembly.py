@@ -1,0 +1,131 @@
+"""Turn placed pieces into a silhouette (their union), and make seeded random figures.
+
+The union is built with the lattice boundary chains (shared edges cancel), walked into rings and
+passed through the same validation as typed input. Random figures are assembled from the seven
+pieces edge to edge (sometimes slid along the edge by a rational fraction, which puts vertices off
+the lattice the pieces usually share, sometimes touching only at a corner), so every random figure
+is solvable by construction: the assembly itself is a cover.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from fractions import Fraction
+from typing import Mapping, Sequence
+
+from engine import InputError
+
+from .cover_check import pieces_overlap
+from .geometry import direction
+from .lattice import Lattice, common_denominator, polygon_chain, ring_area2
+from .numbers import QS2
+from .pieces import PIECE_NAMES, Placement, oriented_shape
+from .silhouette import Silhouette, build_silhouette
+
+
+def union_silhouette(pieces: Sequence[Placement], draft: Sequence[Placement] = ()) -> Silhouette:
+    """The silhouette covered by non-overlapping pieces (all seven, so the area is 16)."""
+    names = [p.name for p in pieces]
+    if sorted(names) != sorted(PIECE_NAMES):
+        missing = [n for n in PIECE_NAMES if n not in names]
+        raise InputError(f"place all seven pieces first (missing: {', '.join(missing) or 'none'})")
+    for i, a in enumerate(pieces):
+        for b in pieces[i + 1:]:
+            if pieces_overlap(a, b):
+                raise InputError(f"pieces {a.name} and {b.name} overlap; move them apart first")
+    verts = [p.vertices() for p in pieces]
+    lat = Lattice(common_denominator(c for vs in verts for pt in vs for c in pt))
+    chain = polygon_chain([[lat.point(pt) for pt in vs] for vs in verts])
+    rings = []
+    for ring in chain.rings():
+        role = "outer" if ring_area2(ring) > 0 else "hole"
+        rings.append(([lat.to_point(p) for p in ring], role))
+    return build_silhouette(rings, draft)
+
+
+# ------------------------------------------------------------------------------------------------
+# Random figures
+
+RANDOM_OPTIONS = {
+    "slide": "chance (0 to 1) that a piece is slid along the edge it joins, off the lattice (default 0.25)",
+    "touch": "chance (0 to 1) that a piece touches the others only at a corner (default 0.1)",
+    "hole": "chance (0 to 1) that the generator insists on a figure with a hole (default 0.15)",
+}
+_SLIDES = (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4), Fraction(3, 4))
+
+
+def _option(options: Mapping[str, str] | None, name: str, default: float) -> float:
+    if not options or name not in options:
+        return default
+    try:
+        v = float(options[name])
+    except (TypeError, ValueError):
+        raise InputError(f"option {name} must be a number between 0 and 1, not {options[name]!r}") from None
+    if not 0 <= v <= 1:
+        raise InputError(f"option {name} must be between 0 and 1, not {v}")
+    return v
+
+
+def random_assembly(seed: int, options: Mapping[str, str] | None = None) -> tuple[Silhouette, list[Placement]]:
+    """A seeded random figure and the assembly that made it (so it is solvable)."""
+    unknown = set(options or {}) - set(RANDOM_OPTIONS)
+    if unknown:
+        raise InputError(f"unknown option(s) {', '.join(sorted(unknown))}; known: {', '.join(RANDOM_OPTIONS)}")
+    p_slide = _option(options, "slide", 0.25)
+    p_touch = _option(options, "touch", 0.1)
+    p_hole = _option(options, "hole", 0.15)
+    rng = _random.Random(f"tangram:{seed}")
+    want_hole = rng.random() < p_hole
+    best = None
+    for _attempt in range(40 if want_hole else 1):
+        pieces = _assemble(rng, p_slide, p_touch)
+        sil = union_silhouette(pieces)
+        best = (sil, pieces)
+        if not want_hole or any(c.holes for c in sil.components):
+            break
+    return best
+
+
+def _assemble(rng: _random.Random, p_slide: float, p_touch: float) -> list[Placement]:
+    names = list(PIECE_NAMES)
+    rng.shuffle(names)
+    first = names[0]
+    placed = [Placement(first, rng.randrange(8), rng.randrange(2), QS2(0), QS2(0))]
+    for name in names[1:]:
+        for _ in range(400):
+            cand = _try_attach(rng, name, placed, p_slide, p_touch)
+            if cand is not None and not any(pieces_overlap(cand, p) for p in placed):
+                placed.append(cand)
+                break
+        else:  # cannot happen in practice: a free edge always exists on the outside
+            raise RuntimeError("could not attach a piece")
+    return placed
+
+
+def _try_attach(rng, name, placed, p_slide, p_touch) -> Placement | None:
+    shape = name[0]
+    rot, flip = rng.randrange(8), rng.randrange(2)
+    mine = oriented_shape(shape, rot, flip)
+    host = rng.choice(placed).vertices()
+    if rng.random() < p_touch:
+        # corner to corner: touches at a point (unless edges happen to meet too)
+        w = rng.choice(host)
+        c = rng.choice(mine)
+        return Placement(name, rot, flip, w[0] - c[0], w[1] - c[1])
+    i = rng.randrange(len(host))
+    a, b = host[i], host[(i + 1) % len(host)]
+    dh = direction(a, b)
+    edges = [(mine[j], mine[(j + 1) % len(mine)]) for j in range(len(mine))]
+    opposite = [(c, d) for c, d in edges if direction(c, d) == (dh + 4) % 8]
+    if not opposite:
+        return None
+    c, d = rng.choice(opposite)
+    if rng.random() < p_slide:
+        lam = rng.choice(_SLIDES)
+        target = (a[0] + (b[0] - a[0]) * lam, a[1] + (b[1] - a[1]) * lam)
+        anchor = c if rng.random() < 0.5 else d
+    elif rng.random() < 0.5:
+        target, anchor = b, c  # my edge starts where the host's edge ends
+    else:
+        target, anchor = a, d
+    return Placement(name, rot, flip, target[0] - anchor[0], target[1] - anchor[1])
