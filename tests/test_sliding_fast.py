@@ -114,3 +114,33 @@ def test_cancellation_and_deadline_give_up_and_progress_is_reported():
     ctx = SolveContext(on_progress=reports.append, progress_interval=0)
     assert isinstance(FAST.solve(PUZZLE.random(2, {"size": "4x4"}), ctx), Solved)
     assert reports and all("nodes" in r for r in reports)
+
+
+def test_both_searches_with_weight_1_find_shortest_paths_on_the_8_puzzle():
+    from test_sliding_rules import bfs_cached  # the breadth-first table of every 3x3 position
+    from plugins.sliding import fast
+
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    dist = bfs_cached(3, 3, goal)
+    for seed in range(12):
+        board = PUZZLE.random(seed)
+        python = fast.weighted_astar(3, 3, board.tiles, goal, 1.0, 10**6)
+        assert len(python) == dist[bytes(board.tiles)]
+        if fast.fast_kernel is not None:
+            compiled = fast.compiled_astar(3, 3, board.tiles, goal, 1.0, 10**6, {})
+            assert len(compiled) == dist[bytes(board.tiles)]
+            assert PUZZLE.is_solved(replay(PUZZLE, board, [str(t) for t in compiled])[-1])
+    # Weighted answers are longer at most by the weight's factor (a property of weighted A*).
+    for seed in range(6):
+        board = PUZZLE.random(seed)
+        moves = fast.search(3, 3, board.tiles, goal, 2.0, 10**6, None, {})
+        assert len(moves) <= 2 * dist[bytes(board.tiles)]
+
+
+def test_the_pure_python_search_still_solves_when_the_compiled_one_is_unavailable(monkeypatch):
+    from plugins.sliding import fast
+
+    monkeypatch.setattr(fast, "fast_kernel", None)
+    assert fast.schedules() == (fast.PY_SCHEDULES, fast.PY_FINISH)
+    for size in ("4x4", "3x4", "7x7"):
+        solve_and_replay(PUZZLE.random(3, {"size": size}))
