@@ -135,7 +135,7 @@ def backward_levels(problem: Problem, budget: int, ctx: SolveContext | None = No
             break
         nxt = set()
         for i, pos in enumerate(current):
-            if ctx is not None and i % 4096 == 0 and ctx.should_stop():
+            if ctx is not None and i % 256 == 0 and ctx.should_stop():
                 raise _Stop
             for need, to, flip, _ in p.jumps:
                 # Reverse jump: a peg at "to", holes "from" and "over" empty.
@@ -219,7 +219,7 @@ def beam_probe(problem: Problem, levels: dict[int, set[int]], width: int,
                     if child not in children:
                         children[child] = pos
             counter[0] += 1
-            if counter[0] % CHECK_EVERY == 0:
+            if counter[0] % 128 == 0:
                 if ctx.should_stop():
                     raise _Stop
                 ctx.progress(nodes=counter[0], pegs=count - 1, phase=f"probe {width}")
