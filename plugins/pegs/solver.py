@@ -2,21 +2,28 @@
 
 ``search`` (the default) answers in this order, cheapest first:
 
-1. trivial cases (already solved, goal with too many pegs);
-2. the position-class test (:mod:`.classes`): a mismatch is a proof of unsolvability, in words;
+1. trivial cases (already solved; a goal with too many pegs);
+2. the position-class test (:mod:`.classes`), before any table is built: a mismatch is a proof
+   of unsolvability, given in words;
 3. the pagoda test on the start (:mod:`.pagoda`);
-4. a *backward set*: every position with few pegs from which the goal can still be reached,
-   built by reverse jumps from the goal (a reverse jump is a jump on the complemented board) down
-   to the largest peg count that fits a memory budget;
-5. a depth-first search from the start over jumps ordered by a heuristic, with a table of
-   positions proved dead (stored canonically under the goal-preserving symmetries, see
-   :mod:`.symmetry`), pagoda pruning, and a meeting test: at the backward set's peg count a
-   position is alive exactly when it is in the set, so the search never descends below it.
-   The rest of the path is read back from the backward set.
+4. a short exact search (:data:`QUICK_CAP` positions) with nothing else: easy problems such as
+   the English central game end here;
+5. stages, each with a bigger *backward set* (:data:`BACKWARD_BUDGETS`): every position with few
+   pegs from which the goal can still be reached, built by reverse jumps from the goal. In each
+   stage a heuristic *probe* (a beam of :data:`PROBE_WIDTHS` positions per peg count, ranked by
+   stranded pegs and pegs on hard-to-clear holes) runs from the start down to the backward set's
+   peg count, where a position is alive exactly when it is in the set; then the exact search,
+   capped (:data:`EXACT_CAPS`) except in the last stage.
 
-When the search runs out of positions, the problem is proved unsolvable (this is exact: every
-pruning rule above is a proof). ``plain`` is the textbook baseline for comparison: depth-first
-search with a visited set, jumps in board order, nothing else.
+The exact search is a depth-first search with a table of positions proved dead (under the
+goal-preserving symmetries, see :mod:`.symmetry`), pagoda pruning, and the meeting test with the
+backward set, from which the rest of a path is read back. The dead table carries over from stage
+to stage, since a dead position stays dead. When the uncapped search runs out of positions the
+problem is proved unsolvable: every pruning rule is a proof, none is a guess (the probes only
+ever *find* solutions).
+
+``plain`` is the textbook baseline for comparison: depth-first search with a visited set, jumps
+in board order, nothing else.
 
 Positions are compact bitboards (Python ints, bit k = hole k of :class:`~.board.Board`).
 """
