@@ -16,12 +16,14 @@ import pytest
 from playwright.sync_api import expect
 
 #: The puzzles every run must cover, with an instance their default solver answers quickly, the
-#: click mode whose board clicks keep the instance solvable ("play" = make a move) and, where
-#: one click is not enough, the data-action parts to click in turn (pegs: a peg, then its landing).
+#: click mode whose board clicks keep the instance solvable ("play" = make a move) and, where a
+#: single click is not enough, the edit steps to take: ("click", data-action of a board part) or
+#: ("tool", action of a toolbar button or drop-down choice).
 SCENARIOS = {
     "sliding": {"preset": "8-puzzle", "mode": "play"},
-    "pegs": {"preset": "english", "mode": "play", "clicks": ["hole:d2", "hole:d4"]},
-    "tangram": {"preset": None, "mode": None},
+    "pegs": {"preset": "english", "mode": "play", "steps": [("click", "hole:d2"), ("click", "hole:d4")]},
+    "tangram": {"preset": "square", "mode": None,
+                "steps": [("tool", "add:L1"), ("click", "select:L1"), ("tool", "rotate")]},
     "lights_out": {"preset": "cross", "mode": "play"},
 }
 UNSOLVABLE_SLIDING = "1 2 3/4 5 6/8 7 0"  # two tiles swapped: wrong permutation parity
@@ -52,12 +54,17 @@ def need(installed: dict, puzzle: str) -> dict:
     return installed[puzzle]
 
 
-def click_parts(page, actions: list[str]) -> str:
-    """Click the board parts with these data-action values in turn; the new instance text."""
+def edit_by_steps(page, steps) -> str:
+    """Take the scenario's edit steps (board clicks, tools); the new instance text."""
     before = page.locator("#instance-text").input_value()
-    for action in actions:
+    for kind, action in steps:
         with page.expect_response(re.compile(r"/edit$")) as answer:
-            page.locator(f'#board [data-action="{action}"]').click(force=True)
+            if kind == "click":
+                page.locator(f'#board [data-action="{action}"]').click(force=True)
+            elif page.locator(f'#tools [data-tool-action="{action}"]').count():
+                page.locator(f'#tools [data-tool-action="{action}"]').click()
+            else:
+                page.locator(f'#tools select:has(option[value="{action}"])').select_option(action)
         assert answer.value.ok, answer.value.text()
     page.wait_for_function("before => document.getElementById('instance-text').value !== before",
                            arg=before)
@@ -103,8 +110,8 @@ def test_gallery_edit_solve_play_share(page, context, server, installed, puzzle)
     mode = scenario["mode"] or (details["edit_modes"][0]["name"] if details["edit_modes"] else None)
     if mode:
         page.locator(f'input[name="mode"][value="{mode}"]').check()
-    if scenario.get("clicks"):
-        edited = click_parts(page, scenario["clicks"])
+    if scenario.get("steps"):
+        edited = edit_by_steps(page, scenario["steps"])
     else:
         edited = click_board_until_changed(page)
     assert edited != preset_text
@@ -112,7 +119,10 @@ def test_gallery_edit_solve_play_share(page, context, server, installed, puzzle)
     # Undo and redo the edit from the keyboard.
     page.get_by_role("heading", level=1).click()
     page.keyboard.press("Control+z")
-    expect(page.locator("#instance-text")).to_have_value(preset_text)
+    if scenario.get("steps"):  # several edits: undo takes back the last one only
+        expect(page.locator("#instance-text")).not_to_have_value(edited)
+    else:
+        expect(page.locator("#instance-text")).to_have_value(preset_text)
     page.keyboard.press("Control+y")
     expect(page.locator("#instance-text")).to_have_value(edited)
 

@@ -140,6 +140,7 @@
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = tool.label;
+      button.dataset.toolAction = tool.action;
       button.addEventListener("click", () => sendAction(tool.action));
       return button;
     });
@@ -411,15 +412,35 @@
       const dt = document.createElement("dt");
       dt.textContent = key.replace(/_/g, " ");
       const dd = document.createElement("dd");
-      const simpleList = Array.isArray(value) && value.every((v) => v === null || typeof v !== "object");
-      dd.textContent = simpleList ? value.join(", ") :
-        (value !== null && typeof value === "object") ? JSON.stringify(value) : String(value);
+      if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
+        // A list of records (e.g. one per placed piece): one line each.
+        const list = document.createElement("ul");
+        list.append(...value.map((item) => Object.assign(document.createElement("li"), { textContent: describe(item) })));
+        dd.append(list);
+      } else {
+        dd.textContent = describe(value);
+      }
       el.details.append(dt, dd);
     });
     el.download.href = api + "/animation.svg?instance=" + encodeURIComponent(current.instance) +
       "&moves=" + encodeURIComponent(movesParam(sol.moves)) + "&download=1";
     el.download.setAttribute("download", puzzle.id + "-solution.svg");
     goTo(Math.max(0, Math.min(atStep || 0, sol.moves.length)));
+  }
+
+  function describe(value) {
+    // Any JSON value as short readable text: lists joined, records as "key: value" pairs.
+    if (value === null || value === undefined) return "–";
+    if (Array.isArray(value)) {
+      if (value.every((v) => Array.isArray(v) && v.every((x) => typeof x !== "object"))) {
+        return value.map((v) => "(" + v.join(", ") + ")").join(" ");
+      }
+      return value.map(describe).join(", ");
+    }
+    if (typeof value === "object") {
+      return Object.entries(value).map(([k, v]) => k.replace(/_/g, " ") + ": " + describe(v)).join(" · ");
+    }
+    return String(value);
   }
 
   function clearSolution() {
