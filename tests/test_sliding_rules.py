@@ -169,8 +169,10 @@ def test_goal_syntax_round_trips():
 
 @pytest.mark.parametrize("text, words, where", [
     ("1 2 3/4 5 6/7 8", "row 1 has 3", "row 3"),                 # ragged
-    ("1 2 3/4 5 5/7 8 0", "tile 5 appears twice", "row 2, column 3"),
-    ("1 2 3/4 5 0/7 8 0", "blank (0) appears twice", "row 3, column 3"),
+    ("1 2 3/4 5 5/7 8 0", "tile 5 appears twice (also at row 2, column 2); missing: tile 6",
+     "row 2, column 3"),
+    ("1 2 3/4 5 0/7 8 0", "blank (0) appears twice (also at row 2, column 3); missing: tile 6",
+     "row 3, column 3"),
     ("1 2 3/4 5 6/7 8 9", "9 is out of range", "row 3, column 3"),
     ("1 2 3/4 x 6/7 8 0", "'x' is not a tile number", "row 2, column 2"),
     ("1 2 3/4 -5 6/7 8 0", "is not a tile number", "row 2, column 2"),

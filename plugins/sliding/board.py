@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from engine import InputError
 
@@ -210,11 +210,12 @@ def _check_tiles(tiles: Sequence[int], rows: int, cols: int, what: str) -> None:
             j = seen[t]
             first = f"row {j // cols + 1}, column {j % cols + 1}"
             name = "the blank (0)" if t == 0 else f"tile {t}"
-            raise InputError(f"{name} appears twice (also at {first})", where=where)
+            present = set(tiles)
+            absent = [x for x in range(n) if x not in present][:3]
+            missing = ", ".join("the blank (0)" if x == 0 else f"tile {x}" for x in absent)
+            raise InputError(f"{name} appears twice (also at {first}); missing: {missing}",
+                             where=where)
         seen[t] = i
-    if len(seen) != n:  # cannot happen after the checks above with len(tiles) == n; kept for safety
-        missing = sorted(set(range(n)) - set(seen))
-        raise InputError(f"missing tile(s): {', '.join(map(str, missing[:10]))}", where=what.strip() or None)
 
 
 def make_board(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int] | None = None) -> Board:
@@ -392,9 +393,3 @@ def parse_size(text: Any) -> tuple[int, int]:
     cols = int(m.group(2)) if m.group(2) else rows
     _check_side(rows, cols)
     return rows, cols
-
-
-def iter_grid(tiles: Iterable[int], cols: int) -> Iterable[tuple[int, int, int]]:
-    """(row, column, tile) for every cell, row-major."""
-    for i, t in enumerate(tiles):
-        yield i // cols, i % cols, t

@@ -15,7 +15,7 @@ from engine import EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .board import (MAX_SIDE, NAMED_GOALS, Board, board_from_json, board_to_json, format_board,
                     goal_name, is_solvable, movable_tiles, parse_board, parse_size, slide,
-                    standard_goal, unsolvable_reason)
+                    unsolvable_reason)
 from .heuristics import lower_bound
 
 #: Sizes offered by the editor's Resize tool (any size within the limits is accepted).
