@@ -186,13 +186,18 @@ class JobRunner(ABC):
 def _worker_main(conn, cancel_event, registry_factory: str) -> None:
     """A worker process: load the registry once, then solve one job at a time.
 
-    Messages to the parent: ("ready",), ("progress", id, stats), ("done", id, report_json),
-    ("failed", id, message). The cancel flag is a multiprocessing Event the parent sets.
+    Messages to the parent: ("ready",) or ("fatal", message) once at start, then per job
+    ("progress", id, stats), ("done", id, report_json) or ("failed", id, message). The cancel flag is a multiprocessing Event the parent sets.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
     from .solving import solve  # imported here: the child starts from a fresh interpreter
 
-    registry = load_object(registry_factory)()
+    try:
+        registry = load_object(registry_factory)()
+    except Exception as exc:  # tell the parent why, instead of dying silently and being respawned
+        conn.send(("fatal", f"the solver workers cannot load the plugins ({registry_factory}): "
+                            f"{type(exc).__name__}: {exc}"))
+        return
     conn.send(("ready",))
     while True:
         try:
@@ -287,6 +292,7 @@ class LocalProcessRunner(JobRunner):
     def submit(self, request: JobRequest) -> Job:
         self.start()
         with self._lock:
+            self._top_up()
             if len(self._pending) >= self.max_queued:
                 # A rough wait: the shortest remaining deadline of a running job.
                 raise QueueFull(f"{len(self._pending)} jobs are already waiting; try again shortly",
@@ -387,6 +393,16 @@ class LocalProcessRunner(JobRunner):
         if kind == "ready":
             worker.ready = True
             return
+        if kind == "fatal":
+            # Respawning would fail the same way: drop the worker, and if no worker can run the
+            # waiting jobs, end them with the reason. The next submit tries to start workers again.
+            self._workers.remove(worker)
+            worker.kill()
+            if not any(w.ready for w in self._workers):
+                for job in list(self._pending):
+                    self._finish(job, ERROR, message=message[1])
+                self._pending.clear()
+            return
         job = worker.job
         if job is None or message[1] != job.id:
             return  # a late message about a job already ended (cancelled, killed)
@@ -429,6 +445,11 @@ class LocalProcessRunner(JobRunner):
             index = self._workers.index(worker)
             if not self._closing:
                 self._workers[index] = _Worker(self._mp, self.registry_factory)
+
+    def _top_up(self) -> None:
+        """Start workers until the pool has as many as wanted (after a start-up failure)."""
+        while not self._closing and len(self._workers) < self.workers_wanted:
+            self._workers.append(_Worker(self._mp, self.registry_factory))
 
     def _dispatch(self) -> None:
         for worker in self._workers:

@@ -292,3 +292,17 @@ def test_junk_through_the_api_is_4xx_never_500(tmp_path, puzzle_id):
                 assert r.get_json()["error"]
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+def test_serve_command_is_contributed_through_the_hook():
+    import click
+    from click.testing import CliRunner
+
+    from web.commands import register_commands
+
+    group = click.Group("puzzle")
+    register_commands(cli=group)
+    result = CliRunner().invoke(group, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--host" in result.output and "--port" in result.output and "[default: 8000" in result.output
+    assert CliRunner().invoke(group, ["serve", "--port", "99999"]).exit_code == 2  # refused, not started

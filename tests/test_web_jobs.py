@@ -153,3 +153,15 @@ def test_full_queue_is_503_with_retry_after(tmp_path):
         client.delete(f"/api/jobs/{first['id']}")
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+def test_workers_that_cannot_load_plugins_fail_jobs_with_the_reason(tmp_path):
+    app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": "test_web_toy:no_such_factory",
+                      "DATA_DIR": str(tmp_path), "JOB_WORKERS": 1})
+    client = app.test_client()
+    try:
+        job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0110"}).get_json())
+        assert job["status"] == "error"
+        assert "cannot load the plugins" in job["message"] and "no_such_factory" in job["message"]
+    finally:
+        app.extensions["puzzle_jobs"].close()
