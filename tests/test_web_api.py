@@ -97,6 +97,14 @@ def test_step_svg_is_the_replayed_state(client):
     assert r.headers["X-Puzzle-Solved"] == "true"
 
 
+def test_step_svg_revalidates_with_etag(client):
+    url = "/api/pairs/render.svg?instance=1111&moves=0&step=1"
+    etag = client.get(url).headers["ETag"]
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.get_data() == b""
+    assert client.get(url.replace("step=1", "step=0"), headers={"If-None-Match": etag}).status_code == 200
+
+
 def test_step_rendering_is_cached(app, client):
     boards = app.extensions["puzzle_boards"]
     url = "/api/pairs/render.svg?instance=110011&moves=0,4&step=1"

@@ -200,7 +200,7 @@ def svg_response(svg: str, solved: bool | None = None, download: str | None = No
         response.headers["X-Puzzle-Solved"] = "true" if solved else "false"
     if download:
         response.headers["Content-Disposition"] = f'attachment; filename="{download}"'
-    return response
+    return response.make_conditional(request)  # 304 Not Modified for a matching If-None-Match
 
 
 def _board_request():
