@@ -527,7 +527,7 @@
     const target = event.target;
     const tag = target.tagName;
     const typing = tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable ||
-      (tag === "INPUT" && target.type !== "range" && target.type !== "radio");
+      (tag === "INPUT" && !["range", "radio", "checkbox"].includes(target.type));
     const ctrl = event.ctrlKey || event.metaKey;
     if (ctrl && !typing && !event.altKey) {
       const key = event.key.toLowerCase();
@@ -535,7 +535,7 @@
       if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); redo(); return; }
     }
     if (typing || ctrl || event.altKey || !solution) return;
-    if (tag === "INPUT" && target.type === "range") return;  // the slider handles its own keys
+    if (tag === "INPUT") return;  // the slider and radio buttons handle their own keys
     if ((tag === "BUTTON" || tag === "A") && (event.key === " " || event.key === "Enter")) return;
     if (target.closest && target.closest("#board [data-action]")) return;
     switch (event.key) {
