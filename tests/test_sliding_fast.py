@@ -116,6 +116,21 @@ def test_cancellation_and_deadline_give_up_and_progress_is_reported():
     assert reports and all("nodes" in r for r in reports)
 
 
+def test_a_short_deadline_does_not_wait_for_numba_to_compile(monkeypatch):
+    from plugins.sliding import fast
+
+    if fast.fast_kernel is None:
+        pytest.skip("numba is not available")
+
+    class NotCompiledYet:
+        signatures = []
+
+    monkeypatch.setattr(fast.fast_kernel, "wastar", NotCompiledYet)
+    assert fast.use_compiled(SolveContext()) is True                        # no deadline: compile
+    assert fast.use_compiled(SolveContext.with_timeout(5)) is False          # 5 s: Python search
+    assert fast.use_compiled(SolveContext.with_timeout(60)) is True
+
+
 def test_both_searches_with_weight_1_find_shortest_paths_on_the_8_puzzle():
     from test_sliding_rules import bfs_cached  # the breadth-first table of every 3x3 position
     from plugins.sliding import fast
@@ -141,6 +156,7 @@ def test_the_pure_python_search_still_solves_when_the_compiled_one_is_unavailabl
     from plugins.sliding import fast
 
     monkeypatch.setattr(fast, "fast_kernel", None)
-    assert fast.schedules() == (fast.PY_SCHEDULES, fast.PY_FINISH)
+    assert fast.use_compiled() is False
+    assert fast.schedule_for(4, 4, False) == dict(fast.PY_SCHEDULES)[16]
     for size in ("4x4", "3x4", "7x7"):
         solve_and_replay(PUZZLE.random(3, {"size": size}))

@@ -63,6 +63,9 @@ KERNEL_RATE = 400_000
 SEARCH_SECONDS = 6.0
 #: Seconds kept back from the deadline for the reduction.
 RESERVE = 1.0
+#: A solve with less time than this left uses the Python search rather than wait for numba to
+#: compile the kernel (a first call without numba's on-disk cache takes a few seconds).
+COMPILE_SECONDS = 15.0
 CHECK_EVERY = 2048
 
 
@@ -193,12 +196,12 @@ _kernel_broken = False
 
 
 def search(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int], weight: float,
-           budget: int, ctx: SolveContext | None, stats: dict, give_up_at: float | None = None
-           ) -> list[int] | None:
-    """Weighted A*: compiled when numba works, else in Python; None when the budget or the time
-    (``give_up_at``) runs out. Raises Stop when the context says stop."""
+           budget: int, ctx: SolveContext | None, stats: dict, give_up_at: float | None = None,
+           compiled: bool = True) -> list[int] | None:
+    """Weighted A*: compiled if ``compiled`` and numba works, else in Python; None when the budget
+    or the time (``give_up_at``) runs out. Raises Stop when the context says stop."""
     global _kernel_broken
-    if fast_kernel is not None and not _kernel_broken and rows * cols <= 127:
+    if compiled and fast_kernel is not None and not _kernel_broken and rows * cols <= 127:
         if ctx is not None and ctx.should_stop():
             raise Stop
         if give_up_at is not None:
@@ -217,11 +220,20 @@ def search(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int], weig
     return weighted_astar(rows, cols, tiles, goal, weight, budget, ctx, stats, give_up_at)
 
 
-def schedules() -> tuple[tuple, tuple]:
-    """(schedules by area, finishing schedule) for the search in use."""
-    if fast_kernel is not None and not _kernel_broken:
-        return KERNEL_SCHEDULES, KERNEL_FINISH
-    return PY_SCHEDULES, PY_FINISH
+def use_compiled(ctx: SolveContext | None = None) -> bool:
+    """Whether to use the compiled search: numba works, and either this process has the kernel
+    already (compiled, or loaded from numba's cache) or the deadline leaves time to compile."""
+    if fast_kernel is None or _kernel_broken:
+        return False
+    if fast_kernel.wastar.signatures:
+        return True
+    remaining = ctx.remaining() if ctx is not None else None
+    return remaining is None or remaining > COMPILE_SECONDS
+
+
+def schedules(compiled: bool) -> tuple[tuple, tuple]:
+    """(schedules by area, finishing schedule) for the compiled or the Python search."""
+    return (KERNEL_SCHEDULES, KERNEL_FINISH) if compiled else (PY_SCHEDULES, PY_FINISH)
 
 
 # -- row-and-column reduction ------------------------------------------------------------------------
@@ -232,7 +244,7 @@ class Reducer:
     Works in place on ``tiles`` and records every slide in ``moves`` (tile numbers).
     """
 
-    def __init__(self, board: Board, ctx: SolveContext | None = None):
+    def __init__(self, board: Board, ctx: SolveContext | None = None, compiled: bool = False):
         self.rows, self.cols, self.n = board.rows, board.cols, board.size
         self.tiles = list(board.tiles)
         self.goal = board.goal
@@ -243,6 +255,7 @@ class Reducer:
         self.fixed = bytearray(self.n)  # 1 = a placed cell (or outside the remaining region)
         self.moves: list[int] = []
         self.ctx = ctx
+        self.compiled = compiled  # finish with the compiled search
         self.placed = 0
         self.nodes = 0
 
@@ -456,7 +469,8 @@ class Reducer:
         local_goal = [label[t] for t in goal_tiles]
         stats: dict = {}
         try:
-            moves = search(r1 - r0, c1 - c0, local, local_goal, weight, budget, self.ctx, stats)
+            moves = search(r1 - r0, c1 - c0, local, local_goal, weight, budget, self.ctx, stats,
+                           compiled=self.compiled)
         finally:
             self.nodes += stats.get("nodes", 0)
         if moves is None:
@@ -468,20 +482,21 @@ class Reducer:
 
 
 def reduction_solve(board: Board, ctx: SolveContext | None = None,
-                    schedule: Sequence[tuple[float, int]] = ()) -> tuple[list[int], int]:
+                    schedule: Sequence[tuple[float, int]] = (), compiled: bool = False
+                    ) -> tuple[list[int], int]:
     """(moves, work counter) of the row-and-column reduction; raises Stop."""
-    reducer = Reducer(board, ctx)
+    reducer = Reducer(board, ctx, compiled)
     moves = reducer.solve(schedule)
     return moves, reducer.nodes
 
 
-def schedule_for(rows: int, cols: int) -> tuple[tuple[float, int], ...]:
+def schedule_for(rows: int, cols: int, compiled: bool) -> tuple[tuple[float, int], ...]:
     """The weighted-A* schedule for a board (empty: use the reduction). Long thin boards (2 x 7
     and up) are hard for A* and easy for the reduction."""
     area = rows * cols
     if area > 12 and min(rows, cols) < 3:
         return ()
-    for limit, schedule in schedules()[0]:
+    for limit, schedule in schedules(compiled)[0]:
         if area <= limit:
             return schedule
     return ()
@@ -520,13 +535,14 @@ class FastSolver(Solver):
             remaining = ctx.remaining()
             if remaining is not None:
                 give_up_at = min(give_up_at, time.monotonic() + remaining - RESERVE)
-            for weight, budget in schedule_for(instance.rows, instance.cols):
+            compiled = use_compiled(ctx)
+            for weight, budget in schedule_for(instance.rows, instance.cols, compiled):
                 moves = search(instance.rows, instance.cols, instance.tiles, instance.goal,
-                               weight, budget, ctx, stats, give_up_at)
+                               weight, budget, ctx, stats, give_up_at, compiled)
                 if moves is not None:
                     stats["method"] = f"weighted A* (w={weight:g})"
                     return self._solved(instance, moves, stats)
-            moves, work = reduction_solve(instance, ctx, schedules()[1])
+            moves, work = reduction_solve(instance, ctx, schedules(compiled)[1], compiled)
             stats["nodes"] += work
             stats["method"] = "row/column reduction"
             return self._solved(instance, cancel_pairs(moves), stats)
