@@ -326,11 +326,12 @@
     el.progress.value = 1;
     const r = state.result || {};
     el.stats.textContent = formatStats(r.stats || state.progress);
-    const from = state.from_store ? " (answered from the store)" : "";
+    const from = state.from_store ? " (answered from the store)" : "";  // for unsolvable
     if (state.status === "solved") {
       const n = r.moves.length;
+      const took = Number(r.seconds).toFixed(2) + " s";
       el.status.textContent = "Solved: " + n + " move" + (n === 1 ? "" : "s") + (r.optimal ? " (optimal)" : "") +
-        " in " + Number(r.seconds).toFixed(2) + " s" + from + ".";
+        (state.from_store ? ", answered from the store (first found in " + took + ")." : " in " + took + ".");
       if (state.submittedFor === undefined || state.submittedFor === current.instance) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true }, 0);
         el.playback.scrollIntoView({ behavior: "smooth", block: "nearest" });
