@@ -60,7 +60,7 @@ PY_FINISH = ((1.5, 15_000), (2.0, 25_000))
 #: Expanded nodes per second assumed when sizing a compiled call to the time left.
 KERNEL_RATE = 400_000
 #: Seconds the weighted searches may take in all before the reduction (always quick) answers.
-SEARCH_SECONDS = 6.0
+SEARCH_SECONDS = 5.0
 #: Seconds kept back from the deadline for the reduction.
 RESERVE = 1.0
 #: A solve with less time than this left uses the Python search rather than wait for numba to
