@@ -1,2 +1,129 @@
-"""Preset figures (filled in below)."""
-PRESETS = {"square": "outer 0,0 4,0 4,4 0,4\n"}
+"""Preset figures: the 13 convex tangrams, classic figures, and figures that exercise the rules.
+
+* ``convex-*``: the 13 convex figures (Wang and Hsiung, 1942). :func:`convex_candidates`
+  enumerates every convex polygon with 45-degree edges made of 16 of the small half-square
+  triangles; it finds 19, and exactly 13 of them can be covered (the solver proves the other 6
+  impossible, listed in :data:`IMPOSSIBLE_CONVEX`). Each is written by its edge lengths
+  ``(l0..l7)``: ``lk`` steps in direction ``k`` * 45 degrees on the grid of the half-square
+  triangles (legs 1), then scaled by sqrt 2 (and turned 45 degrees where that shows more
+  horizontal edges) to the pieces' unit.
+* Classic figures (house, boat, cat, swan, runner, fish, arrow) defined by this project: each is
+  the union of the composition in :data:`COMPOSITIONS` (so it is solvable by construction; the
+  solver finds its own cover).
+* Figures for the rules: two separate islands, a bow tie touching at one point, a figure slid
+  off the lattice, and seeded assemblies with holes and point contacts.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+CONVEX = {
+    "convex-triangle": "outer 0,0 8,0 4,4\n",  # (0, 0, 4, 0, 4, 0, 0, 4)
+    "convex-square": "outer 0,0 4,0 4,4 0,4\n",  # (0, 2, 0, 2, 0, 2, 0, 2)
+    "convex-rectangle": "outer 0,0 2r2,0 2r2,4r2 0,4r2\n",  # (2, 0, 4, 0, 2, 0, 4, 0)
+    "convex-parallelogram": "outer 4,0 8,0 4,4 0,4\n",  # (0, 0, 4, 2, 0, 0, 4, 2)
+    "convex-trapezoid": "outer 2,0 6,0 0,6 0,2\n",  # (0, 0, 6, 0, 0, 2, 2, 2)
+    "convex-right-trapezoid": "outer 0,0 6,0 2,4 0,4\n",  # (0, 0, 4, 1, 0, 2, 0, 3)
+    "convex-right-trapezoid-2": "outer 2r2,0 2r2,5r2 0,5r2 0,2r2\n",  # (0, 0, 5, 0, 2, 0, 3, 2)
+    "convex-pentagon": "outer 1,0 7,0 4,3 0,3 0,1\n",  # (0, 0, 3, 2, 0, 1, 1, 3)
+    "convex-pentagon-2": "outer 2r2,0 4r2,2r2 4r2,3r2 0,3r2 0,2r2\n",  # (0, 2, 1, 0, 4, 0, 1, 2)
+    "convex-hexagon": "outer 3,0 5,0 5,2 2,5 0,5 0,3\n",  # (0, 1, 3, 1, 0, 1, 3, 1)
+    "convex-hexagon-2": "outer 2r2,0 3r2,0 3r2,2r2 r2,4r2 0,4r2 0,2r2\n",  # (1, 0, 2, 2, 1, 0, 2, 2)
+    "convex-hexagon-3": "outer r2,0 2r2,0 3r2,r2 3r2,3r2 0,3r2 0,r2\n",  # (1, 1, 2, 0, 3, 0, 2, 1)
+    "convex-hexagon-4": "outer r2,0 3r2,0 3r2,2r2 2r2,3r2 0,3r2 0,r2\n",  # (2, 0, 2, 1, 2, 0, 2, 1)
+}
+
+CLASSIC = {
+    "house": 'outer -2,0 0,0 -1,1 -3,1\nouter 0,0 4,0 4,2 3,3 4,4 3,5 0,2\n',
+    "boat": 'outer 2,0 6,0 6,2 4,4 2,2 0,2\nouter 4,4 4,6 3,7 3,5\n',
+    "cat": 'outer 2,-2 4,0 2,0\nouter 2,0 3,1 5,1 6,2 4,2 2,4 0,2\nouter 2,4 4,6 0,6\n',
+    "swan": 'outer 2,0 6,0 6,2 2,2 2,4 4,6 2,6 1,5 1,3 0,2\n',
+    "runner": 'outer 5,-1 5,1 4,0\nouter 0,0 4,4 0,4 -1,3 0,2\nouter 2,0 4,2 2,2\nouter 2,4 3,5 2,6 1,5\nouter 4,4 6,4 7,5 5,5\n',
+    "fish": 'outer 1,-1 3,-1 4,0 2,0\nouter 2,0 4,2 2,4 0,4 1,3 0,2\nouter 5,1 7,1 5,3 4,2\nouter 2,4 3,5 2,6 1,5\n',
+    "arrow": 'outer 4,0 6,2 4,4 4,3 0,3 0,1 4,1\nouter -1,1 0,2 -1,3 -2,2\nouter -2,3 0,3 -1,4 -3,4\n',
+    "islands": 'outer 0,0 4,0 0,4\nouter 10,0 10,4 6,4\n',
+    "assembly-hole-slid": 'outer 8/3-r2,-2/3-r2 8/3,-2/3-r2 8/3,-2/3 14/3-r2,-2/3 3/2+r2,5/2-2r2 3/2+r2,5/2 3/2-r2,5/2 -r2,4 -r2,0 -2r2,-r2 0,-r2 0,0 2-r2,0 8/3-r2,-2/3\nhole 5/3-r2,1/3 1-r2,1 2-r2,2 11/3-r2,1/3\n',
+    "assembly-hole": 'outer -3+r2,-3-r2 -2+r2,-2-r2 -2+r2,-2 0,-2 0,-2r2 2r2,0 0,0 -1,-1 -3,1 -3,-3+r2 -3-r2,-3 -5,-3 -4,-4 -2,-4\nhole -4+r2,-2-r2 -3,-3 -2,-2 -3+r2,-1-r2\n',
+    "assembly-hole-2": 'outer 1,-2r2 1+2r2,0 2+2r2,0 2,2r2 2,2 0,2 -1+r2,1+r2 -1,1+r2 -1-r2,1 -1,1 -1/3,1/3 -4/3,-2/3 2/3,-2/3 1,-1\nhole 1,0 1,1 2,0\n',
+    "assembly-touch": 'outer -3r2,-r2 -2r2,-r2 -2r2,0 -4r2,2r2 -4r2,0 -3r2,0\nouter -2r2,0 r2,0 r2,r2 2,r2 2,2+r2 0,r2 0,4/3r2 r2,7/3r2 r2,10/3r2 0,7/3r2 0,2r2\n',
+    "assembly-5": 'outer 1,-5 2,-4 2,-2 1,-3\nouter -1,-3 0,-2 2,-2 2,2 0,0 0,r2 -r2,r2 -r2,0 -2r2,r2 -2r2,0 -r2,-r2 -2,-2\n',
+    "assembly-hole-3": 'outer -2r2,-2-2r2 0,-2-2r2 -1+3/4r2,-3-5/4r2 1+3/4r2,-3-5/4r2 3/4r2,-2-5/4r2 r2,-2-r2 1+r2,-3-r2 2+r2,-2-r2 1+r2,-1-r2 2r2,-2 2,-2 0,0 -2,-2 -2r2,-2 -r2,-2-r2\nhole 0,-2-r2 0,-2 r2,-2\n',
+    "assembly-hole-4": 'outer -1/3,1/3-2r2 -1/3+r2,1/3-2r2 -1/3+r2,1/3-r2 0,0 1+r2,1+r2 1+1/3r2,1+r2 1-5/3r2,1+3r2 1-11/3r2,1+3r2 1-5/3r2,1+r2 -1/2-r2,1+r2 -1/2-r2,1 -1,1 -1/3,1/3\nhole -1/2,1 -1/2,1+r2 1,1+r2 1-r2,1\n',
+    "bowtie": "outer 0,0 4,0 0,4\nouter 4,0 8,4 4,4\n",
+    "slid-halves": "outer 0,0 4,0 7/2,1/2 7/2,9/2 -1/2,9/2 0,4\n",
+    "slid-root2": "outer 0,0 4,0 4-1/2r2,1/2r2 4-1/2r2,4+1/2r2 -1/2r2,4+1/2r2 0,4\n",
+}
+
+#: The placements whose union is each composed figure (a known cover).
+COMPOSITIONS = {
+    "house": ('L1 r5 f0 @ 2,2', 'M r6 f0 @ 0,2', 'S1 r7 f0 @ 3,1', 'S2 r1 f0 @ 3,1', 'L2 r5 f0 @ 2,4', 'Q r1 f0 @ 3,3', 'P r0 f1 @ 0,0'),
+    "boat": ('L1 r1 f0 @ 2,0', 'L2 r5 f0 @ 4,2', 'M r4 f0 @ 6,2', 'Q r1 f0 @ 4,2', 'S1 r5 f0 @ 3,3', 'S2 r5 f0 @ 5,3', 'P r2 f0 @ 4,4'),
+    "cat": ('L1 r7 f0 @ 0,2', 'L2 r3 f0 @ 4,2', 'Q r1 f0 @ 2,4', 'S1 r1 f0 @ 1,5', 'S2 r1 f0 @ 3,5', 'P r0 f0 @ 3,1', 'M r6 f0 @ 2,0'),
+    "swan": ('L1 r1 f0 @ 2,0', 'L2 r5 f0 @ 4,2', 'M r4 f0 @ 6,2', 'S1 r5 f0 @ 1,3', 'P r2 f0 @ 2,2', 'Q r1 f0 @ 2,4', 'S2 r1 f0 @ 3,5'),
+    "runner": ('L1 r1 f0 @ 2,2', 'Q r1 f0 @ 2,4', 'P r0 f0 @ 4,4', 'S1 r7 f0 @ -1,3', 'L2 r3 f0 @ 2,2', 'M r6 f0 @ 2,2', 'S2 r7 f0 @ 4,0'),
+    "fish": ('L1 r7 f0 @ 0,2', 'L2 r3 f0 @ 4,2', 'S1 r7 f0 @ 4,2', 'M r0 f0 @ 5,1', 'Q r1 f0 @ 2,4', 'P r0 f0 @ 1,-1', 'S2 r1 f0 @ 1,3'),
+    "arrow": ('L1 r3 f0 @ 6,2', 'L2 r5 f0 @ 2,3', 'M r6 f0 @ 0,3', 'S1 r7 f0 @ 3,2', 'S2 r1 f0 @ 3,2', 'Q r1 f0 @ -1,1', 'P r0 f1 @ 0,3'),
+    "islands": ('L1 r5 f0 @ 2,2', 'L2 r3 f0 @ 2,2', 'P r2 f0 @ 10,0', 'S1 r7 f0 @ 8,2', 'Q r1 f0 @ 8,2', 'M r4 f0 @ 10,4', 'S2 r1 f0 @ 7,3'),
+    "assembly-hole-slid": ('S2 r2 f1 @ 0,0', 'S1 r3 f1 @ 1-r2,1', 'L1 r3 f0 @ 2-r2,2', 'M r3 f1 @ -r2,0', 'L2 r4 f0 @ 3/2+r2,5/2', 'P r4 f1 @ 5/3-r2,1/3', 'Q r4 f1 @ 8/3-r2,-2/3'),
+    "assembly-hole": ('L1 r4 f1 @ 0,0', 'M r2 f0 @ 0,-2', 'L2 r1 f1 @ -1,-1', 'S2 r2 f1 @ -2+r2,-2', 'Q r7 f0 @ -4+r2,-2-r2', 'P r0 f1 @ -2,-4', 'S1 r0 f1 @ -3,-3'),
+    "assembly-hole-2": ('S2 r5 f1 @ 0,0', 'Q r1 f0 @ 0,0', 'S1 r5 f0 @ -1/3,1/3', 'M r4 f0 @ 2,2', 'L1 r6 f1 @ 2,0', 'L2 r4 f1 @ 1,0', 'P r1 f1 @ -1+r2,1+r2'),
+    "assembly-touch": ('L2 r0 f1 @ 0,0', 'Q r4 f1 @ 0,r2', 'S1 r4 f1 @ -3r2,0', 'S2 r0 f1 @ -2r2,-r2', 'P r5 f0 @ r2,10/3r2', 'M r2 f0 @ 2,r2', 'L1 r0 f0 @ -4r2,0'),
+    "assembly-5": ('L2 r5 f0 @ 0,0', 'M r1 f0 @ -r2,-r2', 'L1 r7 f0 @ 0,0', 'Q r6 f0 @ -r2,r2', 'S1 r1 f0 @ -1,-3', 'P r2 f1 @ 2,-2', 'S2 r0 f0 @ -2r2,0'),
+    "assembly-hole-3": ('L2 r3 f1 @ 0,0', 'L1 r4 f0 @ 0,-2', 'P r1 f0 @ 0,-2-2r2', 'S2 r6 f0 @ r2,-2', 'S1 r3 f1 @ 3/4r2,-2-5/4r2', 'M r3 f1 @ -r2,-2-r2', 'Q r3 f1 @ 1+r2,-1-r2'),
+    "assembly-hole-4": ('S2 r1 f0 @ 0,0', 'P r5 f1 @ 1-r2,1', 'M r3 f0 @ -1/3+r2,1/3-r2', 'L2 r6 f1 @ 1-5/3r2,1+r2', 'Q r4 f0 @ -1/2,1+r2', 'L1 r2 f1 @ 1-5/3r2,1+3r2', 'S1 r0 f1 @ -1/3+r2,1/3-2r2'),
+}
+
+PRESETS = {**CONVEX, **CLASSIC}
+
+
+def convex_candidates() -> list[tuple[int, ...]]:
+    """Edge-length vectors (l0..l7) of all convex 45-degree polygons of area 8 on the unit grid.
+
+    Up to rotation and reflection; area 8 = 16 half-square triangles. Closure fixes l6 and l7.
+    """
+    found = set()
+    r = range(9)
+    for l0, l1, l2, l3, l4, l5 in itertools.product(r, r, r, r, r, r):
+        l7 = l3 + l4 + l5 - l0 - l1
+        l6 = l1 + l2 + l3 - l5 - l7
+        if not (0 <= l7 <= 8 and 0 <= l6 <= 8):
+            continue
+        lengths = (l0, l1, l2, l3, l4, l5, l6, l7)
+        x = y = twice_area = 0
+        for k, n in enumerate(lengths):
+            nx, ny = x + n * _STEPS[k][0], y + n * _STEPS[k][1]
+            twice_area += x * ny - nx * y
+            x, y = nx, ny
+        if twice_area != 16:
+            continue
+        variants = []
+        for rot in (0, 2, 4, 6):
+            turned = tuple(lengths[(k - rot) % 8] for k in range(8))
+            variants += [turned, tuple(turned[(8 - k) % 8] for k in range(8))]
+        found.add(min(variants))
+    return sorted(found)
+
+
+def convex_text(lengths: tuple[int, ...]) -> str:
+    """Silhouette text of an edge-length vector, in the pieces' unit ((x, y) -> (x-y, x+y))."""
+    x = y = 0
+    pts = []
+    for k, n in enumerate(lengths):
+        if n:
+            pts.append((x, y))
+            x, y = x + n * _STEPS[k][0], y + n * _STEPS[k][1]
+    return "outer " + " ".join(f"{a - b},{a + b}" for a, b in pts) + "\n"
+
+
+#: Convex 45-degree figures of area 16 that no tangram cover exists for.
+IMPOSSIBLE_CONVEX = {
+    "convex-thin-rectangle": convex_text((1, 0, 8, 0, 1, 0, 8, 0)),
+    "convex-long-parallelogram": convex_text((0, 0, 8, 1, 0, 0, 8, 1)),
+    "convex-wide-rectangle": convex_text((0, 1, 0, 4, 0, 1, 0, 4)),
+    "convex-long-trapezoid": convex_text((0, 0, 2, 3, 2, 0, 0, 5)),
+    "convex-slanted-parallelogram": convex_text((0, 0, 2, 4, 0, 0, 2, 4)),
+    "convex-needle-parallelogram": convex_text((0, 0, 1, 8, 0, 0, 1, 8)),
+}

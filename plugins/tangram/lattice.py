@@ -113,6 +113,27 @@ def _point_at(key, t):
     return (ta, tb, ca - ta, cb - tb)
 
 
+def _crossing(k1, k2):
+    """The lattice point where two lines of different families meet (None if not a lattice point)."""
+    if k1[0] == k2[0]:
+        return None
+    (f1, a1, b1), (f2, a2, b2) = sorted((k1, k2))
+    if (f1, f2) == (0, 1):
+        return (a1 - a2, b1 - b2, a1, b1)
+    if (f1, f2) == (0, 2):
+        return (a2, b2, a1, b1)
+    if (f1, f2) == (0, 3):
+        return (a2 - a1, b2 - b1, a1, b1)
+    if (f1, f2) == (1, 2):
+        return (a2, b2, a1 + a2, b1 + b2)
+    if (f1, f2) == (1, 3):
+        xa, xb, ya, yb = a2 - a1, b2 - b1, a2 + a1, b2 + b1
+        if xa % 2 or xb % 2 or ya % 2 or yb % 2:
+            return None
+        return (xa // 2, xb // 2, ya // 2, yb // 2)
+    return (a1, b1, a2 - a1, b2 - b1)  # (2, 3)
+
+
 class ChainError(ValueError):
     """Boundary edges ran twice the same way: the polygons overlap (or a bug)."""
 
@@ -219,6 +240,14 @@ class Chain:
         # of an edge), so that around every vertex the boundary alternates out, in, out, in.
         raw = [(e[0], e[1], e[2]) for e in self.edges()]
         verts = {e[0] for e in raw} | {e[1] for e in raw}
+        # Straight runs can also cross each other at a point where pieces meet corner to corner
+        # (sectors alternate filled/empty around it) without any edge ending there.
+        keys = sorted({_line_of(e[0], e[2])[0] for e in raw})
+        for i, k1 in enumerate(keys):
+            for k2 in keys[i + 1:]:
+                pt = _crossing(k1, k2)
+                if pt is not None:
+                    verts.add(pt)
         pieces = []
         for s0, e1, d in raw:
             key, t0 = _line_of(s0, d)
