@@ -41,13 +41,13 @@ except Exception:  # pragma: no cover - numba is a dependency, but a broken inst
 #: (weight, budget of expanded nodes) pairs tried in turn by weighted A*, by board area: small
 #: weights first (short solutions), larger ones when the budget runs out. Boards above 25 cells
 #: (and any board the schedule fails on) go to the reduction, which finishes its last <= 16
-#: cells with the FINISH schedule. The compiled search expands about 0.5 M nodes/s, the
+#: cells with the FINISH schedule. The compiled search expands about 0.7 M nodes/s, the
 #: Python one about 60,000.
 KERNEL_SCHEDULES = (
     (9, ((1.0, 200_000),)),
     (12, ((1.0, 300_000), (1.5, 300_000), (2.0, 500_000))),
     (16, ((1.0, 100_000), (1.25, 400_000), (1.5, 600_000), (2.0, 800_000))),
-    (25, ((1.5, 200_000), (1.75, 400_000), (2.0, 800_000), (3.0, 800_000))),
+    (25, ((1.5, 500_000), (1.75, 600_000), (2.0, 800_000), (3.0, 800_000))),
 )
 KERNEL_FINISH = ((1.25, 50_000), (1.5, 100_000), (2.0, 150_000))
 PY_SCHEDULES = (
@@ -58,7 +58,7 @@ PY_SCHEDULES = (
 )
 PY_FINISH = ((1.5, 15_000), (2.0, 25_000))
 #: Expanded nodes per second assumed when sizing a compiled call to the time left.
-KERNEL_RATE = 400_000
+KERNEL_RATE = 600_000
 #: Seconds the weighted searches may take in all before the reduction (always quick) answers.
 SEARCH_SECONDS = 5.0
 #: Seconds kept back from the deadline for the reduction.

@@ -14,8 +14,7 @@ from __future__ import annotations
 import heapq
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 @njit(cache=True)
 def _line_conflict(tiles, start, step, length, line_index, goal_line, goal_pos, buf):
@@ -60,9 +59,9 @@ def wastar(start, goal, nbr, md, zobrist, goal_row, goal_col, rows, cols, h0, we
 
     Returns the index of the goal node in the arrays it also returns (parent, blank), or -1 if
     ``budget`` expansions or ``max_nodes`` stored nodes come first. ``out[0]`` = expansions.
-    Duplicates are found through 64-bit Zobrist hashes; two positions sharing a hash would only
-    make the search skip one of them (each stored node is derived from its parent by a real
-    slide), so a collision can never produce a wrong path.
+    Duplicates are found through 64-bit Zobrist hashes in an open-addressing table; two positions
+    sharing a hash would only make the search skip one of them (each stored node is derived from
+    its parent by a real slide), so a collision can never produce a wrong path.
     """
     n = rows * cols
     states = np.empty((max_nodes, n), dtype=np.int8)
@@ -72,7 +71,12 @@ def wastar(start, goal, nbr, md, zobrist, goal_row, goal_col, rows, cols, h0, we
     h_of = np.empty(max_nodes, dtype=np.int32)
     hash_of = np.empty(max_nodes, dtype=np.int64)
     buf = np.empty(max(rows, cols), dtype=np.int32)
-    index = Dict.empty(key_type=types.int64, value_type=types.int64)
+    # Open-addressing hash table (linear probing) from Zobrist key to node; -1 = empty slot.
+    size = 1
+    while size < 2 * max_nodes:
+        size *= 2
+    mask = size - 1
+    slots = np.full(size, -1, dtype=np.int32)
 
     key = np.int64(0)
     blank = 0
@@ -89,7 +93,7 @@ def wastar(start, goal, nbr, md, zobrist, goal_row, goal_col, rows, cols, h0, we
     g_of[0] = 0
     h_of[0] = h0
     hash_of[0] = key
-    index[key] = 0
+    slots[key & mask] = 0
     stored = 1
     heap = [(weight * h0, 0, 0)]
     expanded = 0
@@ -113,14 +117,18 @@ def wastar(start, goal, nbr, md, zobrist, goal_row, goal_col, rows, cols, h0, we
             t = row[c]
             new_key = hash_of[node] ^ zobrist[t * n + c] ^ zobrist[t * n + b] \
                 ^ zobrist[b] ^ zobrist[c]
-            if new_key in index:
-                other = index[new_key]
+            slot = new_key & mask
+            other = slots[slot]
+            while other >= 0 and hash_of[other] != new_key:
+                slot = (slot + 1) & mask
+                other = slots[slot]
+            if other >= 0:
                 if g_of[other] <= g1:
                     continue
                 # A shorter way to a known position: re-parent it and queue it again.
                 g_of[other] = g1
                 parent[other] = node
-                heapq.heappush(heap, (g1 + weight * h_of[other], -g1, other))
+                heapq.heappush(heap, (g1 + weight * h_of[other], -g1, np.int64(other)))
                 continue
             if stored >= max_nodes:
                 out[0] = expanded
@@ -137,8 +145,8 @@ def wastar(start, goal, nbr, md, zobrist, goal_row, goal_col, rows, cols, h0, we
             g_of[stored] = g1
             h_of[stored] = h
             hash_of[stored] = new_key
-            index[new_key] = stored
-            heapq.heappush(heap, (g1 + weight * h, -g1, stored))
+            slots[slot] = stored
+            heapq.heappush(heap, (g1 + weight * h, -g1, np.int64(stored)))
             stored += 1
     out[0] = expanded
     return -1, parent[:1].copy(), blank_of[:1].copy()
