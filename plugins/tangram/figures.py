@@ -127,3 +127,51 @@ IMPOSSIBLE_CONVEX = {
     "convex-slanted-parallelogram": convex_text((0, 0, 2, 4, 0, 0, 2, 4)),
     "convex-needle-parallelogram": convex_text((0, 0, 1, 8, 0, 0, 1, 8)),
 }
+
+
+def vertex_moved_variants(text: str) -> list[str]:
+    """Figures made from ``text`` by moving one vertex so that the area stays 16.
+
+    A vertex v between neighbours u and w is reflected across the perpendicular bisector of u-w;
+    when u-w runs at a multiple of 45 degrees the two new edges do too, and the triangle u v w
+    keeps its area, so the figure keeps area 16. Variants that are not valid figures (the moved
+    vertex makes edges cross) are skipped. Used by the bench and the tests as near-solvable
+    figures that are (almost always) impossible.
+    """
+    from engine import InputError
+
+    from .geometry import direction
+    from .numbers import QS2
+    from .silhouette import format_silhouette, parse_silhouette
+
+    sil = parse_silhouette(text)
+    out = []
+    rings = [(ci, k, ring) for ci, comp in enumerate(sil.components) for k, ring in enumerate(comp.rings())]
+    for index, (_, _, ring) in enumerate(rings):
+        n = len(ring)
+        for i in range(n):
+            u, v, w = ring[i - 1], ring[i], ring[(i + 1) % n]
+            d = direction(u, w)
+            if d is None:
+                continue
+            # reflect v across the line through the midpoint of u-w, perpendicular to u-w
+            mx, my = (u[0] + w[0]) * QS2(1, 0) / 2, (u[1] + w[1]) * QS2(1, 0) / 2
+            ux, uy = _STEPS[d]
+            # component of (v - m) along the unit direction (ux, uy) flips sign
+            dot = (v[0] - mx) * ux + (v[1] - my) * uy
+            norm2 = ux * ux + uy * uy
+            shift = dot * 2 / norm2
+            moved = (v[0] - shift * ux, v[1] - shift * uy)
+            if moved == v:
+                continue
+            new_ring = ring[:i] + (moved,) + ring[i + 1:]
+            lines = []
+            for j, (_, k, r) in enumerate(rings):
+                r2 = new_ring if j == index else r
+                lines.append(("outer " if k == 0 else "hole ") + " ".join(f"{x},{y}" for x, y in r2))
+            try:
+                variant = parse_silhouette("\n".join(lines))
+            except InputError:
+                continue
+            out.append(format_silhouette(variant))
+    return out

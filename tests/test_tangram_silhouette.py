@@ -1,0 +1,104 @@
+"""Silhouette input: text/JSON/SVG forms, exact scaling, and refusals that name the problem."""
+
+import json
+
+import pytest
+
+from engine import InputError
+from plugins.tangram.numbers import QS2
+from plugins.tangram.silhouette import (MAX_VERTICES, format_silhouette, parse_silhouette,
+                                        silhouette_from_json, silhouette_to_json)
+from plugins.tangram.figures import PRESETS
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_presets_round_trip_in_text_and_json(name):
+    s = parse_silhouette(PRESETS[name])
+    assert parse_silhouette(format_silhouette(s)) == s
+    assert silhouette_from_json(json.loads(json.dumps(silhouette_to_json(s)))) == s
+    data = silhouette_to_json(s)
+    del data["text"]  # the structured form alone also round-trips
+    assert silhouette_from_json(data) == s
+
+
+def test_scaling_to_area_16_is_exact():
+    unit = parse_silhouette("outer 0,0 1,0 1,1 0,1")                  # classic unit square
+    assert unit == parse_silhouette("outer 0,0 4,0 4,4 0,4")
+    eight = parse_silhouette("outer 0,0 4,0 0,4")                      # area 8: times r2
+    assert eight.components[0].outer[1] == (QS2(0, 4), QS2(0))
+    assert any("scaled" in m for m in eight.messages)
+    eighteen = parse_silhouette("outer 0,0 6,0 6,3 0,3")               # 18 = 16 * (3/(2r2))^2
+    xs = {p[0] for p in eighteen.components[0].outer}
+    assert QS2(0, 2) * 2 in xs                                        # 6 * 2r2/3 = 4r2
+
+
+def test_wrong_area_is_refused_with_the_area():
+    with pytest.raises(InputError, match=r"area is 12"):
+        parse_silhouette("outer 0,0 4,0 4,3 0,3")
+    with pytest.raises(InputError, match=r"area is 1\+r2"):
+        parse_silhouette("outer 0,0 1+r2,0 1+r2,1 0,1 ")
+
+
+def test_non_45_degree_edges_are_named():
+    with pytest.raises(InputError) as exc:
+        parse_silhouette("outer 0,0 4,0 4,4 1,5")
+    assert "edge 3 (4,4 to 1,5)" in str(exc.value) and "161.6 degrees" in str(exc.value)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("outer 0,0 4,0", "at least 3 points"),
+    ("outer 0,0 4,0 4;4", "cannot read the point"),
+    ("outer 0,0 4,0 4,x 0,4", "line 1"),
+    ("circle 0,0 4", "unknown line start"),
+    ("outer 0,0 4,0 0,4 4,4", "crosses"),
+    ("hole 0,0 4,0 4,4 0,4", "not inside an outline"),
+    ("outer 0,0 4,0 0,4\nouter 4,0 4,4 0,4", "share an edge"),
+    ("", "no outline"),
+])
+def test_bad_input_is_named(text, words):
+    with pytest.raises(InputError) as exc:
+        parse_silhouette(text)
+    assert words in str(exc.value)
+
+
+def test_size_limits():
+    ring = " ".join(f"{i},0 {i},1" for i in range(0, 2 * MAX_VERTICES, 2))
+    with pytest.raises(InputError, match="limit"):
+        parse_silhouette("outer " + ring)
+    with pytest.raises(InputError, match="too fine"):
+        parse_silhouette("outer 40000,0 40004,0 40004,4 40000,4")
+
+
+def test_holes_and_nesting_are_found_from_rings():
+    s = parse_silhouette("ring 0,0 5,0 5,5 0,5\nring 1,1 1,4 4,4 4,1")
+    assert len(s.components) == 1 and len(s.components[0].holes) == 1
+    assert format_silhouette(s).splitlines()[1].startswith("hole")
+
+
+def test_decimals_are_snapped_and_reported():
+    s = parse_silhouette("outer 0,0 2.8284,0 2.8284,5.6569 0,5.6569")
+    assert s == parse_silhouette("outer 0,0 2r2,0 2r2,4r2 0,4r2")
+    assert any("2.8284 snapped to 2r2" in m for m in s.messages)
+
+
+def test_svg_polygons_and_paths_import():
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg"><polygon points="0,0 40,0 40,40 0,40"/></svg>')
+    s = parse_silhouette(svg)
+    assert s == parse_silhouette("outer 0,-4 4,-4 4,0 0,0")   # scaled and y flipped
+    path = '<svg><path d="M0 0 L 2.8284 0 L 2.8284 2.8284 Z M 10 10 h 2 v 2 h-2z"/></svg>'
+    s2 = parse_silhouette(path)
+    assert len(s2.components) == 2
+    with pytest.raises(InputError):
+        parse_silhouette("<svg><circle r='3'/></svg>")
+    with pytest.raises(InputError):
+        parse_silhouette('<!DOCTYPE x [<!ENTITY a "b">]><svg/>')
+
+
+def test_draft_round_trips_and_is_not_solver_input():
+    text = "outer 0,0 4,0 4,4 0,4\ndraft M r2 f0 @ 1/3,r2\ndraft L1 r0 f1 @ 7,0\n"
+    s = parse_silhouette(text)
+    assert [p.name for p in s.draft] == ["L1", "M"]
+    assert parse_silhouette(format_silhouette(s)) == s
+    assert s != parse_silhouette("outer 0,0 4,0 4,4 0,4")
+    with pytest.raises(InputError, match="twice"):
+        parse_silhouette("outer 0,0 4,0 4,4 0,4\ndraft M r0 f0 @ 0,0\ndraft M r1 f0 @ 0,0")
