@@ -76,14 +76,20 @@ def random_assembly(seed: int, options: Mapping[str, str] | None = None) -> tupl
     p_hole = _option(options, "hole", 0.15)
     rng = _random.Random(f"tangram:{seed}")
     want_hole = rng.random() < p_hole
-    best = None
+    pieces = None
     for _attempt in range(40 if want_hole else 1):
         pieces = _assemble(rng, p_slide, p_touch)
-        sil = union_silhouette(pieces)
-        best = (sil, pieces)
-        if not want_hole or any(c.holes for c in sil.components):
+        if not want_hole or _has_hole(pieces):
             break
-    return best
+    return union_silhouette(pieces), pieces
+
+
+def _has_hole(pieces: Sequence[Placement]) -> bool:
+    """Quick test on the lattice chain: a clockwise ring is a hole."""
+    verts = [p.vertices() for p in pieces]
+    lat = Lattice(common_denominator(c for vs in verts for pt in vs for c in pt))
+    chain = polygon_chain([[lat.point(pt) for pt in vs] for vs in verts])
+    return any(ring_area2(r) < 0 for r in chain.rings())
 
 
 def _assemble(rng: _random.Random, p_slide: float, p_touch: float) -> list[Placement]:
@@ -94,12 +100,26 @@ def _assemble(rng: _random.Random, p_slide: float, p_touch: float) -> list[Place
     for name in names[1:]:
         for _ in range(400):
             cand = _try_attach(rng, name, placed, p_slide, p_touch)
-            if cand is not None and not any(pieces_overlap(cand, p) for p in placed):
+            if cand is not None and not any(_may_overlap(cand, p) and pieces_overlap(cand, p) for p in placed):
                 placed.append(cand)
                 break
         else:  # cannot happen in practice: a free edge always exists on the outside
             raise RuntimeError("could not attach a piece")
     return placed
+
+
+def _float_ranges(p: Placement):
+    pts = [(float(x), float(y)) for x, y in p.vertices()]
+    forms = [(x, y, x + y, y - x) for x, y in pts]
+    return [(min(f[k] for f in forms), max(f[k] for f in forms)) for k in range(4)]
+
+
+def _may_overlap(a: Placement, b: Placement) -> bool:
+    """False when floats show a clear gap along one of the four forms (then the exact test is moot)."""
+    for (amin, amax), (bmin, bmax) in zip(_float_ranges(a), _float_ranges(b)):
+        if amax < bmin - 1e-6 or bmax < amin - 1e-6:
+            return False
+    return True
 
 
 def _try_attach(rng, name, placed, p_slide, p_touch) -> Placement | None:
