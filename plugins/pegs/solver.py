@@ -366,8 +366,16 @@ def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, count
     need0, need1 = need
     path: list[int] = []
 
+    # The meeting level with every symmetric image of its members, so that the (many) lookups
+    # one peg above it need no canonicalising.
+    meet_lookup = None
+    if meet_set is not None and start_count > meet:
+        meet_lookup = set()
+        for member in meet_set:
+            meet_lookup.update(images(member))
+
     def arrived(pos: int) -> bool:
-        return canon(pos) in meet_set if meet_set is not None else p.is_goal(pos)
+        return pos in meet_lookup if meet_lookup is not None else p.is_goal(pos)
 
     def dfs(pos: int, count: int, v0: int, v1: int) -> bool:
         counter[0] += 1
@@ -408,7 +416,7 @@ def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, count
         if start_count < meet or start_values[0] < need0 or start_values[1] < need1:
             found = False
         elif start_count == meet:
-            found = arrived(p.start)
+            found = meet_set is not None and canon(p.start) in meet_set or p.is_goal(p.start)
         else:
             found = p.start not in dead and dfs(p.start, start_count, *start_values)
     finally:
