@@ -9,6 +9,8 @@ So overlap and containment questions need only additions and exact comparisons.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import lcm
 from typing import Sequence
 
 from .numbers import QS2, ZERO, format_number
@@ -40,14 +42,20 @@ def direction(p: Point, q: Point) -> int | None:
 
 
 def signed_area(ring: Sequence[Point]) -> QS2:
-    """Shoelace area: positive for counter-clockwise rings."""
-    total = ZERO
-    n = len(ring)
+    """Shoelace area: positive for counter-clockwise rings (exact, in integers internally)."""
+    d = 1
+    for x, y in ring:
+        d = lcm(d, x.a.denominator, x.b.denominator, y.a.denominator, y.b.denominator)
+    pts = [(int(x.a * d), int(x.b * d), int(y.a * d), int(y.b * d)) for x, y in ring]
+    sa = sb = 0
+    n = len(pts)
     for i in range(n):
-        x0, y0 = ring[i]
-        x1, y1 = ring[(i + 1) % n]
-        total = total + (x0 * y1 - x1 * y0)
-    return QS2(total.a / 2, total.b / 2)
+        xa, xb, ya, yb = pts[i]
+        xa2, xb2, ya2, yb2 = pts[(i + 1) % n]
+        # x0*y1 - x1*y0 with (a + b r2)(c + d r2) = ac + 2bd + (ad + bc) r2
+        sa += xa * ya2 + 2 * xb * yb2 - xa2 * ya - 2 * xb2 * yb
+        sb += xa * yb2 + xb * ya2 - xa2 * yb - xb2 * ya
+    return QS2(Fraction(sa, 2 * d * d), Fraction(sb, 2 * d * d))
 
 
 def forms(p: Point) -> tuple[QS2, QS2, QS2, QS2]:
@@ -176,15 +184,25 @@ def normalize_ring(ring: Sequence[Point], ccw: bool) -> Ring:
             pts.append(p)
     while len(pts) > 1 and pts[0] == pts[-1]:
         pts.pop()
-    changed = True
-    while changed and len(pts) >= 3:
-        changed = False
-        for i in range(len(pts)):
-            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
-            if direction(a, b) is not None and direction(a, b) == direction(b, c):
-                del pts[i]
-                changed = True
-                break
+    # drop vertices where the boundary goes straight on (one pass with a stack, then the seam)
+    dirs = {}
+
+    def dir_of(a, b):
+        key = (a, b)
+        if key not in dirs:
+            dirs[key] = direction(a, b)
+        return dirs[key]
+
+    out: list = []
+    for p in pts:
+        while len(out) >= 2 and dir_of(out[-2], out[-1]) == dir_of(out[-1], p):
+            out.pop()
+        out.append(p)
+    while len(out) >= 3 and dir_of(out[-2], out[-1]) == dir_of(out[-1], out[0]):
+        out.pop()
+    while len(out) >= 3 and dir_of(out[-1], out[0]) == dir_of(out[0], out[1]):
+        out.pop(0)
+    pts = out
     if (signed_area(pts).sign() > 0) != ccw:
         pts.reverse()
     start = min(range(len(pts)), key=lambda i: (pts[i][1], pts[i][0]))

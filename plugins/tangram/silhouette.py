@@ -227,30 +227,34 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
                 raise InputError(f"{_edge_name(ri, ei, ring)} runs at {ang:.1f} degrees; only edges at "
                                  f"multiples of 45 degrees are supported")
         cleaned.append(ring)
-    _check_no_crossings(cleaned)
-    # nesting: even depth = outline, odd = hole
+    # nesting (even depth = outline, odd = hole) and the area come first: they are cheap and
+    # refuse most bad figures before the quadratic crossing check
     norm_input = [normalize_ring(r, True) for r in cleaned]
-    if any(signed_area(r).sign() == 0 for r in norm_input):
+    ring_areas = [signed_area(r) if len(r) >= 3 else QS2(0) for r in norm_input]
+    if any(a.sign() == 0 for a in ring_areas):
+        _check_no_crossings(cleaned)  # a figure eight has area 0: name the crossing instead
         raise InputError("a ring encloses no area")
     depth = []
     for i, r in enumerate(norm_input):
         depth.append(sum(1 for j, o in enumerate(norm_input) if j != i and ring_inside_ring(r, o)))
+    # holes (odd depth) run clockwise: reverse them, still starting at the lowest-leftmost vertex
+    oriented = [r if depth[i] % 2 == 0 else (r[0],) + tuple(reversed(r[1:])) for i, r in enumerate(norm_input)]
+    area = QS2(0)
+    for i, a in enumerate(ring_areas):
+        area = area + (a if depth[i] % 2 == 0 else -a)
+    q = sqrt_in_field(area / 16) if area.sign() > 0 else None
+    if q is None:
+        raise InputError(f"the figure's area is {format_number(area)} (about {float(area):.4g}); a tangram "
+                         f"figure has area 16, or 16*q^2 for a number q = a + b*r2 (area 1, 4, 8, "
+                         f"32, ... is scaled exactly)")
+    _check_no_crossings(cleaned)
     for i, (_, word) in enumerate(rings):
         if word == "hole" and depth[i] % 2 == 0:
             raise InputError(f"ring {i + 1} is given as a hole but is not inside an outline")
         if word == "outer" and depth[i] % 2 == 1:
             raise InputError(f"ring {i + 1} is given as an outline but lies inside another outline "
                              f"(write it as a hole, or as 'ring' to let nesting decide)")
-    oriented = [normalize_ring(r, depth[i] % 2 == 0) for i, r in enumerate(norm_input)]
-    area = QS2(0)
-    for r in oriented:
-        area = area + signed_area(r)
-    messages = list(snaps)
-    q = sqrt_in_field(area / 16) if area.sign() > 0 else None
-    if q is None:
-        raise InputError(f"the figure's area is {format_number(area)} (about {float(area):.4g}); a tangram "
-                         f"figure has area 16, or 16*q^2 for a number q = a + b*r2 (area 1, 4, 8, "
-                         f"32, ... is scaled exactly)")
+    messages = list(dict.fromkeys(snaps))
     if q != 1:
         inv = 1 / q
         oriented = [tuple((x * inv, y * inv) for x, y in r) for r in oriented]
