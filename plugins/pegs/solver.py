@@ -7,7 +7,7 @@
    of unsolvability, given in words;
 3. the pagoda test on the start (:mod:`.pagoda`);
 4. a short exact search (:data:`QUICK_CAP` positions) with nothing else: easy problems such as
-   the English central game end here;
+   the English central game (about 1,000 positions) end here;
 5. stages, each with a bigger *backward set* (:data:`BACKWARD_BUDGETS`): every position with few
    pegs from which the goal can still be reached, built by reverse jumps from the goal. In each
    stage a heuristic *probe* (a beam of :data:`PROBE_WIDTHS` positions per peg count, ranked by
@@ -101,7 +101,7 @@ def _ordered_jumps(board: Board, goal: int) -> list[tuple[int, int, int, int]]:
     """Jumps as (need, to bit, flip, index) in the board's own order (reading order of the
     starting hole, then right, down, left, up...). The heuristic probes rank positions
     themselves; for the exact search this plain order proved as good as any distance-based
-    one we tried (the English central game: about 2,000 positions)."""
+    one we tried (the English central game: about 1,000 positions)."""
     out = []
     for j, (f, o, t) in enumerate(board.jumps):
         out.append(((1 << f) | (1 << o), 1 << t, (1 << f) | (1 << o) | (1 << t), j))
@@ -170,8 +170,8 @@ def finish_from(problem: Problem, pos: int, levels: dict[int, set[int]]) -> list
             raise AssertionError("backward set is inconsistent")
         k -= 1
     if not problem.is_goal(pos):
-        # The goal itself was stored canonically; undo a symmetry if needed by searching the
-        # last level directly (only happens for symmetric images of the goal pattern).
+        # Cannot happen either: the symmetries in use map the goal to itself, so the only
+        # position whose canonical form is the goal's is the goal.
         raise AssertionError("backward path does not end at the goal")
     return moves
 
@@ -293,6 +293,7 @@ def search(problem: Problem, ctx: SolveContext, *,
     """
     p = problem
     backward_budgets = BACKWARD_BUDGETS if backward_budgets is None else backward_budgets
+    backward_budgets = tuple(backward_budgets) or (0,)  # the last stage must always run
     probe_widths = PROBE_WIDTHS if probe_widths is None else probe_widths
     start_count = p.start.bit_count()
     result = SearchResult(moves=None)
@@ -300,7 +301,7 @@ def search(problem: Problem, ctx: SolveContext, *,
     dead: set[int] = set()
     try:
         # A short exact search with no backward set first: easy problems (the English central
-        # game: about 2,000 positions) need nothing more, and its dead table is kept.
+        # game: about 1,000 positions) need nothing more, and its dead table is kept.
         if QUICK_CAP and backward_budgets and backward_budgets[0]:
             goal_level = {p.goal_pegs: {p.canon.canon(p.goal)}} if p.goal else {}
             try:
