@@ -11,6 +11,7 @@ from .assembly import RANDOM_OPTIONS, random_assembly, union_silhouette
 from .cover_check import cover_problems, piece_inside, pieces_overlap
 from .figures import PRESETS
 from .geometry import point_text
+from .lattice import MAX_UNITS
 from .numbers import QS2, format_number, parse_number
 from .pieces import PIECE_NAMES, TITLES, Placement, parse_placement
 from .silhouette import (MAX_DRAFT_COORD, Silhouette, build_silhouette, format_silhouette,
@@ -85,6 +86,9 @@ class Tangram(Puzzle):
             return []
         extra = [c for p in state.placed for c in (p.x, p.y)]
         search = Search(state.silhouette, extra_numbers=extra)
+        coords = [v for p in state.placed for pt in p.vertices() for v in search.lattice.point(pt)]
+        if coords and max(abs(v) for v in coords) + 8 * search.d > MAX_UNITS:
+            return []  # placed pieces too fine for the exact lattice: no representative list
         chain = search.root
         for p in state.placed:
             try:
