@@ -21,8 +21,6 @@ from plugins.pegs.solver import PlainSolver, SearchSolver, compile_problem, sear
 
 PUZZLE = PegSolitaire()
 SEARCH = SearchSolver()
-HOPELESS = ("geometry: square; goal: d4; "
-            "board: __o.o__/__ooo__/oo..oo./o.oo.o./oooo.o./__...__/__..o__")
 SMALL_HOPELESS = ("geometry: square; goal: d4; "
                   "board: __o.o__/__.oo__/......o/.o..ooo/.oo.o.o/__ooo__/__o..__")
 
@@ -143,11 +141,17 @@ def test_class_verdicts_never_contradict_exhaustive_search(drawing, geometry):
     assert (rejected > 0) == CLASS_REJECTS_SOME[geometry]
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["numba", "python"])
 @pytest.mark.parametrize("drawing, geometry", SMALL_BOARDS[:2])
-def test_search_agrees_with_exhaustive_search_on_every_goal_incl_off_centre(drawing, geometry):
+def test_search_agrees_with_exhaustive_search_on_every_goal_incl_off_centre(
+        monkeypatch, drawing, geometry, compiled):
     """Every single-vacancy start against every single-peg goal (most goals are off-centre, so
     most problems keep only some symmetries): the search answers exactly as brute force, both
-    with its heuristic probes and with the exact search alone (the symmetric dead table)."""
+    with its heuristic probes and with the exact search alone (the symmetric dead table), with
+    the compiled kernel and with the Python search."""
+    import plugins.pegs.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "USE_COMPILED", compiled)
     for start, holes, seen in single_vacancy_problems(drawing, geometry):
         for goal in holes:
             inst = PegInstance(geometry, start.rows, start.cols, start.holes, start.pegs, 1 << goal)
@@ -185,8 +189,12 @@ def test_off_centre_goal_keeps_only_the_symmetries_that_fix_it_and_is_still_foun
 # -- deadline, cancellation, progress ------------------------------------------------------------
 
 
+#: 99 pegs on a 10 x 10 board with diagonal jumps: far too big to finish in a test.
+HUGE = "geometry: diagonal; goal: e5; board: " + "/".join(["o" * 10] * 4 + ["oooo.ooooo"] + ["o" * 10] * 5)
+
+
 def test_deadline_and_cancellation_give_up_with_progress_reported():
-    inst = PUZZLE.parse(HOPELESS)
+    inst = PUZZLE.parse(HUGE)
     seen = []
     outcome = SEARCH.solve(inst, SolveContext.with_timeout(0.3, on_progress=seen.append,
                                                            progress_interval=0.0))
@@ -201,8 +209,9 @@ def test_deadline_and_cancellation_give_up_with_progress_reported():
     assert isinstance(outcome, GaveUp) and outcome.reason == "cancelled"
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["numba", "python"])
 @pytest.mark.parametrize("tiny_stages", [False, True])
-def test_random_small_problems_agree_with_brute_force(monkeypatch, tiny_stages):
+def test_random_small_problems_agree_with_brute_force(monkeypatch, tiny_stages, compiled):
     """Random boards of every geometry and goal kind. With ``tiny_stages`` the stage budgets are
     shrunk so that every path of the search (probes meeting a small backward set, capped exact
     searches whose dead table carries over) is exercised on boards small enough to brute-force."""
@@ -210,6 +219,7 @@ def test_random_small_problems_agree_with_brute_force(monkeypatch, tiny_stages):
 
     import plugins.pegs.solver as solver_module
 
+    monkeypatch.setattr(solver_module, "USE_COMPILED", compiled)
     if tiny_stages:
         monkeypatch.setattr(solver_module, "QUICK_CAP", 0)
         monkeypatch.setattr(solver_module, "EXACT_CAPS", (2048, 4096))
@@ -242,3 +252,14 @@ def test_random_small_problems_agree_with_brute_force(monkeypatch, tiny_stages):
         if truth:
             check_replay(inst, outcome)
         checked += 1
+
+
+def test_compiled_exact_search_honours_the_deadline():
+    """The European central game without its class test: a search that cannot finish."""
+    import time
+
+    problem = compile_problem(PUZZLE.parse(PRESETS["european"]))
+    started = time.monotonic()
+    result = search(problem, SolveContext.with_timeout(0.5), backward_budgets=(0,), probe_widths=())
+    assert result.stopped == "deadline" and result.nodes > 0
+    assert time.monotonic() - started < 3

@@ -34,8 +34,11 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
+from . import fastdfs
 from .board import Board, PegInstance
 from .classes import class_verdict
 from .pagoda import Pagoda, pagodas_for
@@ -282,6 +285,8 @@ PROBE_WIDTHS = (64, 512, 4096)
 EXACT_CAPS = (20_000, 200_000)
 #: Positions for the first, quick exact search before any backward set is built.
 QUICK_CAP = 4_000
+#: Run the exact search's later stages with the numba kernel (boards of at most 64 holes).
+USE_COMPILED = True
 
 
 def search(problem: Problem, ctx: SolveContext, *,
@@ -313,6 +318,9 @@ def search(problem: Problem, ctx: SolveContext, *,
                 pass
         levels: dict[int, set[int]] = {}
         last = len(backward_budgets) - 1
+        # The compiled kernel pays a one-off compile (cached on disk): used past the quick stage.
+        use_compiled = USE_COMPILED and fastdfs.AVAILABLE and p.board.n <= 64
+        compiled = None
         for stage, budget in enumerate(backward_budgets):
             levels = backward_levels(p, budget, ctx, stop_at=start_count, levels=levels)
             result.backward_size = sum(len(s) for s in levels.values())
@@ -331,6 +339,12 @@ def search(problem: Problem, ctx: SolveContext, *,
             # dead in later stages (being dead does not depend on the meeting level).
             cap = None if final else counter[0] + EXACT_CAPS[min(stage, len(EXACT_CAPS) - 1)]
             try:
+                if compiled is None and use_compiled and start_count > result.meet_level:
+                    compiled = _CompiledSearch(p, dead)
+                if compiled is not None and start_count > result.meet_level:
+                    result.moves = compiled.run(levels, ctx, counter, cap)
+                    result.found_by = "exact search (compiled)"
+                    return result
                 result.moves = _exact_dfs(p, levels, ctx, counter, dead, cap)
                 result.found_by = "exact search"
                 return result
@@ -430,6 +444,77 @@ def _exact_dfs(p: Problem, levels: dict[int, set[int]], ctx: SolveContext, count
     for j in path:
         pos ^= flips[j]
     return path + (finish_from(p, pos, levels) if meet_set is not None else [])
+
+
+class _CompiledSearch:
+    """The exact search run by the numba kernel (:mod:`.fastdfs`), for boards of <= 64 holes.
+
+    One per solve: its dead table (seeded with the Python search's dead positions) lives across
+    the stages, like the Python one.
+    """
+
+    def __init__(self, p: Problem, dead: set[int]):
+        self.p = p
+        self.need = np.array([nd for nd, _, _, _ in p.jumps], dtype=np.uint64)
+        self.to = np.array([to for _, to, _, _ in p.jumps], dtype=np.uint64)
+        self.flip = np.array([fl for _, _, fl, _ in p.jumps], dtype=np.uint64)
+        pags = list(p.pagodas[:2]) + [None] * (2 - len(p.pagodas[:2]))
+        self.need_values = [pg.value(p.goal) if pg else 0 for pg in pags]
+        self.start_values = [pg.value(p.start) if pg else 0 for pg in pags]
+        self.loss = [np.array([(pg.weights[f] + pg.weights[o] - pg.weights[t]) if pg else 0
+                               for f, o, t in (p.board.jumps[j] for *_, j in p.jumps)],
+                              dtype=np.int64) for pg in pags]
+        perms = p.canon.perms or [tuple(range(p.board.n))]
+        self.perms = np.array(perms, dtype=np.int64).reshape(len(perms), p.board.n)
+        self.table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
+        if dead:
+            fastdfs.insert_all(self.table, np.fromiter(dead, dtype=np.uint64, count=len(dead)))
+
+    def run(self, levels: dict[int, set[int]], ctx: SolveContext, counter: list[int],
+            cap: int | None) -> list[int] | None:
+        p = self.p
+        start_count = p.start.bit_count()
+        meet = max(levels)
+        images = p.canon.images
+        meet_sorted = np.unique(np.array([x for m in levels[meet] for x in images(m)],
+                                         dtype=np.uint64))
+        if start_count <= meet or any(v < need for v, need in zip(self.start_values, self.need_values)):
+            return None  # handled by the Python search (never reached from search())
+        size = start_count + 2
+        stack_pos = np.zeros(size, dtype=np.uint64)
+        stack_next = np.zeros(size, dtype=np.int64)
+        stack_v0 = np.zeros(size, dtype=np.int64)
+        stack_v1 = np.zeros(size, dtype=np.int64)
+        stack_pos[0] = p.start
+        stack_v0[0], stack_v1[0] = self.start_values
+        state = np.zeros(4, dtype=np.int64)
+        base = list(counter)
+        while True:
+            budget = fastdfs.BUDGET
+            if cap is not None:
+                budget = min(budget, max(1, cap - counter[0]))
+            code = fastdfs.run(start_count, meet, self.need, self.to, self.flip, self.loss[0],
+                               self.loss[1], self.need_values[0], self.need_values[1],
+                               self.perms, p.board.n, self.table, meet_sorted, stack_pos,
+                               stack_next, stack_v0, stack_v1, state, budget)
+            counter[0] = base[0] + int(state[1])
+            counter[1] = base[1] + int(state[2])
+            counter[2] = base[2] + int(state[3])
+            if code == fastdfs.EXHAUSTED:
+                return None
+            if code == fastdfs.FOUND:
+                depth = int(state[0])
+                order = [int(stack_next[i]) - 1 for i in range(depth + 1)]
+                pos = p.start
+                for k in order:
+                    pos ^= p.jumps[k][2]
+                return [p.jumps[k][3] for k in order] + finish_from(p, pos, levels)
+            if ctx.should_stop():
+                raise _Stop
+            if cap is not None and counter[0] >= cap:
+                raise _Capped
+            ctx.progress(nodes=counter[0], pegs=start_count - int(state[0]), dead=counter[2],
+                         phase="exact search (compiled)")
 
 
 def jumps_by_index(problem: Problem) -> dict[int, int]:
