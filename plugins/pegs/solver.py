@@ -20,7 +20,8 @@ goal-preserving symmetries, see :mod:`.symmetry`), pagoda pruning, and the meeti
 backward set, from which the rest of a path is read back. The dead table carries over from stage
 to stage, since a dead position stays dead. When the uncapped search runs out of positions the
 problem is proved unsolvable: every pruning rule is a proof, none is a guess (the probes only
-ever *find* solutions).
+ever *find* solutions). Past the quick stage, boards of at most 64 holes run the exact search in
+a numba kernel (:mod:`.fastdfs`, about ten times faster); :data:`USE_COMPILED` turns it off.
 
 ``plain`` is the textbook baseline for comparison: depth-first search with a visited set, jumps
 in board order, nothing else.
