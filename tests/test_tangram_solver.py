@@ -117,6 +117,7 @@ def test_seeded_random_figures_are_solved(seed):
 
 def test_random_options_reach_holes_slides_and_touches():
     many = [random_assembly(s, {"hole": "1", "slide": "0.6", "touch": "0.3"})[0] for s in range(4)]
+    assert all(any(c.holes for c in s.components) for s in many)  # hole=1 always gives one
     assert any(c.holes for s in many for c in s.components)
     assert any(x.a.denominator > 1 or x.b.denominator > 1 for s in many for r in s.rings() for p in r for x in p)
 

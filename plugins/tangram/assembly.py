@@ -49,7 +49,7 @@ def union_silhouette(pieces: Sequence[Placement], draft: Sequence[Placement] = (
 RANDOM_OPTIONS = {
     "slide": "chance (0 to 1) that a piece is slid along the edge it joins, off the lattice (default 0.25)",
     "touch": "chance (0 to 1) that a piece touches the others only at a corner (default 0.1)",
-    "hole": "chance (0 to 1) that the generator insists on a figure with a hole (default 0.15)",
+    "hole": "chance (0 to 1) that the figure is built around a hole (default 0.15)",
 }
 _SLIDES = (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4), Fraction(3, 4))
 
@@ -77,10 +77,16 @@ def random_assembly(seed: int, options: Mapping[str, str] | None = None) -> tupl
     rng = _random.Random(f"tangram:{seed}")
     want_hole = rng.random() < p_hole
     pieces = None
-    for _attempt in range(40 if want_hole else 1):
-        pieces = _assemble(rng, p_slide, p_touch)
-        if not want_hole or _has_hole(pieces):
+    for _attempt in range(20 if want_hole else 1):
+        # for a hole: a hole-shaped phantom piece, one piece flush on each of its edges, the rest
+        # attached anywhere but never onto the phantom, which is left out at the end
+        phantom = (Placement(rng.choice(("S1", "Q", "M")), rng.randrange(8), 0, QS2(0), QS2(0))
+                   if want_hole else None)
+        pieces = _assemble(rng, p_slide, p_touch, phantom)
+        if pieces is not None and (not want_hole or _has_hole(pieces)):
             break
+    if pieces is None:
+        pieces = _assemble(rng, p_slide, p_touch)
     return union_silhouette(pieces), pieces
 
 
@@ -92,20 +98,50 @@ def _has_hole(pieces: Sequence[Placement]) -> bool:
     return any(ring_area2(r) < 0 for r in chain.rings())
 
 
-def _assemble(rng: _random.Random, p_slide: float, p_touch: float) -> list[Placement]:
+def _assemble(rng: _random.Random, p_slide: float, p_touch: float,
+              phantom: Placement | None = None) -> list[Placement] | None:
+    """Seven pieces attached one by one; around ``phantom`` first if given (None if that fails)."""
     names = list(PIECE_NAMES)
     rng.shuffle(names)
-    first = names[0]
-    placed = [Placement(first, rng.randrange(8), rng.randrange(2), QS2(0), QS2(0))]
-    for name in names[1:]:
+    placed: list[Placement] = []
+    obstacles: list[Placement] = [phantom] if phantom is not None else []
+    if phantom is None:
+        placed.append(Placement(names.pop(0), rng.randrange(8), rng.randrange(2), QS2(0), QS2(0)))
+    else:
+        ring = phantom.vertices()
+        for i in range(len(ring)):
+            a, b = ring[i], ring[(i + 1) % len(ring)]
+            cand = _flush_piece(rng, names, a, b, placed + obstacles)
+            if cand is None:
+                return None
+            names.remove(cand.name)
+            placed.append(cand)
+    for name in names:
         for _ in range(400):
             cand = _try_attach(rng, name, placed, p_slide, p_touch)
-            if cand is not None and not any(_may_overlap(cand, p) and pieces_overlap(cand, p) for p in placed):
+            if cand is not None and not any(_may_overlap(cand, p) and pieces_overlap(cand, p)
+                                            for p in placed + obstacles):
                 placed.append(cand)
                 break
         else:  # cannot happen in practice: a free edge always exists on the outside
             raise RuntimeError("could not attach a piece")
     return placed
+
+
+def _flush_piece(rng, names, a, b, obstacles) -> Placement | None:
+    """A piece (from ``names``) with an edge running exactly from b to a, overlapping nothing."""
+    want = (a[0] - b[0], a[1] - b[1])
+    options = [(n, r, f) for n in names for r in range(8) for f in (0, 1)]
+    rng.shuffle(options)
+    for name, rot, flip in options:
+        mine = oriented_shape(name[0], rot, flip)
+        for j in range(len(mine)):
+            c, d = mine[j], mine[(j + 1) % len(mine)]
+            if (d[0] - c[0], d[1] - c[1]) == want:
+                cand = Placement(name, rot, flip, b[0] - c[0], b[1] - c[1])
+                if not any(_may_overlap(cand, p) and pieces_overlap(cand, p) for p in obstacles):
+                    return cand
+    return None
 
 
 def _float_ranges(p: Placement):

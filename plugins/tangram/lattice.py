@@ -233,8 +233,9 @@ class Chain:
     def rings(self) -> list[list]:
         """The boundary as closed rings of lattice points (outer rings counter-clockwise).
 
-        At a vertex where the region touches itself (two lobes meeting at a point) the walk keeps
-        to the lobe it came along, so such figures come out as separate rings touching at a point.
+        At a vertex where the region touches itself the walk keeps the empty space on its right
+        consistently: pieces meeting corner to corner around a gap give a hole ring, and two
+        lobes meeting at a point give one outline passing twice through that point.
         """
         # Split edges at vertices of other edges lying on them (a corner touching the middle
         # of an edge), so that around every vertex the boundary alternates out, in, out, in.
@@ -276,9 +277,12 @@ class Chain:
                 used.add(id(e))
                 ring.append(e[0])
                 back = (e[2] + 4) % 8
-                # the outgoing edge closest clockwise from the way back bounds the same lobe;
-                # this pairs incoming and outgoing edges one to one, so the walk closes at e0
-                e = min(outgoing[e[1]], key=lambda o: (back - o[2]) % 8 or 8)
+                # take the outgoing edge closest counter-clockwise from the way back: it bounds
+                # the same empty sector, so a hole whose corners are pinch points closes into one
+                # clockwise ring (and lobes touching at a point become one outline through that
+                # point). This pairs incoming and outgoing edges one to one around each vertex
+                # (they alternate), so the walk closes at e0.
+                e = min(outgoing[e[1]], key=lambda o: (o[2] - back) % 8 or 8)
                 if e is e0:
                     break
                 if len(ring) > len(pieces):
