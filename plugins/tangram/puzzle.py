@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from engine import EditMode, EditResult, EditTool, InputError, Puzzle
@@ -40,6 +41,8 @@ class Tangram(Puzzle):
     limits = ("At most 24 rings and 400 vertices, numbers with at most 12 digits per part, and "
               "coordinates within about 32,000 units of their common denominator.")
     random_options = RANDOM_OPTIONS
+    #: Optional dragging of draft pieces in the web editor (the tools work without it).
+    client_script = (Path(__file__).parent / "static" / "compose.js").read_text(encoding="utf-8")
 
     # -- instances ------------------------------------------------------------------------------
     def parse(self, text: str) -> Silhouette:
