@@ -190,7 +190,7 @@ class Tangram(Puzzle):
         if verb == "compose-solution":
             from engine import SolveContext
             from .solver import ExactSolver
-            outcome = ExactSolver().solve(instance, SolveContext.with_timeout(5))
+            outcome = ExactSolver().solve(instance, SolveContext.with_timeout(2))
             if outcome.status != "solved":
                 raise InputError(f"no composition to show: {getattr(outcome, 'reason', 'no cover found')}")
             pieces = {p.name: p for p in map(parse_placement, outcome.moves)}
