@@ -68,6 +68,9 @@ class PegSolitaire(Puzzle):
             target = int(raw)
             if not 2 <= target <= board.n - 1:
                 raise InputError(f"pegs must be from 2 to {board.n - 1} on the {name} board")
+        elif "board" in options:
+            # A chosen board: about a third to a half of its holes filled (still quick to solve).
+            target = min(board.n - 1, rng.randint(max(2, board.n // 3), board.n // 2 + 2))
         else:
             # Small enough that the default solver answers well within a second.
             target = rng.randint(8, 13) if board.n > 20 else rng.randint(6, board.n - 1)
