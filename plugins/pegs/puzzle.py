@@ -13,7 +13,7 @@ from .board import GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, bo
 from .classes import class_verdict
 from .parse import format_instance, parse_instance
 from .presets import BOARDS, PRESETS
-from .rules import apply_jump, group_jumps, legal_moves, parse_jump, validate
+from .rules import apply_jump, group_jumps, legal_moves, validate
 
 #: Boards random() picks from by default: small ones the default solver answers at once.
 DEFAULT_RANDOM_BOARDS = ("triangle-5", "english")
