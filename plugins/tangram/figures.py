@@ -76,7 +76,8 @@ COMPOSITIONS = {
     "assembly-slid-2": ('S1 r1 f0 @ 0,0', 'S2 r3 f0 @ -2/3,2/3', 'Q r3 f0 @ 3/4,-3/4', 'M r2 f0 @ 1,1', 'L2 r5 f0 @ -7/12,-17/12', 'P r5 f1 @ -31/12-r2,-41/12', 'L1 r7 f1 @ -7/12-r2,-65/12'),
 }
 
-PRESETS = {**CONVEX, **CLASSIC}
+#: "square" (first: the editor's default) is the classic 4 x 4 square, also listed as convex-square.
+PRESETS = {"square": CONVEX["convex-square"], **CONVEX, **CLASSIC}
 
 
 def convex_candidates() -> list[tuple[int, ...]]:
