@@ -11,9 +11,9 @@ from plugins.tangram.assembly import random_assembly
 from plugins.tangram.cover_check import is_exact_cover
 from plugins.tangram.figures import (COMPOSITIONS, CONVEX, IMPOSSIBLE_CONVEX, PRESETS,
                                      convex_candidates, convex_text)
-from plugins.tangram.numbers import QS2, R2
+from plugins.tangram.numbers import R2
 from plugins.tangram.pieces import parse_placement
-from plugins.tangram.silhouette import build_silhouette, format_silhouette, parse_silhouette
+from plugins.tangram.silhouette import build_silhouette, parse_silhouette
 from plugins.tangram.assembly import union_silhouette
 from plugins.tangram.solver import ExactSolver
 

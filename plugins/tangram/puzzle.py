@@ -11,12 +11,11 @@ from engine import EditMode, EditResult, EditTool, InputError, Puzzle
 from .assembly import RANDOM_OPTIONS, random_assembly, union_silhouette
 from .cover_check import cover_problems, piece_inside, pieces_overlap
 from .figures import PRESETS
-from .geometry import point_text
 from .lattice import MAX_UNITS
 from .numbers import QS2, format_number, parse_number
 from .pieces import PIECE_NAMES, TITLES, Placement, parse_placement
-from .silhouette import (MAX_DRAFT_COORD, Silhouette, build_silhouette, format_silhouette,
-                         parse_silhouette, silhouette_from_json, silhouette_to_json)
+from .silhouette import (MAX_DRAFT_COORD, Silhouette, format_silhouette, parse_silhouette,
+                         silhouette_from_json, silhouette_to_json)
 
 
 @dataclass(frozen=True)

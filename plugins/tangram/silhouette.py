@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from engine import InputError
 
-from .geometry import (DIRECTION_STEPS, Point, Ring, direction, normalize_ring, point_text,
+from .geometry import (Point, Ring, direction, normalize_ring, point_text,
                        ring_inside_ring, segments_cross, segments_overlap, signed_area)
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, format_number, parse_coordinate, sqrt_in_field

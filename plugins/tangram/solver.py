@@ -27,12 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+from engine import SolveContext, Solved, Solver, Unsolvable
 
-from .geometry import direction
+from .geometry import direction, point_text
 from .lattice import EPS, Chain, Lattice, common_denominator, fval
-from .numbers import QS2
-from .pieces import AREA, PIECE_NAMES, Placement, distinct_orientations, oriented_shape
+from .numbers import format_number
+from .pieces import Placement, distinct_orientations, oriented_shape
 from .silhouette import Silhouette
 
 #: Shapes in the order tried (big first fails fast) and how many of each there are.
@@ -252,12 +252,10 @@ class Search:
 
 
 def _pt(lat: Lattice, p) -> str:
-    from .geometry import point_text
     return "(" + point_text(lat.to_point(p)) + ")"
 
 
 def _len_text(lat: Lattice, a: int, b: int) -> str:
-    from .numbers import format_number
     return format_number(lat.qs2(a, b))
 
 
