@@ -8,7 +8,7 @@ Sections:
 
 * pattern database: built from scratch in a child process into a temporary cache directory
   (build time, the child's peak memory), then loaded here (load time, size on disk);
-* 15-puzzle: Korf's instances 1-50 (``../shared/data/korf15-1-50.txt``, blank-first goal, solved as
+* 15-puzzle: Korf's instances 1-50 (``data/korf15-1-50.txt``, blank-first goal, solved as
   given) with the registered ``optimal`` solver through the engine (every answer replayed):
   lengths against the published optima, total and worst time, nodes, nodes per second, and
   this process's peak memory while solving;
@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-KORF_FILE = ROOT.parent / "shared" / "data" / "korf15-1-50.txt"
+KORF_FILE = ROOT / "data" / "korf15-1-50.txt"
 
 
 def rss_mb(who=resource.RUSAGE_SELF) -> float:

@@ -26,7 +26,7 @@ from plugins.sliding.fast import FastSolver  # noqa: E402
 from plugins.sliding.heuristics import lower_bound  # noqa: E402
 from plugins.sliding.puzzle import SlidingPuzzle  # noqa: E402
 
-KORF = ROOT.parent / "shared" / "data" / "korf15-1-50.txt"
+KORF = ROOT / "data" / "korf15-1-50.txt"
 PUZZLE = SlidingPuzzle()
 FAST = FastSolver()
 

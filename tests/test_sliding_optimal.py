@@ -28,7 +28,7 @@ PUZZLE = SlidingPuzzle()
 SOLVER = OptimalSolver()
 
 # Korf (1985) instances (blank-first goal 0 1 ... 15) with their published optimal lengths,
-# from shared/data/korf15-1-50.txt: number -> (tiles, optimum). The quickest few plus #1.
+# from data/korf15-1-50.txt: number -> (tiles, optimum). The quickest few plus #1.
 KORF = {
     1: ("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", 57),
     9: ("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0", 46),

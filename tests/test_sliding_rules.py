@@ -19,7 +19,7 @@ from plugins.sliding.heuristics import Heuristic, lower_bound
 from plugins.sliding.puzzle import PRESETS, SlidingPuzzle
 
 PUZZLE = SlidingPuzzle()
-KORF_FILE = Path(__file__).resolve().parents[2] / "shared" / "data" / "korf15-1-50.txt"
+KORF_FILE = Path(__file__).resolve().parents[1] / "data" / "korf15-1-50.txt"
 
 
 def bfs_distances(rows: int, cols: int, goal) -> dict[bytes, int]:

@@ -22,7 +22,7 @@ from .heuristics import lower_bound
 RESIZE_CHOICES = ("2x2", "2x3", "3x3", "3x4", "3x5", "4x4", "4x5", "5x5", "6x6", "7x7", "8x8")
 
 # Korf's (1985) instances 1 and 2, turned to the usual goal (rotate 180 degrees, relabel x -> 16 - x;
-# see shared/data/korf15-1-50.txt). Optimal lengths 57 and 55.
+# see data/korf15-1-50.txt). Optimal lengths 57 and 55.
 KORF_1 = "13 6 8 12/15 14 0 10/11 7 4 5/9 1 3 2"
 KORF_2 = "10 5 1 0/15 9 13 14/2 8 4 7/6 12 11 3"
 
