@@ -4,6 +4,7 @@
 
 run:
 	./scripts/setup.sh
+	.venv/bin/puzzle prepare
 	.venv/bin/puzzle serve
 
 test:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 from typing import Any, Mapping
 
 import click
 
+from .context import SolveContext
 from .errors import InputError, SolverError
 from .outcomes import GaveUp, Solved, Unsolvable
 from .plugins import _describe, get_registry
@@ -147,6 +149,35 @@ def solve_command(puzzle_id: str, instance: str, solver_name: str | None,
     if isinstance(outcome, GaveUp):
         sys.exit(EXIT_GAVE_UP)
     assert isinstance(outcome, Solved)
+
+
+@cli.command("prepare")
+@click.argument("puzzle_ids", metavar="[PUZZLE]...", nargs=-1)
+def prepare_command(puzzle_ids: tuple[str, ...]) -> None:
+    """Build the solvers' tables ahead of time (all puzzles, or those named).
+
+    Tables are cached on disk, so this is quick once done. Ctrl+C stops it; nothing half-built
+    is kept.
+    """
+    registry = get_registry()
+    try:
+        puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
+    except InputError as exc:
+        _fail(str(exc))
+    cancel = threading.Event()
+    for puzzle in puzzles:
+        for solver in registry.solvers(puzzle.id):
+            progress = _ProgressLine()
+            started = time.perf_counter()
+            click.echo(f"{puzzle.id} {solver.name}: ", nl=False)
+            try:
+                ready = solver.prepare(SolveContext(cancel=cancel, on_progress=progress))
+            except KeyboardInterrupt:
+                ready = False
+            progress.close()
+            if not ready:
+                _fail(f"stopped while preparing {puzzle.id} solver {solver.name!r}", EXIT_GAVE_UP)
+            click.echo(f"ready ({time.perf_counter() - started:.1f} s)")
 
 
 def _split_moves(text: str | None) -> list[str]:

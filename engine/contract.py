@@ -205,6 +205,16 @@ class Solver(ABC):
     #: One line saying how it works and what to expect.
     description: ClassVar[str] = ""
 
+    def prepare(self, ctx: SolveContext) -> bool:
+        """Do slow one-off work ahead of time (build and cache tables), so solves start fast.
+
+        Report ``ctx.progress(...)`` and honour ``ctx.should_stop()``; return True when the
+        solver is ready, False if it was stopped first. ``puzzle prepare`` calls this. The
+        default has nothing to prepare. A solver must still work unprepared (building what it
+        needs inside ``solve``).
+        """
+        return True
+
     @abstractmethod
     def solve(self, instance: Instance, ctx: SolveContext) -> Outcome:
         """Solve ``instance``: return Solved, Unsolvable (with the reason) or GaveUp.

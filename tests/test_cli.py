@@ -106,3 +106,10 @@ def test_restricting_plugins_hides_the_others(third_party):
     result = run(["list"], env)
     assert result.stdout.startswith("counter: Counter")
     assert "sliding" not in result.stdout
+
+
+def test_prepare_readies_every_solver_of_the_named_puzzle(third_party):
+    result = run(["prepare", "counter"], third_party)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("counter greedy: ready (")
+    assert run(["prepare", "nope"], third_party).returncode == 2

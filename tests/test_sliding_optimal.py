@@ -381,3 +381,13 @@ def test_cancellation_stops_the_search():
 def test_solved_board_needs_no_moves():
     outcome = SOLVER.solve(make_board(3, 4, list(range(1, 12)) + [0]), SolveContext())
     assert isinstance(outcome, Solved) and outcome.moves == ()
+
+
+def test_prepare_builds_nothing_when_stopped_at_once(tmp_path, monkeypatch):
+    """`puzzle prepare` must be cancellable: a stopped prepare reports not ready, saves nothing."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    pdb.forget_loaded()
+    stopped = threading.Event()
+    stopped.set()
+    assert OptimalSolver().prepare(SolveContext(cancel=stopped)) is False
+    assert list(tmp_path.rglob("*.npy")) == [] and not pdb.cached_on_disk(4, 4, OptimalSolver.partition)

@@ -101,6 +101,10 @@ class OptimalSolver(Solver):
     #: (presets, short scrambles) are answered at once, still optimally, without the build.
     quick_try_nodes = 1_000_000
 
+    def prepare(self, ctx: SolveContext) -> bool:
+        """Build (or load) the 4x4 pattern databases now, so the first 15-puzzle solve is fast."""
+        return not isinstance(self._tables(4, 4, ctx), GaveUp)
+
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)
         if reason is not None:
