@@ -30,7 +30,7 @@ from typing import Sequence
 
 from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
-from .board import Board, unsolvable_reason
+from .board import Board, neighbours, unsolvable_reason
 from .heuristics import Heuristic, lower_bound
 
 try:  # The compiled search; without numba the pure-Python one below does the same, slower.
@@ -76,20 +76,8 @@ class Stop(Exception):
 # -- weighted A* -----------------------------------------------------------------------------------
 
 def neighbour_lists(rows: int, cols: int) -> list[tuple[int, ...]]:
-    out = []
-    for cell in range(rows * cols):
-        r, c = divmod(cell, cols)
-        nb = []
-        if r > 0:
-            nb.append(cell - cols)
-        if r < rows - 1:
-            nb.append(cell + cols)
-        if c > 0:
-            nb.append(cell - 1)
-        if c < cols - 1:
-            nb.append(cell + 1)
-        out.append(tuple(nb))
-    return out
+    """For every cell, the cells next to it (as :func:`.board.neighbours` gives them)."""
+    return [tuple(neighbours(rows, cols, cell)) for cell in range(rows * cols)]
 
 
 def weighted_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int], weight: float,
