@@ -579,6 +579,9 @@ class JobService:
         """A validated time limit in seconds (None: the default)."""
         if value is None or value == "":
             return self.default_time_limit
+        if isinstance(value, bool):  # JSON true is not "1 second"
+            raise InputError(f"the time limit must be a number of seconds, not {value!r}",
+                             where="time_limit")
         try:
             seconds = float(value)
         except (TypeError, ValueError):
@@ -617,7 +620,9 @@ class JobService:
         if job_id.startswith(STORED_PREFIX):
             # Stored answers need no memory of the job: the id names the row.
             row = job_id[len(STORED_PREFIX):]
-            found = self.store.get_by_id(int(row)) if row.isdigit() else None
+            # SQLite row ids are signed 64-bit: a longer number is no row (and would overflow).
+            valid = row.isascii() and row.isdigit() and len(row) <= 18
+            found = self.store.get_by_id(int(row)) if valid else None
             if found is None:
                 raise JobNotFound(f"there is no job {job_id!r}")
             request, report = found

@@ -57,6 +57,19 @@ def optional_text(values: dict, name: str) -> str | None:
     return value
 
 
+def parse_seed(raw: str) -> int:
+    """A seed from a query value: ASCII digits only, 0 to MAX_SEED (so a link means one board)."""
+    text = raw.strip()
+    # str.isdigit() also accepts "²" and other-script digits, which int() rejects or reads
+    # differently; a seed is plain 0-9.
+    if not (text.isascii() and text.isdigit()):
+        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {raw[:40]!r}",
+                         where="seed")
+    if len(text) > 19 or int(text) > MAX_SEED:
+        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+    return int(text)
+
+
 # -- puzzles ---------------------------------------------------------------------------------
 
 
@@ -151,13 +164,7 @@ def edit(puzzle_id):
 def random_instance(puzzle_id):
     puzzle = registry().puzzle(puzzle_id)
     values = dict(request.args.items())
-    raw_seed = values.pop("seed", "0") or "0"
-    try:
-        seed = int(raw_seed)
-    except ValueError:
-        raise InputError(f"the seed must be a whole number, not {raw_seed!r}", where="seed") from None
-    if not 0 <= seed <= MAX_SEED:
-        raise InputError(f"the seed must be between 0 and {MAX_SEED}", where="seed")
+    seed = parse_seed(values.pop("seed", "0") or "0")
     renderer = values.pop("renderer", None)
     unknown = sorted(set(values) - set(puzzle.random_options))
     if unknown:
@@ -176,8 +183,7 @@ def replay_moves(puzzle_id):
     puzzle = registry().puzzle(puzzle_id)
     instance, text = boards().instance(puzzle_id, values.get("instance"))
     moves = parse_moves(values.get("moves"))
-    states = boards().states(puzzle_id, text, moves)
-    solved = bool(puzzle.is_solved(states[-1]))
+    solved = bool(puzzle.is_solved(boards().states(puzzle_id, text, moves).final))
     details = dict(puzzle.describe_solution(instance, moves)) if solved else {}
     return jsonify({"instance": text, "moves": list(moves), "steps": len(moves), "solved": solved,
                     "details": details})
@@ -238,7 +244,6 @@ def animation_svg(puzzle_id):
         raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
     if len(moves) > 2000:
         raise InputError("an animation can show at most 2,000 moves", where="moves")
-    boards().states(puzzle_id, text, moves)  # a bad move is a 400 before any rendering
     svg = boards().animation(puzzle_id, values.get("renderer") or None, text, moves, delay)
     download = f"{puzzle_id}-solution.svg" if values.get("download") else None
     return svg_response(svg, download=download)

@@ -15,7 +15,8 @@ from engine.jobs import JobNotFound, QueueFull
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/") or request.path.startswith("/-/client/")
+    path = request.path
+    return path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
 
 
 def error_response(message: str, status: int, where: str | None = None, headers=None):

@@ -9,8 +9,8 @@ from werkzeug.exceptions import NotFound
 
 from engine import InputError
 
-from .api import MAX_SEED, editor_state, puzzle_details
-from .rendering import format_moves, parse_moves
+from .api import editor_state, parse_seed, puzzle_details
+from .rendering import format_moves, parse_moves, user_input
 
 bp = Blueprint("pages", __name__)
 
@@ -98,10 +98,9 @@ def editor(puzzle_id):
                 raise InputError(f"unknown preset {args['preset']!r}; presets: {', '.join(presets)}")
             instance, _ = boards().instance(puzzle.id, presets[args["preset"]])
         elif args.get("seed"):
-            seed = int(args["seed"]) if args["seed"].isdigit() else -1
-            if not 0 <= seed <= MAX_SEED:
-                raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}")
-            instance = puzzle.random(seed)
+            seed = parse_seed(args["seed"])
+            with user_input("the random instance"):
+                instance = puzzle.random(seed)
     except InputError as exc:
         error = {"error": exc.message, "where": exc.where}
     if instance is None:
@@ -112,10 +111,9 @@ def editor(puzzle_id):
     if args.get("moves") and error is None:
         try:
             moves = parse_moves(args["moves"])
-            states = boards().states(puzzle.id, state["instance"], moves)
-            solution = {"moves": list(moves), "solved": bool(puzzle.is_solved(states[-1])),
-                        "details": dict(puzzle.describe_solution(instance, moves))
-                        if puzzle.is_solved(states[-1]) else {},
+            solved = bool(puzzle.is_solved(boards().states(puzzle.id, state["instance"], moves).final))
+            solution = {"moves": list(moves), "solved": solved,
+                        "details": dict(puzzle.describe_solution(instance, moves)) if solved else {},
                         "solver": args.get("solver")}
         except InputError as exc:
             error = {"error": f"the moves in the link do not apply: {exc}", "where": "moves"}

@@ -10,15 +10,32 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict, namedtuple
 from contextlib import contextmanager
-from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from engine import InputError, replay
+from engine import InputError
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, resolve_instance
 
 #: Longest single move accepted in a move list.
 MAX_MOVE_CHARS = 200
+#: Work allowed to replay one move list, in moves x characters of the canonical instance text
+#: (a stand-in for the size of a state, which a move copies). Without it 100,000 moves on a
+#: 32 x 32 sliding board took 2.2 s of a request thread; this allows ~37,000 there (< 1 s),
+#: and the full MAX_MOVES on anything up to 1,500 characters (lights out, pegs, 15-puzzle).
+MAX_REPLAY_WORK = 150_000_000
+#: A replay keeps every CHECKPOINT_EVERY-th state; a step between is replayed from the one
+#: before it (at most CHECKPOINT_EVERY - 1 moves), so long move lists do not pin every state.
+CHECKPOINT_EVERY = 32
+#: Largest animated SVG built (its size is estimated from the first frame before rendering).
+#: Every frame is a full board: 2,000 frames of a 32 x 32 board were 370 MB and 86 s.
+MAX_ANIMATION_BYTES = 5_000_000
+#: Memory the caches may hold, roughly in characters of SVG / instance text.
+STEP_CACHE_CHARS = 64_000_000
+ANIMATION_CACHE_CHARS = 16_000_000
+PARSE_CACHE_CHARS = 16_000_000
+REPLAY_CACHE_CHARS = 64_000_000
 
 
 @contextmanager
@@ -93,15 +110,116 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
 _VIEWBOX = re.compile(r'viewBox="([^"]*)"')
 
 
+CacheInfo = namedtuple("CacheInfo", "hits misses entries size max_size")
+
+
+class SizedLRU:
+    """A thread-safe LRU cache around ``function`` bounded by the total *size* of its values.
+
+    functools.lru_cache bounds the number of entries, but entries here range from a few hundred
+    bytes (a 3 x 3 board) to hundreds of kilobytes (a 32 x 32 board), so a count bound is no
+    memory bound. ``weigh(args, value)`` gives an entry's size; exceptions are not cached.
+    """
+
+    def __init__(self, function: Callable, max_size: int, weigh: Callable[[tuple, Any], int]):
+        self.function = function
+        self.max_size = max_size
+        self.weigh = weigh
+        self._entries: OrderedDict[tuple, tuple[Any, int]] = OrderedDict()
+        self._size = 0
+        self._hits = self._misses = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, *args):
+        with self._lock:
+            found = self._entries.get(args)
+            if found is not None:
+                self._entries.move_to_end(args)
+                self._hits += 1
+                return found[0]
+            self._misses += 1
+        value = self.function(*args)  # outside the lock: other requests keep being served
+        weight = max(1, int(self.weigh(args, value)))
+        if weight <= self.max_size:
+            with self._lock:
+                if args not in self._entries:
+                    self._entries[args] = (value, weight)
+                    self._size += weight
+                while self._size > self.max_size:
+                    _, (_, dropped) = self._entries.popitem(last=False)
+                    self._size -= dropped
+        return value
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self._hits, self._misses, len(self._entries), self._size, self.max_size)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._size = 0
+
+
+class Replay:
+    """A move list replayed from an instance's start: any step's state, without keeping them all.
+
+    Every move is checked when the replay is made (InputError naming the first bad one, as
+    :func:`engine.replay` does); every CHECKPOINT_EVERY-th state is kept.
+    """
+
+    def __init__(self, puzzle, instance, moves: tuple[str, ...]):
+        self.puzzle = puzzle
+        self.moves = moves
+        state = puzzle.start(instance)
+        self.checkpoints = [state]
+        for i, move in enumerate(moves, start=1):
+            try:
+                state = puzzle.apply_move(state, move)
+            except InputError as exc:
+                raise InputError(exc.message, where=f"move {i} ({move})") from None
+            if i % CHECKPOINT_EVERY == 0:
+                self.checkpoints.append(state)
+        self.final = state
+
+    def __len__(self) -> int:
+        """The number of states: moves + 1."""
+        return len(self.moves) + 1
+
+    def state(self, step: int):
+        """The state after ``step`` moves (0 = the start)."""
+        if not 0 <= step <= len(self.moves):
+            raise IndexError(step)
+        if step == len(self.moves):
+            return self.final
+        base = step // CHECKPOINT_EVERY
+        state = self.checkpoints[base]
+        for move in self.moves[base * CHECKPOINT_EVERY:step]:
+            state = self.puzzle.apply_move(state, move)
+        return state
+
+
+def check_replay_work(text: str, moves: Sequence[str]) -> None:
+    """InputError when replaying ``moves`` on this instance would hog a request thread."""
+    size = max(1, len(text))
+    if len(moves) * size > MAX_REPLAY_WORK:
+        allowed = MAX_REPLAY_WORK // size
+        raise InputError(f"{len(moves):,} moves are too many to replay on a board this large "
+                         f"(its limit is {allowed:,} moves)", where="moves")
+
+
 class Boards:
     """Cached parsing, replay and rendering for one registry."""
 
-    def __init__(self, registry, cache_size: int = 4096):
+    def __init__(self, registry, cache_chars: int = STEP_CACHE_CHARS):
         self.registry = registry
-        self._parsed = lru_cache(maxsize=2048)(self._parse)
-        self._replayed = lru_cache(maxsize=256)(self._replay)
-        self._step = lru_cache(maxsize=cache_size)(self._render_step)
-        self._animation = lru_cache(maxsize=64)(self._render_animation)
+        self._parsed = SizedLRU(self._parse, PARSE_CACHE_CHARS,
+                                lambda args, value: len(args[1]) + len(value[1]))
+        self._replayed = SizedLRU(self._replay, REPLAY_CACHE_CHARS,
+                                  lambda args, value: len(args[1]) * (len(value.checkpoints) + 1)
+                                  + sum(map(len, args[2])))
+        self._step = SizedLRU(self._render_step, cache_chars, lambda args, value: len(value[0]))
+        self._animation = SizedLRU(self._render_animation, ANIMATION_CACHE_CHARS,
+                                   lambda args, value: len(value))
 
     # -- instances and states --------------------------------------------------------------
 
@@ -122,15 +240,18 @@ class Boards:
             instance = resolve_instance(puzzle, text)
             return instance, puzzle.format(instance)
 
-    def states(self, puzzle_id: str, text: str, moves: tuple[str, ...]):
-        """Every state from the start through each move; InputError at the first bad move."""
-        return self._replayed(puzzle_id, text, moves)
+    def states(self, puzzle_id: str, text: str, moves: tuple[str, ...]) -> Replay:
+        """The replay of ``moves`` (``.final``, ``.state(step)``); InputError at the first bad
+        move, or when the move list is too long for the board (see MAX_REPLAY_WORK)."""
+        _, canonical = self.instance(puzzle_id, text)
+        check_replay_work(canonical, moves)
+        return self._replayed(puzzle_id, canonical, moves)
 
-    def _replay(self, puzzle_id: str, text: str, moves: tuple[str, ...]):
+    def _replay(self, puzzle_id: str, text: str, moves: tuple[str, ...]) -> Replay:
         puzzle = self.registry.puzzle(puzzle_id)
         instance, _ = self.instance(puzzle_id, text)
         with user_input("a move"):
-            return tuple(replay(puzzle, instance, moves))
+            return Replay(puzzle, instance, moves)
 
     # -- SVG -------------------------------------------------------------------------------
 
@@ -151,8 +272,9 @@ class Boards:
 
     def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection):
         puzzle = self.registry.puzzle(puzzle_id)
-        states = self.states(puzzle_id, text, moves)
-        state = states[step]
+        replayed = self.states(puzzle_id, text, moves)
+        with user_input("a move"):
+            state = replayed.state(step)
         svg = self.registry.renderer(puzzle_id, renderer_name).render(
             state,
             last_move=moves[step - 1] if step > 0 else None,
@@ -163,11 +285,33 @@ class Boards:
 
     def animation(self, puzzle_id: str, renderer: str | None, text: str, moves: tuple[str, ...],
                   seconds_per_step: float = 0.6) -> str:
+        """The animated SVG of the whole solution; InputError if it would be too large."""
         renderer_name = self.registry.renderer(puzzle_id, renderer).name
+        self.states(puzzle_id, text, moves)  # a bad move is a 400 before any rendering
+        first, _ = self.step(puzzle_id, renderer_name, text, moves, 0)
+        estimate = len(first) * (len(moves) + 1)
+        if estimate > MAX_ANIMATION_BYTES:
+            frames = max(1, MAX_ANIMATION_BYTES // max(1, len(first)))
+            raise InputError(f"an animation of {len(moves):,} moves on this board would be about "
+                             f"{estimate / 1e6:,.1f} MB; it can show at most {frames - 1:,} moves "
+                             f"(use the step images instead)", where="moves")
         return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3))
 
     def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step):
-        frames = [self.step(puzzle_id, renderer_name, text, moves, i)[0] for i in range(len(moves) + 1)]
+        # Frames are rendered here, not through the step cache, so one animation does not
+        # push every cached playback step out.
+        replayed = self.states(puzzle_id, text, moves)
+        renderer = self.registry.renderer(puzzle_id, renderer_name)
+        frames, total = [], 0
+        with user_input("a move"):
+            for i in range(len(moves) + 1):
+                frame = renderer.render(replayed.state(i), last_move=moves[i - 1] if i else None,
+                                        next_move=moves[i] if i < len(moves) else None)
+                total += len(frame)
+                if total > 2 * MAX_ANIMATION_BYTES:  # the first frame was unusually small
+                    raise InputError("this animation would be too large; use the step images",
+                                     where="moves")
+                frames.append(frame)
         title = f"{self.registry.puzzle(puzzle_id).title}: {len(moves)} moves"
         return animate(frames, seconds_per_step, title)
 
