@@ -1,0 +1,156 @@
+"""Regression tests for what an adversarial review of the web app found: requests that were a
+500, or that could hog a request thread or the server's memory.
+
+Mostly against the toy "pairs" puzzle (tests/test_web_toy.py); the work bounds are also checked
+on the real 32 x 32 sliding board when that plugin is installed.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+import pytest
+
+from engine.plugins import get_registry
+from test_web_toy import TOY_FACTORY, toy_registry
+from web import create_app, rendering
+from web.rendering import CHECKPOINT_EVERY, Replay, SizedLRU
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": TOY_FACTORY,
+                      "DATA_DIR": str(tmp_path_factory.mktemp("data")), "TESTING": True})
+    yield app
+    app.extensions["puzzle_jobs"].close()
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+# -- inputs that used to be a 500 ----------------------------------------------------------------
+
+@pytest.mark.parametrize("method,suffix", [("GET", ""), ("POST", "/cancel"), ("DELETE", "")])
+def test_stored_job_id_too_large_for_sqlite_is_404(client, method, suffix):
+    # int("9" * 30) overflowed SQLite's 64-bit rowid: an OverflowError, answered as a 500.
+    r = client.open(f"/api/jobs/stored-{'9' * 30}{suffix}", method=method)
+    assert r.status_code == 404 and "no job" in r.get_json()["error"]
+
+
+@pytest.mark.parametrize("seed", ["²", "١٢", "-1", "1.5", str(2**63), "9" * 5000])
+def test_editor_page_with_a_strange_seed_shows_an_error_not_a_500(client, seed):
+    # "²".isdigit() is True but int("²") raises: /pairs?seed=² was a 500.
+    r = client.get("/pairs", query_string={"seed": seed})
+    assert r.status_code == 200
+    assert "seed must be a whole number" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("seed", ["²", "١٢", " 1x", str(2**63)])
+def test_random_api_takes_only_plain_ascii_seeds(client, seed):
+    # "١٢" (Arabic-Indic digits) used to be read as seed 12.
+    r = client.get("/api/pairs/random", query_string={"seed": seed})
+    assert r.status_code == 400 and r.get_json()["where"] == "seed"
+
+
+def test_random_api_still_takes_the_largest_seed(client):
+    r = client.get("/api/pairs/random", query_string={"seed": str(2**63 - 1)})
+    assert r.status_code == 200 and r.get_json()["seed"] == 2**63 - 1
+
+
+@pytest.mark.parametrize("limit", [True, False])
+def test_boolean_time_limit_is_refused(client, limit):
+    # JSON true was silently taken as a 1 s time limit.
+    r = client.post("/api/pairs/jobs", json={"instance": "0110", "time_limit": limit})
+    assert r.status_code == 400 and r.get_json()["where"] == "time_limit"
+
+
+def test_api_root_answers_json_404(client):
+    r = client.get("/api")
+    assert r.status_code == 404 and r.is_json and r.get_json()["error"]
+
+
+# -- bounded work and memory -------------------------------------------------------------------
+
+def flip(bits: str, move: str) -> str:
+    """The toy's rule, written again: move k flips bits k and k + 1."""
+    k = int(move)
+    b = list(bits)
+    for i in (k, k + 1):
+        b[i] = "1" if b[i] == "0" else "0"
+    return "".join(b)
+
+
+def test_replay_keeps_checkpoints_and_recomputes_every_step_exactly():
+    registry = toy_registry()
+    puzzle = registry.puzzle("pairs")
+    moves = tuple(str(i % 5) for i in range(3 * CHECKPOINT_EVERY + 7))
+    replayed = Replay(puzzle, puzzle.parse("000000"), moves)
+    assert len(replayed.checkpoints) == 4  # not one state per move
+    expected = "000000"
+    for step in range(len(moves) + 1):
+        assert puzzle.format(replayed.state(step)) == expected, step
+        if step < len(moves):
+            expected = flip(expected, moves[step])
+
+
+def test_move_list_too_long_for_the_board_is_refused_quickly(client, monkeypatch):
+    monkeypatch.setattr(rendering, "MAX_REPLAY_WORK", 6 * 1000)  # 1,000 moves on 6 bits
+    ok = ",".join(["0"] * 1000)
+    too_many = ",".join(["0"] * 1001)
+    assert client.get(f"/api/pairs/render.svg?instance=000000&moves={ok}&step=3").status_code == 200
+    for r in (client.get(f"/api/pairs/render.svg?instance=000000&moves={too_many}&step=3"),
+              client.post("/api/pairs/replay", json={"instance": "000000", "moves": too_many}),
+              client.get(f"/api/pairs/animation.svg?instance=000000&moves={too_many}")):
+        assert r.status_code == 400, r.get_data(as_text=True)
+        assert r.get_json()["where"] == "moves" and "too many" in r.get_json()["error"]
+
+
+def test_animation_larger_than_the_limit_is_refused(client, monkeypatch):
+    first = client.get("/api/pairs/render.svg?instance=0000&step=0").get_data(as_text=True)
+    monkeypatch.setattr(rendering, "MAX_ANIMATION_BYTES", len(first) * 10)
+    assert client.get("/api/pairs/animation.svg?instance=0000&moves=" + ",".join(["0"] * 8)).status_code == 200
+    r = client.get("/api/pairs/animation.svg?instance=0000&moves=" + ",".join(["0"] * 12))
+    assert r.status_code == 400 and "at most 9 moves" in r.get_json()["error"]
+
+
+def test_sized_cache_evicts_by_size_not_count():
+    calls = []
+    cache = SizedLRU(lambda key: calls.append(key) or "x" * key, max_size=100,
+                     weigh=lambda args, value: len(value))
+    cache(60)
+    cache(30)
+    assert cache(60) == "x" * 60 and calls == [60, 30]  # a hit
+    cache(50)  # 60 + 30 + 50 > 100: the least recently used (30) goes, then 60 as well
+    info = cache.cache_info()
+    assert info.size <= 100 and info.entries == 1
+    cache(500)  # larger than the whole cache: computed, never stored
+    assert cache.cache_info().size <= 100
+
+
+def test_sliding_32x32_long_move_lists_are_bounded_when_installed(tmp_path):
+    registry = get_registry()
+    if "sliding" not in registry.puzzles:
+        pytest.skip("the sliding plugin is not installed")
+    puzzle = registry.puzzle("sliding")
+    text = puzzle.format(puzzle.random(1, {"size": "32x32"}))
+    rows = [r.split() for r in text.split(";")[0].split("/")]
+    (r, c), = [(i, row.index("0")) for i, row in enumerate(rows) if "0" in row]
+    tile = rows[r][c + 1] if c + 1 < len(rows[r]) else rows[r][c - 1]
+    app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path)})
+    client = app.test_client()
+    try:
+        started = time.perf_counter()
+        r = client.post("/api/sliding/replay", json={"instance": text, "moves": [tile] * 100_000})
+        assert r.status_code == 400 and "too many" in r.get_json()["error"]
+        r = client.get(f"/api/sliding/animation.svg?instance={quote(text, safe='')}&moves="
+                       + ",".join([tile] * 2000))
+        assert r.status_code == 400 and "MB" in r.get_json()["error"]
+        assert time.perf_counter() - started < 1.0  # refused before doing the work
+        # an even number of back-and-forth slides comes back to the start
+        r = client.post("/api/sliding/replay", json={"instance": text, "moves": [tile] * 1000})
+        assert r.status_code == 200 and r.get_json()["steps"] == 1000
+    finally:
+        app.extensions["puzzle_jobs"].close()
