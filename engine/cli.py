@@ -224,7 +224,8 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 
 @cli.command("random")
 @click.argument("puzzle_id", metavar="PUZZLE")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed, 0 to 2^63-1 (the same range as the web app's).")
 @click.option("--size", help="Board size, where the puzzle has one (e.g. 4x4).")
 @click.option("--preset", help="Base the instance on this preset, where the puzzle supports it.")
 @click.option("-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
@@ -260,9 +261,25 @@ def _add_plugin_commands() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``puzzle`` console script."""
+    """Entry point of the ``puzzle`` console script.
+
+    Click's own usage errors (a bad option value, a missing argument, an unknown command) are
+    printed as one ``error:`` line with exit code 2, like every other bad input, instead of
+    Click's four-line usage block.
+    """
     _add_plugin_commands()
-    cli.main(args=argv, prog_name="puzzle")
+    try:
+        cli.main(args=argv, prog_name="puzzle", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `puzzle`: the help is the answer
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+        _fail(exc.format_message() + hint, exc.exit_code)
+    except click.ClickException as exc:
+        _fail(exc.format_message(), exc.exit_code)
+    except click.Abort:
+        _fail("cancelled", EXIT_GAVE_UP)
 
 
 if __name__ == "__main__":

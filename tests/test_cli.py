@@ -113,3 +113,15 @@ def test_prepare_readies_every_solver_of_the_named_puzzle(third_party):
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("counter greedy: ready (")
     assert run(["prepare", "nope"], third_party).returncode == 2
+
+
+def test_usage_errors_are_one_line_with_exit_2(third_party):
+    # Click used to print a four-line usage block for these; now they read like any bad input.
+    for args in (["solve", "counter", "1 -> 5", "--timeout", "abc"], ["solve", "counter"],
+                 ["render", "counter", "1 -> 5", "--step", "x"], ["no-such-command"],
+                 ["random", "counter", "--seed", "-1"], ["random", "counter", "--seed", str(2**63)]):
+        result = run(args, third_party)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert "Traceback" not in result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and "--help" in lines[0], lines
