@@ -7,9 +7,11 @@
   ``(l0..l7)``: ``lk`` steps in direction ``k`` * 45 degrees on the grid of the half-square
   triangles (legs 1), then scaled by sqrt 2 (and turned 45 degrees where that shows more
   horizontal edges) to the pieces' unit.
-* Classic figures (house, boat, cat, swan, runner, fish, arrow) defined by this project: each is
-  the union of the composition in :data:`COMPOSITIONS` (so it is solvable by construction; the
-  solver finds its own cover).
+* Classic picture figures (cat, rabbit, swan, house, sailboat, fish, bird, candle), drawn by this
+  project in the style of the classic tangram books: each is built as an exact placement of the
+  seven pieces (:data:`COMPOSITIONS`, in move notation) and stored as the silhouette of their
+  union, so it is solvable by construction (the solver finds its own cover). To change one, edit
+  its placement and regenerate the text with ``format_silhouette(union_silhouette(pieces))``.
 * Figures for the rules: two separate islands, a bow tie touching at one point, a figure slid
   off the lattice, and seeded assemblies with holes and point contacts.
 """
@@ -36,14 +38,21 @@ CONVEX = {
     "convex-hexagon-4": "outer r2,0 3r2,0 3r2,2r2 2r2,3r2 0,3r2 0,r2\n",  # (2, 0, 2, 1, 2, 0, 2, 1)
 }
 
+#: Classic picture figures. Each text is the union (``assembly.union_silhouette``) of its
+#: placement in :data:`COMPOSITIONS`; ``tests/test_tangram_solver.py`` checks that they agree.
 CLASSIC = {
-    "house": 'outer -2,0 4,0 4,2 3,3 4,4 3,5 0,2 0,0 -1,1 -3,1\n',
-    "boat": 'outer 2,0 6,0 6,2 4,4 4,6 3,7 3,5 4,4 2,2 0,2\n',
-    "cat": 'outer 2,-2 4,0 2,0 3,1 5,1 6,2 4,2 2,4 4,6 0,6 2,4 0,2 2,0\n',
-    "swan": 'outer 2,0 6,0 6,2 2,2 2,4 4,6 2,6 1,5 1,3 0,2\n',
-    "runner": 'outer 5,-1 5,1 4,0\nouter 0,0 2,2 2,0 4,2 2,2 4,4 6,4 7,5 5,5 4,4 2,4 3,5 2,6 1,5 2,4 0,4 -1,3 0,2\n',
-    "fish": 'outer 1,-1 3,-1 4,0 2,0 4,2 5,1 7,1 5,3 4,2 2,4 3,5 2,6 1,5 2,4 0,4 1,3 0,2 2,0\n',
-    "arrow": 'outer 4,0 6,2 4,4 4,3 0,3 -1,4 -3,4 -2,3 -1,3 -2,2 -1,1 0,2 0,1 4,1\nhole 0,2 -1,3 0,3\n',
+    "cat": 'outer -1,-5 3,-5 4,-4 4,-2 3,-3 1,-3 0,-2 1,-1 1,1 0,0 -1,1\n',
+    "rabbit": 'outer -1,-5 3,-5 4,-4 3,-3 1,-3 0,-2 1,-1 1,1 0,2 0,0 -1,1\n',
+    "swan": 'outer 2,0 4,0 6,2 4,4 4,2 2,2 1,3 1,5 0,6 -2,4 0,4 0,2\n',
+    "house": 'outer 0,0 4+r2,0 4+r2,r2 4,r2 4,2 7/2,5/2 7/2,9/2 5/2,11/2 5/2,7/2 2,4 0,2\n',
+    "sailboat": 'outer r2,0 4r2,0 5r2,r2 5/2r2,r2 2+5/2r2,2+r2 5/2r2,4+r2 5/2r2,3r2 1/2r2,r2 0,r2\n',
+    "fish": 'outer 1,-3 4,0 2,2 2,4 1,3 1,1 0,0 -2,2 -2,-2 0,0 1,-1 0,-2\n',
+    "bird": 'outer 2,-4 4,-4 2,-2 4,0 6,0 5,1 3,1 1,3 -1,3 1,1 0,0 2,-2 1,-3\n',
+    "candle": 'outer -1,-1 1,-1 2,0 2,6 1,6 2,7 1,8 0,7 1,6 0,6 0,0\n',
+}
+
+#: Figures that exercise the rules (islands, holes, point contacts, off-lattice slides).
+RULES = {
     "islands": 'outer 0,0 4,0 0,4\nouter 10,0 10,4 6,4\n',
     "assembly-hole": 'outer -2,-6 0,-4 -1,-3 -1,-1 0,-2 2,-2 0,0 1,1 0,2 1,3 -3,3 -2,2\nhole -1,-1 -2,0 -1,1 0,0\n',
     "assembly-hole-2": 'outer 4-r2,-2r2 4,-2r2 4,-r2 2,2-r2 r2,0 r2,r2 0,2r2 1-r2,1+r2 -r2,2+r2 -r2,r2 -2-r2,-2+r2 -r2,-4+r2 -r2,0 0,0 0,-r2 4-r2,-r2\nhole 0,0 -r2,r2 r2,r2\n',
@@ -59,13 +68,14 @@ CLASSIC = {
 
 #: The placements whose union is each composed figure (a known cover).
 COMPOSITIONS = {
-    "house": ('L1 r5 f0 @ 2,2', 'M r6 f0 @ 0,2', 'S1 r7 f0 @ 3,1', 'S2 r1 f0 @ 3,1', 'L2 r5 f0 @ 2,4', 'Q r1 f0 @ 3,3', 'P r0 f1 @ 0,0'),
-    "boat": ('L1 r1 f0 @ 2,0', 'L2 r5 f0 @ 4,2', 'M r4 f0 @ 6,2', 'Q r1 f0 @ 4,2', 'S1 r5 f0 @ 3,3', 'S2 r5 f0 @ 5,3', 'P r2 f0 @ 4,4'),
-    "cat": ('L1 r7 f0 @ 0,2', 'L2 r3 f0 @ 4,2', 'Q r1 f0 @ 2,4', 'S1 r1 f0 @ 1,5', 'S2 r1 f0 @ 3,5', 'P r0 f0 @ 3,1', 'M r6 f0 @ 2,0'),
-    "swan": ('L1 r1 f0 @ 2,0', 'L2 r5 f0 @ 4,2', 'M r4 f0 @ 6,2', 'S1 r5 f0 @ 1,3', 'P r2 f0 @ 2,2', 'Q r1 f0 @ 2,4', 'S2 r1 f0 @ 3,5'),
-    "runner": ('L1 r1 f0 @ 2,2', 'Q r1 f0 @ 2,4', 'P r0 f0 @ 4,4', 'S1 r7 f0 @ -1,3', 'L2 r3 f0 @ 2,2', 'M r6 f0 @ 2,2', 'S2 r7 f0 @ 4,0'),
-    "fish": ('L1 r7 f0 @ 0,2', 'L2 r3 f0 @ 4,2', 'S1 r7 f0 @ 4,2', 'M r0 f0 @ 5,1', 'Q r1 f0 @ 2,4', 'P r0 f0 @ 1,-1', 'S2 r1 f0 @ 1,3'),
-    "arrow": ('L1 r3 f0 @ 6,2', 'L2 r5 f0 @ 2,3', 'M r6 f0 @ 0,3', 'S1 r7 f0 @ 3,2', 'S2 r1 f0 @ 3,2', 'Q r1 f0 @ -1,1', 'P r0 f1 @ 0,3'),
+    "cat": ('L1 r3 f0 @ 1,-3', 'L2 r5 f0 @ 1,-3', 'M r4 f0 @ 3,-3', 'S1 r7 f0 @ 0,0', 'S2 r3 f0 @ 0,0', 'Q r1 f0 @ 0,-2', 'P r2 f1 @ 4,-2'),
+    "rabbit": ('L1 r3 f0 @ 1,-3', 'L2 r5 f0 @ 1,-3', 'M r4 f0 @ 3,-3', 'S1 r3 f0 @ 4,-4', 'S2 r3 f0 @ 0,0', 'Q r1 f0 @ 0,-2', 'P r2 f0 @ 1,-1'),
+    "swan": ('L1 r1 f0 @ 2,0', 'L2 r3 f0 @ 6,2', 'M r2 f0 @ 4,0', 'S1 r5 f0 @ 1,3', 'S2 r5 f0 @ -1,5', 'Q r1 f0 @ 0,4', 'P r2 f1 @ 1,5'),
+    "house": ('L1 r5 f0 @ 2,4', 'L2 r1 f0 @ 2,0', 'M r0 f0 @ 0,0', 'S1 r5 f0 @ 3,1', 'S2 r7 f0 @ 3,1', 'Q r0 f0 @ 4,0', 'P r2 f0 @ 7/2,5/2'),
+    "sailboat": ('L1 r3 f0 @ 2+5/2r2,2+r2', 'L2 r2 f0 @ 5/2r2,r2', 'M r1 f0 @ 2r2,0', 'S1 r2 f0 @ 3r2,0', 'S2 r6 f0 @ 4r2,r2', 'Q r0 f0 @ 3r2,0', 'P r3 f0 @ 2r2,0'),
+    "fish": ('L1 r5 f0 @ 2,2', 'L2 r1 f0 @ 2,-2', 'M r0 f0 @ -2,0', 'S1 r1 f0 @ -1,-1', 'S2 r3 f0 @ -1,-1', 'Q r1 f0 @ 1,-3', 'P r2 f1 @ 2,4'),
+    "bird": ('L1 r5 f0 @ 2,2', 'L2 r1 f0 @ 2,-2', 'M r0 f0 @ 2,-4', 'S1 r1 f0 @ 0,2', 'S2 r7 f0 @ 1,-3', 'Q r1 f0 @ 1,1', 'P r0 f1 @ 6,0'),
+    "candle": ('L1 r3 f0 @ 2,2', 'L2 r7 f0 @ 0,4', 'M r2 f0 @ 2,0', 'S1 r3 f0 @ 1,5', 'S2 r1 f0 @ 1,5', 'Q r1 f0 @ 1,6', 'P r0 f0 @ -1,-1'),
     "islands": ('L1 r5 f0 @ 2,2', 'L2 r3 f0 @ 2,2', 'P r2 f0 @ 10,0', 'S1 r7 f0 @ 8,2', 'Q r1 f0 @ 8,2', 'M r4 f0 @ 10,4', 'S2 r1 f0 @ 7,3'),
     "assembly-hole": ('Q r5 f1 @ -1,1', 'S2 r1 f1 @ -1,1', 'P r6 f0 @ -2,0', 'S1 r5 f1 @ -1,-1', 'L1 r3 f0 @ 0,-4', 'L2 r7 f1 @ -1,1', 'M r6 f1 @ 0,-2'),
     "assembly-hole-2": ('P r5 f0 @ r2,r2', 'M r3 f1 @ 0,2r2', 'S1 r0 f0 @ -r2,0', 'S2 r3 f0 @ 1-r2,1+r2', 'L1 r3 f1 @ 2,2-r2', 'Q r0 f0 @ 4-r2,-2r2', 'L2 r7 f0 @ -2-r2,-2+r2'),
@@ -76,8 +86,9 @@ COMPOSITIONS = {
     "assembly-slid-2": ('S1 r1 f0 @ 0,0', 'S2 r3 f0 @ -2/3,2/3', 'Q r3 f0 @ 3/4,-3/4', 'M r2 f0 @ 1,1', 'L2 r5 f0 @ -7/12,-17/12', 'P r5 f1 @ -31/12-r2,-41/12', 'L1 r7 f1 @ -7/12-r2,-65/12'),
 }
 
-#: "square" (first: the editor's default) is the classic 4 x 4 square, also listed as convex-square.
-PRESETS = {"square": CONVEX["convex-square"], **CONVEX, **CLASSIC}
+#: The pictures come first ("cat" is the editor's default and the gallery thumbnail); "square" is
+#: the classic 4 x 4 square, also listed as convex-square.
+PRESETS = {**CLASSIC, "square": CONVEX["convex-square"], **CONVEX, **RULES}
 
 
 def convex_candidates() -> list[tuple[int, ...]]:
