@@ -154,3 +154,21 @@ def test_sliding_32x32_long_move_lists_are_bounded_when_installed(tmp_path):
         assert r.status_code == 200 and r.get_json()["steps"] == 1000
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+# -- defence in depth on the pages ---------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/pairs", "/-/plugins", "/no-such-puzzle"])
+def test_pages_forbid_inline_and_foreign_scripts(client, path):
+    # The board SVG goes into the page with innerHTML; if a renderer ever let user text through
+    # unescaped, an onload= attribute must still not run.
+    r = client.get(path)
+    assert r.mimetype == "text/html"
+    csp = r.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_svg_answers_keep_their_own_stricter_policy(client):
+    r = client.get("/api/pairs/render.svg?instance=0110")
+    assert r.headers["Content-Security-Policy"].startswith("default-src 'none'")

@@ -47,6 +47,22 @@ def _make_runner(config) -> object:
     return runner(**options) if callable(runner) else runner
 
 
+#: Pages may run only the app's own scripts (editor.js and /-/client/<puzzle>.js): the board SVG
+#: is inserted into the page, so if a renderer ever failed to escape user text, an injected
+#: attribute such as onload= still would not run. Inline styles stay allowed for the SVG boards.
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+            "frame-ancestors 'self'")
+
+
+def _protect_pages(response):
+    """Security headers on every HTML answer (the SVG and JSON answers set their own)."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if response.mimetype == "text/html":
+        response.headers.setdefault("Content-Security-Policy", PAGE_CSP)
+    return response
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build the web app; see the module docstring for the configuration keys."""
     app = Flask(__name__)
@@ -69,6 +85,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from . import api, errors, pages
     errors.install(app)
+    app.after_request(_protect_pages)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     return app
