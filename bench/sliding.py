@@ -197,7 +197,7 @@ def bench_fast(puzzle, solver, count: int) -> None:
     from engine.solving import run_solver
     from plugins.sliding.ida import LinearConflictSearch
     lengths, ratios, times, failed = [], [], [], 0
-    run_solver(puzzle, solver, puzzle.random(0, {"size": "3x3"}), SolveContext.with_timeout(10))
+    solver.prepare(SolveContext())  # as `puzzle prepare` does before serving
     for seed in range(count):
         board = puzzle.random(seed, {"size": "5x5"})
         report = run_solver(puzzle, solver, board, SolveContext.with_timeout(10))

@@ -160,3 +160,13 @@ def test_the_pure_python_search_still_solves_when_the_compiled_one_is_unavailabl
     assert fast.schedule_for(4, 4, False) == dict(fast.PY_SCHEDULES)[16]
     for size in ("4x4", "3x4", "7x7"):
         solve_and_replay(PUZZLE.random(3, {"size": size}))
+
+
+def test_prepare_makes_the_compiled_search_available_under_short_deadlines():
+    """Web workers solve under a 10 s limit: after prepare they must not fall back to Python."""
+    from engine import SolveContext
+    from plugins.sliding import fast
+    if fast.fast_kernel is None:
+        pytest.skip("numba is not available")
+    assert fast.FastSolver().prepare(SolveContext()) is True
+    assert fast.use_compiled(SolveContext.with_timeout(5))

@@ -511,6 +511,18 @@ class FastSolver(Solver):
     description = ("Weighted A* (Manhattan + linear conflict) on boards up to 5 x 5, row-and-column "
                    "reduction on bigger ones; short but not always shortest solutions.")
 
+    def prepare(self, ctx: SolveContext) -> bool:
+        """Compile (or load from numba's disk cache) the compiled search now.
+
+        Without this, a process's first solve under a deadline shorter than the compile time
+        takes the slower pure-Python search, because it cannot know the compile would be quick.
+        """
+        if fast_kernel is None or _kernel_broken:
+            return True
+        ctx.progress(phase="compiling the weighted A* search")
+        search(2, 2, (1, 2, 0, 3), (1, 2, 3, 0), 1.0, 100, None, {"nodes": 0})
+        return True
+
     def solve(self, instance: Board, ctx: SolveContext) -> Solved | Unsolvable | GaveUp:
         reason = unsolvable_reason(instance)
         if reason:
