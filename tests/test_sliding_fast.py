@@ -163,10 +163,21 @@ def test_the_pure_python_search_still_solves_when_the_compiled_one_is_unavailabl
 
 
 def test_prepare_makes_the_compiled_search_available_under_short_deadlines():
-    """Web workers solve under a 10 s limit: after prepare they must not fall back to Python."""
-    from engine import SolveContext
-    from plugins.sliding import fast
-    if fast.fast_kernel is None:
+    """Web workers solve under a 10 s limit: after prepare they must not fall back to Python.
+
+    Run in a fresh process, where the kernel is not loaded yet (in this one other tests may
+    have loaded it already)."""
+    import subprocess
+    import sys
+    code = (
+        "from engine import SolveContext\n"
+        "from plugins.sliding import fast\n"
+        "if fast.fast_kernel is None: raise SystemExit(3)\n"
+        "assert not fast.use_compiled(SolveContext.with_timeout(5)), 'loaded before prepare'\n"
+        "assert fast.FastSolver().prepare(SolveContext()) is True\n"
+        "assert fast.use_compiled(SolveContext.with_timeout(5)), 'not loaded by prepare'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if result.returncode == 3:
         pytest.skip("numba is not available")
-    assert fast.FastSolver().prepare(SolveContext()) is True
-    assert fast.use_compiled(SolveContext.with_timeout(5))
+    assert result.returncode == 0, result.stderr
