@@ -172,3 +172,45 @@ def test_pages_forbid_inline_and_foreign_scripts(client, path):
 def test_svg_answers_keep_their_own_stricter_policy(client):
     r = client.get("/api/pairs/render.svg?instance=0110")
     assert r.headers["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+# -- long solutions play back by job id ------------------------------------------------------------
+
+def stored_solution(app, instance: str, moves: list[str]) -> str:
+    """Put a solved report in the result store (as a finished job would); its job id."""
+    jobs = app.extensions["puzzle_jobs"]
+    jobs.store.put({"puzzle": "pairs", "solver": "sweep", "instance": instance, "status": "solved",
+                    "moves": moves, "length": len(moves), "optimal": False, "seconds": 0.0,
+                    "stats": {}, "reason": None, "details": {"flips": len(moves)}})
+    job = jobs.submit("pairs", instance, "sweep")
+    assert job.from_store
+    return job.id
+
+
+def test_job_steps_are_drawn_by_job_id_beyond_the_url_move_limit(app, client, monkeypatch):
+    # 1,002 moves on 6 bits: "0" 1,000 times (back to the start), then 1 and 4 solve 011011.
+    moves = ["0"] * 1000 + ["1", "4"]
+    job_id = stored_solution(app, "011011", moves)
+    monkeypatch.setattr(rendering, "MAX_REPLAY_WORK", 6 * 500)  # links may carry only 500 moves
+    by_moves = client.get("/api/pairs/render.svg?instance=011011&moves=" + ",".join(moves) + "&step=1")
+    assert by_moves.status_code == 400
+    expected = {0: "011011", 1: "101011", 1001: "000011", 1002: "000000"}
+    for step, bits in expected.items():
+        r = client.get(f"/api/jobs/{job_id}/render.svg?step={step}")
+        assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+        assert r.headers["X-Puzzle-Solved"] == ("true" if bits == "000000" else "false")
+        # the toy draws bit k as a rect of class "bit on" (1) or "bit" (0)
+        drawn = "".join("1" if part.startswith("bit on") else "0"
+                        for part in r.get_data(as_text=True).split('class="')[1:])
+        assert drawn == bits, step
+    r = client.get(f"/api/jobs/{job_id}/render.svg?step=1003")
+    assert r.status_code == 400 and r.get_json()["where"] == "step"
+    assert client.get("/api/jobs/nope/render.svg?step=0").status_code == 404
+
+
+def test_editor_link_with_a_job_shows_its_solution(app, client):
+    job_id = stored_solution(app, "110000", ["0"])
+    page = client.get(f"/pairs?job={job_id}").get_data(as_text=True)
+    assert '"job": "' + job_id + '"' in page and '"moves": ["0"]' in page
+    bad = client.get("/pairs?job=nope")
+    assert bad.status_code == 200 and "the job in the link cannot be shown" in bad.get_data(as_text=True)

@@ -50,7 +50,9 @@ def _make_runner(config) -> object:
 #: Pages may run only the app's own scripts (editor.js and /-/client/<puzzle>.js): the board SVG
 #: is inserted into the page, so if a renderer ever failed to escape user text, an injected
 #: attribute such as onload= still would not run. Inline styles stay allowed for the SVG boards.
-PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+#: 'unsafe-eval' stays allowed: no page code evaluates strings, but browser automation does
+#: (Playwright's wait_for_function, used by the e2e suite) and so may a plugin's client script.
+PAGE_CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'self'")
 

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine import InputError
 
-from .rendering import parse_moves, parse_step, user_input
+from .rendering import MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -247,6 +247,25 @@ def animation_svg(puzzle_id):
     svg = boards().animation(puzzle_id, values.get("renderer") or None, text, moves, delay)
     download = f"{puzzle_id}-solution.svg" if values.get("download") else None
     return svg_response(svg, download=download)
+
+
+@bp.get("/jobs/<job_id>/render.svg")
+def job_step_svg(job_id):
+    """A step of a solved job's solution as SVG: ``?step=N`` (default: the last).
+
+    The job holds the instance and the moves, so the URL stays short however long the solution
+    is (83,000 moves do not fit in a query string); ``stored-N`` ids work across restarts.
+    """
+    job = jobs().get(job_id)
+    result = job.result or {}
+    if job.status != "solved" or not isinstance(result.get("moves"), list):
+        raise InputError(f"job {job_id} has no solution to show (it is {job.status})", where="job")
+    moves = tuple(result["moves"])
+    step = parse_step(request.args.get("step"), moves)
+    svg, solved = boards().step(job.request.puzzle, request.args.get("renderer") or None,
+                                job.request.instance, moves, step,
+                                work_limit=MAX_SOLUTION_REPLAY_WORK)
+    return svg_response(svg, solved)
 
 
 # -- jobs --------------------------------------------------------------------------------------

@@ -79,6 +79,19 @@ def client_script(puzzle_id):
     return response
 
 
+def job_solution(puzzle, job_id: str) -> dict:
+    """The solution of a solved job of this puzzle, for playback (``?job=`` in the editor link,
+    used for solutions too long to put in the link as moves)."""
+    job = current_app.extensions["puzzle_jobs"].get(job_id)
+    result = job.result or {}
+    if job.request.puzzle != puzzle.id:
+        raise InputError(f"job {job_id} is a {job.request.puzzle} job, not {puzzle.id}")
+    if job.status != "solved" or not isinstance(result.get("moves"), list):
+        raise InputError(f"job {job_id} has no solution (it is {job.status})")
+    return {"moves": list(result["moves"]), "solved": True, "details": result.get("details") or {},
+            "solver": job.request.solver, "job": job.id, "instance": job.request.instance}
+
+
 @bp.get("/<puzzle_id>")
 def editor(puzzle_id):
     """The editor. ``?instance=`` (exact text), ``?preset=``, ``?seed=`` choose the instance;
@@ -108,7 +121,13 @@ def editor(puzzle_id):
     state = editor_state(puzzle.id, instance)
 
     solution = None
-    if args.get("moves") and error is None:
+    if args.get("job") and error is None:
+        try:
+            solution = job_solution(puzzle, args["job"])
+            state = editor_state(puzzle.id, boards().instance(puzzle.id, solution.pop("instance"))[0])
+        except InputError as exc:
+            error = {"error": f"the job in the link cannot be shown: {exc}", "where": "job"}
+    elif args.get("moves") and error is None:
         try:
             moves = parse_moves(args["moves"])
             solved = bool(puzzle.is_solved(boards().states(puzzle.id, state["instance"], moves).final))
@@ -126,6 +145,6 @@ def editor(puzzle_id):
         "solution": solution,
         "max_time_limit": current_app.extensions["puzzle_jobs"].max_time_limit,
         "default_time_limit": current_app.extensions["puzzle_jobs"].default_time_limit,
-        "moves_param": format_moves(solution["moves"]) if solution else None,
+        "moves_param": format_moves(solution["moves"]) if solution and not solution.get("job") else None,
     }
     return render_template("editor.html", puzzle=puzzle, page=page, details=page["puzzle"])

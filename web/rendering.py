@@ -25,6 +25,11 @@ MAX_MOVE_CHARS = 200
 #: 32 x 32 sliding board took 2.2 s of a request thread; this allows ~37,000 there (< 1 s),
 #: and the full MAX_MOVES on anything up to 1,500 characters (lights out, pegs, 15-puzzle).
 MAX_REPLAY_WORK = 150_000_000
+#: The same for a solution a job found (GET /api/jobs/<id>/render.svg): the worker has already
+#: replayed it, nobody can choose its moves, and solves are rate-limited by the job queue, so a
+#: long solution (the fast sliding solver gives ~83,000 moves on 32 x 32, about 1.8 s to
+#: replay once, then cached) may still be played back.
+MAX_SOLUTION_REPLAY_WORK = 4 * MAX_REPLAY_WORK
 #: A replay keeps every CHECKPOINT_EVERY-th state; a step between is replayed from the one
 #: before it (at most CHECKPOINT_EVERY - 1 moves), so long move lists do not pin every state.
 CHECKPOINT_EVERY = 32
@@ -198,11 +203,12 @@ class Replay:
         return state
 
 
-def check_replay_work(text: str, moves: Sequence[str]) -> None:
+def check_replay_work(text: str, moves: Sequence[str], limit: int | None = None) -> None:
     """InputError when replaying ``moves`` on this instance would hog a request thread."""
+    limit = MAX_REPLAY_WORK if limit is None else limit
     size = max(1, len(text))
-    if len(moves) * size > MAX_REPLAY_WORK:
-        allowed = MAX_REPLAY_WORK // size
+    if len(moves) * size > limit:
+        allowed = limit // size
         raise InputError(f"{len(moves):,} moves are too many to replay on a board this large "
                          f"(its limit is {allowed:,} moves)", where="moves")
 
@@ -215,8 +221,9 @@ class Boards:
         self._parsed = SizedLRU(self._parse, PARSE_CACHE_CHARS,
                                 lambda args, value: len(args[1]) + len(value[1]))
         self._replayed = SizedLRU(self._replay, REPLAY_CACHE_CHARS,
+                                  # states ~ their text; a move string ~ 64 bytes of objects
                                   lambda args, value: len(args[1]) * (len(value.checkpoints) + 1)
-                                  + sum(map(len, args[2])))
+                                  + 64 * len(args[2]))
         self._step = SizedLRU(self._render_step, cache_chars, lambda args, value: len(value[0]))
         self._animation = SizedLRU(self._render_animation, ANIMATION_CACHE_CHARS,
                                    lambda args, value: len(value))
@@ -240,11 +247,12 @@ class Boards:
             instance = resolve_instance(puzzle, text)
             return instance, puzzle.format(instance)
 
-    def states(self, puzzle_id: str, text: str, moves: tuple[str, ...]) -> Replay:
+    def states(self, puzzle_id: str, text: str, moves: tuple[str, ...],
+               work_limit: int | None = None) -> Replay:
         """The replay of ``moves`` (``.final``, ``.state(step)``); InputError at the first bad
         move, or when the move list is too long for the board (see MAX_REPLAY_WORK)."""
         _, canonical = self.instance(puzzle_id, text)
-        check_replay_work(canonical, moves)
+        check_replay_work(canonical, moves, work_limit)
         return self._replayed(puzzle_id, canonical, moves)
 
     def _replay(self, puzzle_id: str, text: str, moves: tuple[str, ...]) -> Replay:
@@ -263,16 +271,20 @@ class Boards:
                                                                   selection=selection)
 
     def step(self, puzzle_id: str, renderer: str | None, text: str, moves: tuple[str, ...],
-             step: int | None = None, selection: str | None = None) -> tuple[str, bool]:
+             step: int | None = None, selection: str | None = None,
+             work_limit: int | None = None) -> tuple[str, bool]:
         """(SVG, solved?) of the state after ``step`` of ``moves`` (default: all of them)."""
         renderer_name = self.registry.renderer(puzzle_id, renderer).name
         if step is None:
             step = len(moves)
-        return self._step(puzzle_id, renderer_name, text, moves, step, selection)
+        # Key the step cache with the replay's own tuple of moves, so the cached steps of one
+        # long solution share one copy instead of each holding the copy its request parsed.
+        moves = self.states(puzzle_id, text, moves, work_limit).moves
+        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit)
 
-    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection):
+    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None):
         puzzle = self.registry.puzzle(puzzle_id)
-        replayed = self.states(puzzle_id, text, moves)
+        replayed = self.states(puzzle_id, text, moves, work_limit)
         with user_input("a move"):
             state = replayed.state(step)
         svg = self.registry.renderer(puzzle_id, renderer_name).render(

@@ -61,10 +61,18 @@
     return needsJson ? JSON.stringify(moves) : moves.join(",");
   }
 
+  // Move lists longer than this (characters) go into links as the job id instead: a query
+  // string cannot hold 80,000 moves (the server refuses request lines over 256 kB).
+  const LONG_MOVES = 20000;
+
   function pageUrl(text, withSolution) {
     let url = "/" + encodeURIComponent(puzzle.id) + "?instance=" + encodeURIComponent(text);
     if (withSolution && solution) {
-      url += "&moves=" + encodeURIComponent(movesParam(solution.moves));
+      if (solution.job && movesParam(solution.moves).length > LONG_MOVES) {
+        url += "&job=" + encodeURIComponent(solution.job);
+      } else {
+        url += "&moves=" + encodeURIComponent(movesParam(solution.moves));
+      }
       if (solution.solver) url += "&solver=" + encodeURIComponent(solution.solver);
     }
     return url;
@@ -147,7 +155,15 @@
     el.tools.replaceChildren(...nodes);
   }
 
-  async function sendAction(action) {
+  // Edits run one after another: each applies to the instance (and selection) the previous one
+  // left, so two quick clicks ("pick a peg, then where it lands") never race.
+  let editQueue = Promise.resolve();
+  function sendAction(action) {
+    editQueue = editQueue.then(() => applyAction(action), () => applyAction(action));
+    return editQueue;
+  }
+
+  async function applyAction(action) {
     const result = await call("POST", api + "/edit", {
       instance: current.instance, action, mode: selectedMode(), selection: current.selection,
     });
@@ -333,7 +349,7 @@
       el.status.textContent = "Solved: " + n + " move" + (n === 1 ? "" : "s") + (r.optimal ? " (optimal)" : "") +
         (state.from_store ? ", answered from the store (first found in " + took + ")." : " in " + took + ".");
       if (state.submittedFor === undefined || state.submittedFor === current.instance) {
-        setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true }, 0);
+        setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.id }, 0);
         el.playback.scrollIntoView({ behavior: "smooth", block: "nearest" });
       } else {
         el.status.textContent += " The instance has changed since; solve again to see it.";
@@ -373,6 +389,8 @@
   let renderSeq = 0;
 
   function stepUrl(n) {
+    // A job's solution is drawn by job id: short URLs however long the solution is.
+    if (solution.job) return "/api/jobs/" + encodeURIComponent(solution.job) + "/render.svg?step=" + n;
     return api + "/render.svg?instance=" + encodeURIComponent(current.instance) +
       "&moves=" + encodeURIComponent(movesParam(solution.moves)) + "&step=" + n;
   }
@@ -381,7 +399,11 @@
     const url = stepUrl(n);
     if (!stepCache.has(url)) {
       stepCache.set(url, fetch(url).then(async (response) => {
-        if (!response.ok) throw new Error("step " + n + " could not be drawn");
+        if (!response.ok) {
+          let why = "";
+          try { why = errorText(await response.json()); } catch (err) { why = "the server answered " + response.status; }
+          throw new Error("Step " + n + " cannot be drawn: " + why);
+        }
         return { svg: await response.text(), solved: response.headers.get("X-Puzzle-Solved") === "true" };
       }));
     }
