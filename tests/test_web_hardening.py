@@ -214,3 +214,15 @@ def test_editor_link_with_a_job_shows_its_solution(app, client):
     assert '"job": "' + job_id + '"' in page and '"moves": ["0"]' in page
     bad = client.get("/pairs?job=nope")
     assert bad.status_code == 200 and "the job in the link cannot be shown" in bad.get_data(as_text=True)
+
+
+def test_deeply_nested_json_is_a_400_not_a_500(client):
+    # json gives up with RecursionError (not ValueError) on "[[[[...]]]]" 100,000 deep.
+    deep = "[" * 100_000 + "]" * 100_000
+    r = client.post("/api/pairs/validate", data=deep, content_type="application/json")
+    assert r.status_code == 400 and "nested too deeply" in r.get_json()["error"]
+    r = client.post("/api/pairs/validate", data='{"instance": ' + '{"a": ' * 50_000 + "1" + "}" * 50_001,
+                    content_type="application/json")
+    assert r.status_code == 400
+    r = client.get("/api/pairs/render.svg", query_string={"instance": "0110", "moves": "[" * 20_000 + "]" * 20_000})
+    assert r.status_code == 400 and r.get_json()["where"] == "moves"

@@ -39,7 +39,10 @@ def params() -> dict:
     merged: dict = dict(request.args.items())
     if request.method in ("POST", "PUT", "DELETE") and request.content_length:
         if request.is_json:
-            body = request.get_json(silent=True)
+            try:
+                body = request.get_json(silent=True)
+            except RecursionError:  # "[[[[..." 100,000 deep fits in 1 MB; json gives up
+                raise InputError("the request body is JSON nested too deeply") from None
             if not isinstance(body, dict):
                 raise InputError("the request body must be a JSON object")
             merged.update(body)

@@ -70,7 +70,7 @@ def parse_moves(raw: Any) -> tuple[str, ...]:
         if text.startswith("["):
             try:
                 raw = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
                 raise InputError("the moves look like a JSON array but are not valid JSON",
                                  where="moves") from None
         else:
