@@ -415,21 +415,40 @@
     }
   }
 
+  // The move list shows at most MOVE_WINDOW moves: a solution of 80,000 moves as 80,000 buttons
+  // made every step take seconds of layout. Longer lists show the part around the current step.
+  const MOVE_WINDOW = 1000;
+  let moveWindow = null;  // [first, end) indexes of the moves shown
+
+  function moveItem(move, i) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = move;
+    button.setAttribute("aria-label", "Move " + (i + 1) + ": " + move);
+    button.addEventListener("click", () => goTo(i + 1));
+    li.append(button);
+    return li;
+  }
+
+  function showMovesAround(n) {
+    const total = solution.moves.length;
+    const index = Math.max(0, n - 1);
+    if (moveWindow && index >= moveWindow[0] && index < moveWindow[1]) return;
+    const first = total <= MOVE_WINDOW ? 0 : Math.max(0, Math.min(index - MOVE_WINDOW / 2, total - MOVE_WINDOW));
+    const end = Math.min(total, first + MOVE_WINDOW);
+    moveWindow = [first, end];
+    el.moveList.start = first + 1;
+    el.moveList.replaceChildren(...solution.moves.slice(first, end).map((move, i) => moveItem(move, first + i)));
+  }
+
   function setSolution(sol, atStep) {
     solution = sol;
     stepCache.clear();
     el.playback.hidden = false;
     el.slider.max = String(sol.moves.length);
-    el.moveList.replaceChildren(...sol.moves.map((move, i) => {
-      const li = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = move;
-      button.setAttribute("aria-label", "Move " + (i + 1) + ": " + move);
-      button.addEventListener("click", () => goTo(i + 1));
-      li.append(button);
-      return li;
-    }));
+    moveWindow = null;
+    showMovesAround(atStep || 0);
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
       const dt = document.createElement("dt");
@@ -483,14 +502,15 @@
     el.stepLabel.textContent = step + " / " + total;
     el.first.disabled = el.prev.disabled = step === 0;
     el.next.disabled = el.last.disabled = step === total;
-    el.moveList.querySelectorAll("button").forEach((button, i) => {
-      if (i + 1 === step) {
-        button.setAttribute("aria-current", "step");
-        button.scrollIntoView({ block: "nearest", inline: "nearest" });
-      } else {
-        button.removeAttribute("aria-current");
-      }
-    });
+    // Touch only the old and the new current move: a solution may have 80,000 of them.
+    el.moveList.querySelectorAll('[aria-current="step"]').forEach((b) => b.removeAttribute("aria-current"));
+    showMovesAround(step);
+    const item = step > 0 ? el.moveList.children[step - 1 - moveWindow[0]] : null;
+    const button = item && item.querySelector("button");
+    if (button) {
+      button.setAttribute("aria-current", "step");
+      button.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
     updateLinks();
     el.stepLink.href = location.pathname + location.search + "#step=" + step;
     const seq = ++renderSeq;
