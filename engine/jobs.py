@@ -601,8 +601,18 @@ class JobService:
         if solver is not None and not isinstance(solver, str):
             raise InputError("the solver must be given by name", where="solver")
         solver_obj = self.registry.solver(puzzle.id, solver or None)
-        instance = resolve_instance(puzzle, instance_text)
-        return JobRequest(puzzle.id, solver_obj.name, puzzle.format(instance), self.time_limit(time_limit))
+        try:
+            if isinstance(instance_text, dict):  # the puzzle's JSON form, as the web API allows
+                instance = puzzle.from_json(instance_text)
+            else:
+                instance = resolve_instance(puzzle, instance_text)
+            text = puzzle.format(instance)
+        except InputError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+            # A plugin that breaks the contract on odd input still gets the user a 400 in words.
+            raise InputError(f"the instance was rejected: {exc}", where="instance") from None
+        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
 
     def submit(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
                time_limit: Any = None) -> Job:

@@ -226,3 +226,12 @@ def test_deeply_nested_json_is_a_400_not_a_500(client):
     assert r.status_code == 400
     r = client.get("/api/pairs/render.svg", query_string={"instance": "0110", "moves": "[" * 20_000 + "]" * 20_000})
     assert r.status_code == 400 and r.get_json()["where"] == "moves"
+
+
+def test_jobs_take_the_json_form_of_an_instance_like_the_other_endpoints(app, client):
+    # docs/api.md: instance values may be the puzzle's JSON form; jobs said "must be text".
+    job_id = stored_solution(app, "100100", ["0", "1", "2"])  # 100100 -> 010100 -> 001100 -> 0
+    r = client.post("/api/pairs/jobs", json={"instance": {"text": "100100"}, "solver": "sweep"})
+    assert r.status_code == 200 and r.get_json()["id"] == job_id
+    r = client.post("/api/pairs/jobs", json={"instance": {"nope": 1}})
+    assert r.status_code == 400 and '"text"' in r.get_json()["error"]
