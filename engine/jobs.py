@@ -112,6 +112,8 @@ class Job:
     #: Words for the user when there is no result (error, cancelled, killed).
     message: str | None = None
     from_store: bool = False
+    #: The permanent id (``stored-N``) of the stored answer, once it is in the result store.
+    stored_id: str | None = None
     queue_position: int | None = None
     cancel_requested_at: float | None = None  # monotonic
 
@@ -131,6 +133,7 @@ class Job:
             "status": self.status,
             "done": self.done,
             "from_store": self.from_store,
+            "stored_id": self.stored_id,
             "queue_position": self.queue_position if self.status == QUEUED else None,
             "elapsed": elapsed,
             "progress": dict(self.progress),
@@ -264,12 +267,14 @@ class LocalProcessRunner(JobRunner):
         registry_factory: str = DEFAULT_REGISTRY_FACTORY,
         start_method: str = "spawn",
         keep_finished: int = 1000,
+        keep_finished_moves: int = 2_000_000,
     ):
         self.workers_wanted = max(1, int(workers))
         self.max_queued = max(0, int(max_queued))
         self.grace = float(grace)
         self.registry_factory = registry_factory
         self.keep_finished = keep_finished
+        self.keep_finished_moves = keep_finished_moves
         self._mp = multiprocessing.get_context(start_method)
         self._lock = threading.RLock()
         self._jobs: OrderedDict[str, Job] = OrderedDict()
@@ -494,9 +499,19 @@ class LocalProcessRunner(JobRunner):
         return max(1, min(60, math.ceil(min(waits)) if waits else 5))
 
     def _forget_old(self) -> None:
-        finished = [jid for jid, job in self._jobs.items() if job.done]
-        for jid in finished[: max(0, len(finished) - self.keep_finished)]:
-            del self._jobs[jid]
+        """Forget the oldest finished jobs beyond ``keep_finished`` of them, or beyond
+        ``keep_finished_moves`` moves in their results: one 32 x 32 'fast' answer holds 83,000
+        moves (~5 MB), so a count alone does not bound the memory. Solved answers stay in the
+        result store under their ``stored_id``."""
+        finished = [job for job in self._jobs.values() if job.done]
+        moves = sum(len((job.result or {}).get("moves") or ()) for job in finished)
+        excess = len(finished) - self.keep_finished
+        for job in finished:
+            if excess <= 0 and moves <= self.keep_finished_moves:
+                break
+            del self._jobs[job.id]
+            excess -= 1
+            moves -= len((job.result or {}).get("moves") or ())
 
 
 # -- the result store --------------------------------------------------------------------------
@@ -534,16 +549,18 @@ class ResultStore:
             return None
         return JobRequest(row[0], row[1], row[2], 0.0), json.loads(row[3])
 
-    def put(self, report: dict) -> None:
-        """Store a solver's answer if it is a fact about the instance (solved/unsolvable)."""
+    def put(self, report: dict) -> int | None:
+        """Store a solver's answer if it is a fact about the instance (solved/unsolvable);
+        its row id, or None when it is not stored."""
         if report.get("status") not in STORED_STATUSES:
-            return
+            return None
         with self._lock:
-            self._db.execute(
+            cursor = self._db.execute(
                 "INSERT OR REPLACE INTO results (puzzle, solver, instance, status, report, created)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (report["puzzle"], report["solver"], report["instance"], report["status"],
                  json.dumps(report), time.time()))
+            return cursor.lastrowid
 
     def count(self) -> int:
         with self._lock:
@@ -573,7 +590,9 @@ class JobService:
 
     def _store_result(self, job: Job) -> None:
         if job.result is not None:
-            self.store.put(job.result)
+            row_id = self.store.put(job.result)
+            if row_id is not None:
+                job.stored_id = f"{STORED_PREFIX}{row_id}"
 
     def time_limit(self, value: Any) -> float:
         """A validated time limit in seconds (None: the default)."""
@@ -651,6 +670,7 @@ class JobService:
     @staticmethod
     def _stored_job(row_id: int, request: JobRequest, report: dict) -> Job:
         now = time.time()
-        return Job(id=f"{STORED_PREFIX}{row_id}", request=request, status=status_of_report(report),
+        return Job(id=f"{STORED_PREFIX}{row_id}", stored_id=f"{STORED_PREFIX}{row_id}",
+                   request=request, status=status_of_report(report),
                    submitted_at=now, started_at=now, finished_at=now,
                    progress=dict(report.get("stats") or {}), result=report, from_store=True)

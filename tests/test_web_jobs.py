@@ -165,3 +165,23 @@ def test_workers_that_cannot_load_plugins_fail_jobs_with_the_reason(tmp_path):
         assert "cannot load the plugins" in job["message"] and "no_such_factory" in job["message"]
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+def test_a_finished_job_names_its_permanent_stored_id(client):
+    job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "001111", "solver": "sweep"}).get_json())
+    assert job["status"] == "solved" and job["stored_id"].startswith("stored-")
+    stored = client.get(f"/api/jobs/{job['stored_id']}").get_json()
+    assert stored["result"]["moves"] == job["result"]["moves"] and stored["from_store"]
+    assert client.get(f"/api/jobs/{job['stored_id']}/render.svg?step=0").status_code == 200
+
+
+def test_finished_jobs_are_forgotten_by_the_size_of_their_solutions():
+    from engine.jobs import Job, JobRequest, LocalProcessRunner
+
+    runner = LocalProcessRunner(keep_finished=10, keep_finished_moves=100)
+    request = JobRequest("pairs", "sweep", "0110", 1.0)
+    for i in range(5):
+        job = Job(id=f"j{i}", request=request, status="solved", result={"moves": ["1"] * 40})
+        runner._jobs[job.id] = job
+    runner._forget_old()
+    assert list(runner._jobs) == ["j3", "j4"]  # 80 moves kept; 120 would be over the 100

@@ -349,7 +349,7 @@
       el.status.textContent = "Solved: " + n + " move" + (n === 1 ? "" : "s") + (r.optimal ? " (optimal)" : "") +
         (state.from_store ? ", answered from the store (first found in " + took + ")." : " in " + took + ".");
       if (state.submittedFor === undefined || state.submittedFor === current.instance) {
-        setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.id }, 0);
+        setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
         el.playback.scrollIntoView({ behavior: "smooth", block: "nearest" });
       } else {
         el.status.textContent += " The instance has changed since; solve again to see it.";
