@@ -4,7 +4,6 @@
 
 run:
 	./scripts/setup.sh
-	.venv/bin/puzzle prepare
 	.venv/bin/puzzle serve
 
 test:

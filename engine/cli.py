@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 import sys
 import threading
-import time
 from typing import Any, Mapping
 
 import click
 
-from .context import SolveContext
 from .errors import InputError, SolverError
 from .outcomes import GaveUp, Solved, Unsolvable
 from .plugins import _describe, get_registry
-from .solving import replay, resolve_instance, solve as solve_instance
+from .solving import prepare_solvers, replay, resolve_instance, solve as solve_instance
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
 
@@ -159,25 +157,26 @@ def prepare_command(puzzle_ids: tuple[str, ...]) -> None:
     Tables are cached on disk, so this is quick once done. Ctrl+C stops it; nothing half-built
     is kept.
     """
-    registry = get_registry()
+    cancel = threading.Event()
+    lines: list[_ProgressLine] = []
+
+    def new_line() -> _ProgressLine:
+        lines.append(_ProgressLine())
+        return lines[-1]
+
     try:
-        puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
+        for done in prepare_solvers(get_registry(), puzzle_ids, cancel, new_line):
+            lines[-1].close()
+            if done.error:
+                _fail(f"{done.puzzle_id} solver {done.solver!r} failed to prepare: {done.error}",
+                      EXIT_SOLVER_ERROR)
+            if not done.ready:
+                _fail(f"stopped while preparing {done.puzzle_id} solver {done.solver!r}", EXIT_GAVE_UP)
+            click.echo(f"{done.puzzle_id} {done.solver}: ready ({done.seconds:.1f} s)")
+    except KeyboardInterrupt:
+        _fail("stopped", EXIT_GAVE_UP)
     except InputError as exc:
         _fail(str(exc))
-    cancel = threading.Event()
-    for puzzle in puzzles:
-        for solver in registry.solvers(puzzle.id):
-            progress = _ProgressLine()
-            started = time.perf_counter()
-            click.echo(f"{puzzle.id} {solver.name}: ", nl=False)
-            try:
-                ready = solver.prepare(SolveContext(cancel=cancel, on_progress=progress))
-            except KeyboardInterrupt:
-                ready = False
-            progress.close()
-            if not ready:
-                _fail(f"stopped while preparing {puzzle.id} solver {solver.name!r}", EXIT_GAVE_UP)
-            click.echo(f"ready ({time.perf_counter() - started:.1f} s)")
 
 
 def _split_moves(text: str | None) -> list[str]:

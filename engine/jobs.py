@@ -186,14 +186,14 @@ class JobRunner(ABC):
 # -- the default runner: local worker processes ------------------------------------------------
 
 
-def _worker_main(conn, cancel_event, registry_factory: str) -> None:
+def _worker_main(conn, cancel_event, registry_factory: str, prepare: bool = False) -> None:
     """A worker process: load the registry once, then solve one job at a time.
 
     Messages to the parent: ("ready",) or ("fatal", message) once at start, then per job
     ("progress", id, stats), ("done", id, report_json) or ("failed", id, message). The cancel flag is a multiprocessing Event the parent sets.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
-    from .solving import solve  # imported here: the child starts from a fresh interpreter
+    from .solving import prepare_solvers, solve  # the child starts from a fresh interpreter
 
     try:
         registry = load_object(registry_factory)()
@@ -201,6 +201,11 @@ def _worker_main(conn, cancel_event, registry_factory: str) -> None:
         conn.send(("fatal", f"the solver workers cannot load the plugins ({registry_factory}): "
                             f"{type(exc).__name__}: {exc}"))
         return
+    if prepare:
+        # Load each solver's tables and compiled code once, so the first job in this worker
+        # is as fast as the rest (failures are fine: an unprepared solver still works).
+        for _ in prepare_solvers(registry, cancel=cancel_event):
+            pass
     conn.send(("ready",))
     while True:
         try:
@@ -229,10 +234,11 @@ def _worker_main(conn, cancel_event, registry_factory: str) -> None:
 class _Worker:
     """The parent's handle on one worker process."""
 
-    def __init__(self, mp, registry_factory: str):
+    def __init__(self, mp, registry_factory: str, prepare: bool = False):
         self.conn, child_conn = mp.Pipe(duplex=True)
         self.cancel = mp.Event()
-        self.process = mp.Process(target=_worker_main, args=(child_conn, self.cancel, registry_factory),
+        self.process = mp.Process(target=_worker_main,
+                                  args=(child_conn, self.cancel, registry_factory, prepare),
                                   daemon=True, name="puzzle-solver")
         self.process.start()
         child_conn.close()
@@ -268,11 +274,14 @@ class LocalProcessRunner(JobRunner):
         start_method: str = "spawn",
         keep_finished: int = 1000,
         keep_finished_moves: int = 2_000_000,
+        prepare_solvers: bool = False,
     ):
         self.workers_wanted = max(1, int(workers))
         self.max_queued = max(0, int(max_queued))
         self.grace = float(grace)
         self.registry_factory = registry_factory
+        #: Each worker prepares every solver before taking jobs (see engine.Solver.prepare).
+        self.prepare_solvers = bool(prepare_solvers)
         self.keep_finished = keep_finished
         self.keep_finished_moves = keep_finished_moves
         self._mp = multiprocessing.get_context(start_method)
@@ -289,7 +298,7 @@ class LocalProcessRunner(JobRunner):
         with self._lock:
             if self._thread is not None or self._closing:
                 return
-            self._workers = [_Worker(self._mp, self.registry_factory) for _ in range(self.workers_wanted)]
+            self._workers = [_Worker(self._mp, self.registry_factory, self.prepare_solvers) for _ in range(self.workers_wanted)]
             self._thread = threading.Thread(target=self._monitor, name="puzzle-job-monitor", daemon=True)
             self._thread.start()
             atexit.register(self.close)
@@ -449,12 +458,12 @@ class LocalProcessRunner(JobRunner):
         if worker in self._workers:
             index = self._workers.index(worker)
             if not self._closing:
-                self._workers[index] = _Worker(self._mp, self.registry_factory)
+                self._workers[index] = _Worker(self._mp, self.registry_factory, self.prepare_solvers)
 
     def _top_up(self) -> None:
         """Start workers until the pool has as many as wanted (after a start-up failure)."""
         while not self._closing and len(self._workers) < self.workers_wanted:
-            self._workers.append(_Worker(self._mp, self.registry_factory))
+            self._workers.append(_Worker(self._mp, self.registry_factory, self.prepare_solvers))
 
     def _dispatch(self) -> None:
         for worker in self._workers:

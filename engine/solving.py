@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from .context import SolveContext
 from .contract import Instance, Puzzle, Solver, State
@@ -140,6 +140,38 @@ def run_solver(
         details = puzzle.describe_solution(instance, outcome.moves)
     return SolveReport(puzzle_id=puzzle.id, solver=solver.name, instance_text=puzzle.format(instance),
                        outcome=outcome, seconds=seconds, details=details)
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """How preparing one solver went (see :meth:`engine.Solver.prepare`)."""
+
+    puzzle_id: str
+    solver: str
+    ready: bool
+    seconds: float
+    error: str | None = None
+
+
+def prepare_solvers(registry, puzzle_ids: Sequence[str] = (), cancel=None,
+                    progress_factory=None) -> Iterator[Preparation]:
+    """Prepare every solver of the named puzzles (all when none are named), one at a time.
+
+    Yields a :class:`Preparation` per solver as it finishes. A solver whose ``prepare`` raises is
+    reported with the error, not fatal: it still works, building what it needs when it solves.
+    ``progress_factory()`` gives a fresh progress callback per solver. Unknown ids: InputError.
+    """
+    puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
+    for puzzle in puzzles:
+        for solver in registry.solvers(puzzle.id):
+            on_progress = progress_factory() if progress_factory else None
+            ctx = SolveContext(cancel=cancel, on_progress=on_progress)
+            started = time.perf_counter()
+            try:
+                ready, error = bool(solver.prepare(ctx)), None
+            except Exception as exc:  # a plugin's bug must not stop the others preparing
+                ready, error = False, f"{type(exc).__name__}: {exc}"
+            yield Preparation(puzzle.id, solver.name, ready, time.perf_counter() - started, error)
 
 
 def solve(

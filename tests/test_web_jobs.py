@@ -185,3 +185,17 @@ def test_finished_jobs_are_forgotten_by_the_size_of_their_solutions():
         runner._jobs[job.id] = job
     runner._forget_old()
     assert list(runner._jobs) == ["j3", "j4"]  # 80 moves kept; 120 would be over the 100
+
+
+@pytest.mark.parametrize("prepare", [True, False])
+def test_workers_prepare_their_solvers_only_when_asked(tmp_path, prepare):
+    """`puzzle serve` asks workers to prepare (load tables, compiled code) before their first job."""
+    app = make_app(tmp_path, JOB_WORKERS=1, PREPARE_SOLVERS=prepare)
+    try:
+        client = app.test_client()
+        job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "sweep"}).get_json()
+        job = wait_done(client, job)
+        assert job["status"] == "solved", job
+        assert job["result"]["stats"]["prepared"] is prepare
+    finally:
+        app.extensions["puzzle_jobs"].close()

@@ -116,22 +116,32 @@ class Pairs(Puzzle):
         raise InputError(f"unknown edit action {action!r}")
 
 
+#: Set by Sweep.prepare in the process that ran it: shows whether a worker prepared its solvers.
+PREPARED_IN_THIS_PROCESS = False
+
+
 class Sweep(Solver):
     puzzle_id = "pairs"
     name = "sweep"
     optimal = False
     description = "Flips left to right."
 
+    def prepare(self, ctx):
+        global PREPARED_IN_THIS_PROCESS
+        PREPARED_IN_THIS_PROCESS = True
+        return True
+
     def solve(self, instance, ctx):
         if sum(instance) % 2:
-            return Unsolvable("an odd number of ones can never become zero ones", stats={"nodes": 0})
+            return Unsolvable("an odd number of ones can never become zero ones",
+                              stats={"nodes": 0, "prepared": PREPARED_IN_THIS_PROCESS})
         bits, moves = list(instance), []
         for k in range(len(bits) - 1):
             if bits[k]:
                 bits[k] ^= 1
                 bits[k + 1] ^= 1
                 moves.append(str(k))
-        return Solved(moves, stats={"nodes": len(moves)})
+        return Solved(moves, stats={"nodes": len(moves), "prepared": PREPARED_IN_THIS_PROCESS})
 
 
 class Patient(Solver):

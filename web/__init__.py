@@ -14,6 +14,8 @@
 ``MAX_TIME_LIMIT``    the largest time limit a job may ask for, in seconds (default 120)
 ``DEFAULT_TIME_LIMIT`` the time limit when a job gives none (default 10)
 ``KILL_GRACE``        seconds past the deadline before a worker is killed (default 2)
+``PREPARE_SOLVERS``   workers prepare every solver (load tables, compiled code) before their
+                      first job (default False; ``puzzle serve`` turns it on)
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def _make_runner(config) -> object:
             max_queued=config.get("MAX_QUEUED", 16),
             grace=config.get("KILL_GRACE", 2.0),
             registry_factory=config.get("REGISTRY_FACTORY", DEFAULT_REGISTRY_FACTORY),
+            prepare_solvers=config.get("PREPARE_SOLVERS", False),
             **options,
         )
     if isinstance(runner, str):
