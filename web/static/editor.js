@@ -329,9 +329,19 @@
       if (state.status === "queued") {
         el.status.textContent = "Queued" + (state.queue_position ? " (position " + state.queue_position + ")" : "") + "…";
       } else {
-        el.status.textContent = "Solving…";
-        el.progress.max = state.time_limit;
-        el.progress.value = Math.min(state.elapsed, state.time_limit);
+        const p = state.progress || {};
+        if (typeof p.done === "number" && typeof p.total === "number" && p.total > 0) {
+          // A solver reporting a measurable phase (building tables): show how far that is.
+          el.status.textContent = (p.phase ? p.phase.charAt(0).toUpperCase() + p.phase.slice(1) : "Working") +
+            " (" + Math.floor(100 * p.done / p.total) + "%)…";
+          el.progress.max = p.total;
+          el.progress.value = Math.min(p.done, p.total);
+        } else {
+          // Otherwise the time used out of the time limit.
+          el.status.textContent = "Solving…";
+          el.progress.max = state.time_limit;
+          el.progress.value = Math.min(state.elapsed, state.time_limit);
+        }
       }
       el.stats.textContent = formatStats(state.progress);
       pollTimer = setTimeout(poll, 250);
