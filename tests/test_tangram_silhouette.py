@@ -102,3 +102,76 @@ def test_draft_round_trips_and_is_not_solver_input():
     assert s != parse_silhouette("outer 0,0 4,0 4,4 0,4")
     with pytest.raises(InputError, match="twice"):
         parse_silhouette("outer 0,0 4,0 4,4 0,4\ndraft M r0 f0 @ 0,0\ndraft M r1 f0 @ 0,0")
+
+
+# ------------------------------------------------------------------------------------------------
+# Validation cost: rings that are far apart or clearly nested must not need exact point tests
+# (24 separate unit squares took 0.6 s, 24 staircase rings over 2 s, before the float pre-check).
+
+
+def _count_exact_edge_tests(monkeypatch):
+    """Count calls of the exact point-on-edge test, the inner step of exact point location."""
+    from plugins.tangram import geometry
+    calls = {"n": 0}
+    real = geometry.on_segment
+
+    def counting(*args):
+        calls["n"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(geometry, "on_segment", counting)
+    return calls
+
+
+def _squares(n, gap):
+    return "\n".join(f"outer {gap * i},0 {gap * i + 1},0 {gap * i + 1},1 {gap * i},1" for i in range(n))
+
+
+def test_separate_rings_are_refused_by_area_without_exact_point_tests(monkeypatch):
+    calls = _count_exact_edge_tests(monkeypatch)
+    with pytest.raises(InputError, match=r"area is 24 "):
+        parse_silhouette(_squares(24, gap=4))   # the old code ran 552 exact ring-in-ring tests
+    assert calls["n"] == 0
+
+
+def test_clearly_nested_rings_need_no_exact_point_tests(monkeypatch):
+    # 24 concentric squares: every pair is nested, yet each is decided by the float pre-check
+    text = "\n".join(f"ring {-k},{-k} {k},{-k} {k},{k} {-k},{k}" for k in range(1, 25))
+    calls = _count_exact_edge_tests(monkeypatch)
+    with pytest.raises(InputError, match=r"area is 1200 "):   # 4 * (24^2 - 23^2 + ... - 1^2)
+        parse_silhouette(text)
+    assert calls["n"] == 0
+
+
+def test_sample_points_are_made_lazily():
+    from plugins.tangram.geometry import sample_points
+    ring = [(QS2(0), QS2(0)), (QS2(4), QS2(0)), (QS2(0), QS2(4))]
+    points = sample_points(ring)
+    assert next(points) == ring[0]            # a generator: nothing else is computed yet
+    rest = list(points)
+    assert len(rest) == 4 * 3 - 1 and rest[2] == (QS2(2), QS2(0))   # vertices, then midpoints
+
+
+def _rings_for_location():
+    from plugins.tangram.numbers import parse_number as n
+    stair = [(0, 0), (4, 0), (4, 1), (3, 1), (3, 2), (2, 2), (2, 3), (1, 3), (1, 4), (0, 4)]
+    octagon = ["1,0", "1+r2,0", "2+r2,1", "2+r2,1+r2", "1+r2,2+r2", "1,2+r2", "0,1+r2", "0,1"]
+    touching = [(0, 0), (2, 0), (1, 1), (2, 2), (0, 2), (1, 1)]   # a ring that touches itself
+    yield [(QS2(x), QS2(y)) for x, y in stair]
+    yield [tuple(n(c) for c in p.split(",")) for p in octagon]
+    yield [(QS2(x), QS2(y)) for x, y in touching]
+
+
+@pytest.mark.parametrize("ring", list(_rings_for_location()))
+def test_ring_locator_agrees_with_exact_point_in_ring(ring):
+    from fractions import Fraction
+    from plugins.tangram.geometry import RingLocator, point_in_ring, sample_points
+    locator = RingLocator(ring)
+    # points on vertices and edges, level with vertices, and on a fine grid (with r2 parts)
+    points = list(sample_points(ring))
+    points += [(x + QS2(Fraction(dx, 4)), y) for x, y in ring for dx in (-1, 1)]
+    points += [(QS2(Fraction(i, 4), Fraction(j, 8)), QS2(Fraction(k, 4))) for i in range(-2, 22, 3)
+               for j in (0, 1, -3) for k in range(-2, 22)]
+    answers = [point_in_ring(p, ring) for p in points]
+    assert {-1, 0, 1} <= set(answers)
+    assert [locator.locate(p) for p in points] == answers

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import lcm
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .numbers import QS2, ZERO, format_number
 
@@ -102,24 +102,103 @@ def point_in_ring(p: Point, ring: Sequence[Point]) -> int:
     """
     n = len(ring)
     inside = False
-    px, py = p
     for i in range(n):
-        a, b = ring[i], ring[(i + 1) % n]
-        if on_segment(p, a, b):
+        effect = _edge_effect(p, ring[i], ring[(i + 1) % n])
+        if effect == _ON_EDGE:
             return 0
-        (ax, ay), (bx, by) = a, b
-        if (ay <= py) == (by <= py):
-            continue  # horizontal, or both ends on one side of the ray's line
-        # x of the edge at height py
-        if ax == bx:
-            x = ax
-        elif (bx - ax) == (by - ay):  # y - x = c
-            x = ax + (py - ay)
-        else:  # x + y = c
-            x = ax - (py - ay)
-        if x > px:
+        if effect == _CROSSES_RAY:
             inside = not inside
     return 1 if inside else -1
+
+
+_ON_EDGE, _CROSSES_RAY, _NO_EFFECT = 0, 1, 2
+
+
+def _edge_effect(p: Point, a: Point, b: Point) -> int:
+    """What edge a-b means for ray casting from p towards +x (exact): p lies on it, the ray
+    crosses it (half-open rule: the edge spans p's height with one end at or below it), or neither."""
+    if on_segment(p, a, b):
+        return _ON_EDGE
+    px, py = p
+    (ax, ay), (bx, by) = a, b
+    if (ay <= py) == (by <= py):
+        return _NO_EFFECT  # horizontal, or both ends on one side of the ray's line
+    # x of the edge at height py
+    if ax == bx:
+        x = ax
+    elif (bx - ax) == (by - ay):  # y - x = c
+        x = ax + (py - ay)
+    else:  # x + y = c
+        x = ax - (py - ay)
+    return _CROSSES_RAY if x > px else _NO_EFFECT
+
+
+def _magnitude(c: QS2) -> float:
+    """A bound on |a| + |b|*sqrt2, the scale of the rounding error of float(c)."""
+    return abs(float(c.a)) + 1.5 * abs(float(c.b))
+
+
+#: Float comparisons decide only when the gap exceeds this times the coordinates' magnitude.
+#: float(QS2) is off by at most a few 1e-16 of that magnitude, so a gap this wide is certain.
+_FLOAT_MARGIN = 1e-12
+
+
+class RingLocator:
+    """A ring (edges at multiples of 45 degrees) prepared for many exact :func:`point_in_ring`
+    questions: the same answers, faster.
+
+    Each edge is first judged with floats; only when a point is within a tiny margin of an edge
+    (touching it, or level with one of its ends) is the exact test of :func:`point_in_ring` run,
+    so the answer is always exact.
+    """
+
+    __slots__ = ("ring", "_edges", "_box", "_scale")
+
+    def __init__(self, ring: Sequence[Point]):
+        self.ring = tuple(ring)
+        n = len(self.ring)
+        fl = [(float(x), float(y)) for x, y in self.ring]
+        self._scale = max((_magnitude(c) for p in self.ring for c in p), default=0.0)
+        edges = []
+        for i in range(n):
+            a, b = self.ring[i], self.ring[(i + 1) % n]
+            (ax, ay), (bx, by) = fl[i], fl[(i + 1) % n]
+            d = direction(a, b)
+            # slope dx/dy of a non-horizontal 45-degree edge: 0 vertical, +1 or -1 diagonal
+            # (None: not a 45-degree edge, always judged exactly)
+            slope = None if d is None else 0 if d % 4 in (0, 2) else (1 if d % 4 == 1 else -1)
+            edges.append((a, b, ax, ay, min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), slope))
+        self._edges = edges
+        xs = [f[0] for f in fl]
+        ys = [f[1] for f in fl]
+        self._box = (min(xs), max(xs), min(ys), max(ys)) if fl else (0.0, -1.0, 0.0, -1.0)
+
+    def locate(self, p: Point) -> int:
+        """Exactly ``point_in_ring(p, self.ring)``."""
+        px, py = float(p[0]), float(p[1])
+        m = _FLOAT_MARGIN * max(self._scale, _magnitude(p[0]), _magnitude(p[1]))
+        x0, x1, y0, y1 = self._box
+        if px < x0 - m or px > x1 + m or py < y0 - m or py > y1 + m:
+            return -1  # clearly outside the bounding box: not on the ring, and no crossing
+        inside = False
+        for a, b, ax, ay, xlo, xhi, ylo, yhi, slope in self._edges:
+            if py < ylo - m or py > yhi + m or px > xhi + m:
+                continue  # p is clearly above, below or right of the edge: neither on it nor crossed
+            if slope is not None and ylo + m < py < yhi - m:
+                # strictly level with the edge's inside (so it is not horizontal and the
+                # half-open rule counts it): crossed iff the edge is right of p at p's height
+                x = ax + slope * (py - ay)
+                if x > px + m:
+                    inside = not inside
+                    continue
+                if x < px - m:
+                    continue
+            effect = _edge_effect(p, a, b)  # too close to call with floats
+            if effect == _ON_EDGE:
+                return 0
+            if effect == _CROSSES_RAY:
+                inside = not inside
+        return 1 if inside else -1
 
 
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
@@ -151,25 +230,30 @@ def segments_overlap(a: Point, b: Point, c: Point, d: Point) -> bool:
     return lo < hi
 
 
-def sample_points(ring: Sequence[Point]) -> list[Point]:
-    """Vertices, then edge points at 1/2, 1/3, 1/5 of each edge: candidates for a test point."""
-    out = list(ring)
+def sample_points(ring: Sequence[Point]) -> Iterator[Point]:
+    """Vertices, then edge points at 1/2, 1/3, 1/5 of each edge: candidates for a test point.
+
+    Lazy: the first point usually decides, so the exact edge points are made only when needed.
+    """
+    yield from ring
     n = len(ring)
-    for frac in ((1, 2), (1, 3), (1, 5)):
-        num, den = frac
+    for frac in (Fraction(1, 2), Fraction(1, 3), Fraction(1, 5)):
         for i in range(n):
             a, b = ring[i], ring[(i + 1) % n]
-            out.append((a[0] + (b[0] - a[0]) * QS2(num, 0) / den, a[1] + (b[1] - a[1]) * QS2(num, 0) / den))
-    return out
+            yield (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
 
 
-def ring_inside_ring(inner: Sequence[Point], outer: Sequence[Point]) -> bool:
+def ring_inside_ring(inner: Sequence[Point], outer: Sequence[Point] | RingLocator) -> bool:
     """For two rings that do not cross: is ``inner`` inside ``outer``?
 
     Decided at the first sample point of ``inner`` that is not on ``outer``'s boundary.
+    ``outer`` may be given as a :class:`RingLocator` (prepared once, asked many times).
     """
+    locator = outer if isinstance(outer, RingLocator) else RingLocator(outer)
+    if tuple(inner) == locator.ring:
+        return False  # every sample point lies on the (same) boundary
     for p in sample_points(inner):
-        where = point_in_ring(p, outer)
+        where = locator.locate(p)
         if where != 0:
             return where > 0
     # every sample is on the outer boundary: treat as the same outline, not inside

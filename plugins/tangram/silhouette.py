@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from engine import InputError
 
-from .geometry import (Point, Ring, direction, normalize_ring, point_text,
+from .geometry import (Point, Ring, RingLocator, direction, normalize_ring, point_text,
                        ring_inside_ring, segments_cross, segments_overlap, signed_area)
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, format_number, parse_coordinate, sqrt_in_field
@@ -234,9 +234,11 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
     if any(a.sign() == 0 for a in ring_areas):
         _check_no_crossings(cleaned)  # a figure eight has area 0: name the crossing instead
         raise InputError("a ring encloses no area")
+    # each ring is prepared once for point location (a float pre-check, exact where it matters)
+    locators = [RingLocator(r) for r in norm_input]
     depth = []
     for i, r in enumerate(norm_input):
-        depth.append(sum(1 for j, o in enumerate(norm_input) if j != i and ring_inside_ring(r, o)))
+        depth.append(sum(1 for j, o in enumerate(locators) if j != i and ring_inside_ring(r, o)))
     # holes (odd depth) run clockwise: reverse them, still starting at the lowest-leftmost vertex
     oriented = [r if depth[i] % 2 == 0 else (r[0],) + tuple(reversed(r[1:])) for i, r in enumerate(norm_input)]
     area = QS2(0)
@@ -255,6 +257,7 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
             raise InputError(f"ring {i + 1} is given as an outline but lies inside another outline "
                              f"(write it as a hole, or as 'ring' to let nesting decide)")
     messages = list(dict.fromkeys(snaps))
+    unscaled = oriented  # nesting does not change under scaling: ask the prepared locators
     if q != 1:
         inv = 1 / q
         oriented = [tuple((x * inv, y * inv) for x, y in r) for r in oriented]
@@ -265,7 +268,7 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
             continue
         holes = []
         for j, h in enumerate(oriented):
-            if depth[j] == depth[i] + 1 and ring_inside_ring(h, r):
+            if depth[j] == depth[i] + 1 and ring_inside_ring(unscaled[j], locators[i]):
                 holes.append(h)
         comps.append(Component(r, tuple(sorted(holes, key=_ring_key))))
     comps.sort(key=lambda c: _ring_key(c.outer))
