@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import lcm
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .numbers import QS2, ZERO, format_number
 
@@ -31,14 +31,27 @@ def direction(p: Point, q: Point) -> int | None:
 
     None also for a zero-length edge.
     """
-    dx = q[0] - p[0]
-    dy = q[1] - p[1]
-    sx, sy = dx.sign(), dy.sign()
+    # on the rational parts directly: no QS2 objects are made (validation calls this a lot)
+    (x0, y0), (x1, y1) = p, q
+    dxa, dxb = x1.a - x0.a, x1.b - x0.b
+    dya, dyb = y1.a - y0.a, y1.b - y0.b
+    sx, sy = _sign_of(dxa, dxb), _sign_of(dya, dyb)
     if sx == 0 and sy == 0:
         return None
-    if sx != 0 and sy != 0 and dx != dy and dx != -dy:
+    if sx != 0 and sy != 0 and not ((dxa == dya and dxb == dyb) or (dxa == -dya and dxb == -dyb)):
         return None
     return DIRECTION_STEPS.index((sx, sy))
+
+
+def _sign_of(a: Fraction, b: Fraction) -> int:
+    """The sign of a + b*sqrt(2), exactly (as :meth:`QS2.sign`)."""
+    sa = (a > 0) - (a < 0)
+    sb = (b > 0) - (b < 0)
+    if sa == 0:
+        return sb
+    if sb == 0 or sa == sb:
+        return sa
+    return sa if a * a > 2 * b * b else sb
 
 
 def signed_area(ring: Sequence[Point]) -> QS2:
@@ -152,11 +165,15 @@ class RingLocator:
     so the answer is always exact.
     """
 
-    __slots__ = ("ring", "_edges", "_box", "_scale")
+    __slots__ = ("ring", "vertices", "edges", "_edges", "_box", "_scale")
 
     def __init__(self, ring: Sequence[Point]):
         self.ring = tuple(ring)
         n = len(self.ring)
+        #: the ring's vertices, and its edges in both directions (points on them are on the ring)
+        self.vertices = frozenset(self.ring)
+        self.edges = frozenset((self.ring[i - 1], self.ring[i]) for i in range(n)) | \
+            frozenset((self.ring[i], self.ring[i - 1]) for i in range(n))
         fl = [(float(x), float(y)) for x, y in self.ring]
         self._scale = max((_magnitude(c) for p in self.ring for c in p), default=0.0)
         edges = []
@@ -167,7 +184,8 @@ class RingLocator:
             # slope dx/dy of a non-horizontal 45-degree edge: 0 vertical, +1 or -1 diagonal
             # (None: not a 45-degree edge, always judged exactly)
             slope = None if d is None else 0 if d % 4 in (0, 2) else (1 if d % 4 == 1 else -1)
-            edges.append((a, b, ax, ay, min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), slope))
+            flat = d is not None and d % 4 == 0
+            edges.append((a, b, ax, ay, by, min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), slope, flat))
         self._edges = edges
         xs = [f[0] for f in fl]
         ys = [f[1] for f in fl]
@@ -181,7 +199,7 @@ class RingLocator:
         if px < x0 - m or px > x1 + m or py < y0 - m or py > y1 + m:
             return -1  # clearly outside the bounding box: not on the ring, and no crossing
         inside = False
-        for a, b, ax, ay, xlo, xhi, ylo, yhi, slope in self._edges:
+        for a, b, ax, ay, by, xlo, xhi, ylo, yhi, slope, flat in self._edges:
             if py < ylo - m or py > yhi + m or px > xhi + m:
                 continue  # p is clearly above, below or right of the edge: neither on it nor crossed
             if slope is not None and ylo + m < py < yhi - m:
@@ -193,12 +211,31 @@ class RingLocator:
                     continue
                 if x < px - m:
                     continue
+            elif slope is not None and px < xlo - m:
+                # the edge is clearly right of p, and p is level with one of its ends: p is not
+                # on it, and the ray crosses it iff its ends are on either side (half-open rule)
+                if _at_or_below(a[1], ay, p[1], py, m) != _at_or_below(b[1], by, p[1], py, m):
+                    inside = not inside
+                continue
+            elif flat and xlo + m < px < xhi - m:
+                if a[1] == p[1]:
+                    return 0  # on a horizontal edge (which the ray never crosses)
+                continue
             effect = _edge_effect(p, a, b)  # too close to call with floats
             if effect == _ON_EDGE:
                 return 0
             if effect == _CROSSES_RAY:
                 inside = not inside
         return 1 if inside else -1
+
+
+def _at_or_below(y: QS2, fy: float, py: QS2, fpy: float, margin: float) -> bool:
+    """Exactly ``y <= py``; floats decide when the gap exceeds ``margin``."""
+    if fy < fpy - margin:
+        return True
+    if fy > fpy + margin:
+        return False
+    return y == py or y < py
 
 
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
@@ -230,6 +267,59 @@ def segments_overlap(a: Point, b: Point, c: Point, d: Point) -> bool:
     return lo < hi
 
 
+def _float_orient(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+    return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+
+def float_point(p: Point) -> tuple[float, float]:
+    return (float(p[0]), float(p[1]))
+
+
+def coordinate_scale(points: Iterable[Point]) -> float:
+    """The largest magnitude of the points' coordinates: float errors are a tiny fraction of it."""
+    return max((_magnitude(c) for p in points for c in p), default=0.0)
+
+
+def segments_cross_prechecked(a: Point, b: Point, c: Point, d: Point,
+                              fl: tuple[tuple[float, float], ...], scale: float) -> bool:
+    """Exactly ``segments_cross(a, b, c, d)``, usually decided with floats.
+
+    ``fl`` holds the four points as floats, ``scale`` is :func:`coordinate_scale` of them (or more).
+    """
+    if a == c or a == d or b == c or b == d:
+        return False  # a shared end is on the other segment's line: not a proper crossing
+    fa, fb, fc, fd = fl
+    m = _FLOAT_MARGIN * 16 * scale * scale  # orientations are products of coordinate differences
+    o1, o2 = _float_orient(fa, fb, fc), _float_orient(fa, fb, fd)
+    if (o1 > m and o2 > m) or (o1 < -m and o2 < -m):
+        return False  # c and d clearly on the same side of a-b
+    o3, o4 = _float_orient(fc, fd, fa), _float_orient(fc, fd, fb)
+    if (o3 > m and o4 > m) or (o3 < -m and o4 < -m):
+        return False
+    if min(abs(o1), abs(o2), abs(o3), abs(o4)) > m:
+        return o1 * o2 < 0 and o3 * o4 < 0  # every sign is certain
+    return segments_cross(a, b, c, d)
+
+
+def segments_overlap_prechecked(a: Point, b: Point, c: Point, d: Point, dir_ab: int | None,
+                                dir_cd: int | None, fl: tuple[tuple[float, float], ...],
+                                scale: float) -> bool:
+    """Exactly ``segments_overlap(a, b, c, d)`` given the edges' directions, usually without
+    exact arithmetic: segments that are not parallel, or clearly not on one line, cannot overlap."""
+    if dir_ab is None or dir_cd is None or dir_ab % 4 != dir_cd % 4:
+        return False
+    fa, _, fc, fd = fl
+    dx, dy = DIRECTION_STEPS[dir_ab]
+    m = _FLOAT_MARGIN * 8 * scale
+    for fp in (fc, fd):
+        if abs((fp[0] - fa[0]) * dy - (fp[1] - fa[1]) * dx) > m:
+            return False  # c or d clearly off the line through a and b
+    return segments_overlap(a, b, c, d)
+
+
+_SAMPLE_FRACTIONS = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 5))
+
+
 def sample_points(ring: Sequence[Point]) -> Iterator[Point]:
     """Vertices, then edge points at 1/2, 1/3, 1/5 of each edge: candidates for a test point.
 
@@ -237,7 +327,7 @@ def sample_points(ring: Sequence[Point]) -> Iterator[Point]:
     """
     yield from ring
     n = len(ring)
-    for frac in (Fraction(1, 2), Fraction(1, 3), Fraction(1, 5)):
+    for frac in _SAMPLE_FRACTIONS:
         for i in range(n):
             a, b = ring[i], ring[(i + 1) % n]
             yield (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
@@ -246,16 +336,33 @@ def sample_points(ring: Sequence[Point]) -> Iterator[Point]:
 def ring_inside_ring(inner: Sequence[Point], outer: Sequence[Point] | RingLocator) -> bool:
     """For two rings that do not cross: is ``inner`` inside ``outer``?
 
-    Decided at the first sample point of ``inner`` that is not on ``outer``'s boundary.
-    ``outer`` may be given as a :class:`RingLocator` (prepared once, asked many times).
+    Decided at the first sample point of ``inner`` (see :func:`sample_points`) that is not on
+    ``outer``'s boundary. ``outer`` may be given as a :class:`RingLocator` (prepared once, asked
+    many times).
     """
     locator = outer if isinstance(outer, RingLocator) else RingLocator(outer)
-    if tuple(inner) == locator.ring:
+    inner = tuple(inner)
+    if inner == locator.ring:
         return False  # every sample point lies on the (same) boundary
-    for p in sample_points(inner):
-        where = locator.locate(p)
-        if where != 0:
-            return where > 0
+    # the samples of sample_points(inner), in its order, but a vertex of outer or a point of an
+    # edge of outer is known to be on the boundary without locating it (rings sharing edges
+    # would otherwise cost an exact test per sample)
+    n = len(inner)
+    for p in inner:
+        if p not in locator.vertices:
+            where = locator.locate(p)
+            if where != 0:
+                return where > 0
+    edges = [(inner[i], inner[(i + 1) % n]) for i in range(n)]
+    if all(e in locator.edges for e in edges):
+        return False
+    for frac in _SAMPLE_FRACTIONS:
+        for a, b in edges:
+            if (a, b) in locator.edges:
+                continue
+            where = locator.locate((a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac))
+            if where != 0:
+                return where > 0
     # every sample is on the outer boundary: treat as the same outline, not inside
     return False
 

@@ -29,8 +29,9 @@ from typing import Any, Sequence
 
 from engine import InputError
 
-from .geometry import (Point, Ring, RingLocator, direction, normalize_ring, point_text,
-                       ring_inside_ring, segments_cross, segments_overlap, signed_area)
+from .geometry import (Point, Ring, RingLocator, coordinate_scale, direction, float_point,
+                       normalize_ring, point_text, ring_inside_ring, segments_cross_prechecked,
+                       segments_overlap_prechecked, signed_area)
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -300,26 +301,29 @@ def _check_lattice(s: Silhouette) -> None:
 
 def _check_no_crossings(rings: list[list[Point]]) -> None:
     """Refuse rings that cross each other or themselves, or share an edge."""
+    # floats sort and pre-check the pairs; the exact test runs only where floats cannot decide
+    scale = coordinate_scale(p for r in rings for p in r)
     edges = []
     for ri, r in enumerate(rings):
         for ei in range(len(r)):
             a, b = r[ei], r[(ei + 1) % len(r)]
-            fa, fb = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+            fa, fb = float_point(a), float_point(b)
             box = (min(fa[0], fb[0]), max(fa[0], fb[0]), min(fa[1], fb[1]), max(fa[1], fb[1]))
-            edges.append((ri, ei, a, b, box))
+            edges.append((ri, ei, a, b, box, fa, fb, direction(a, b)))
     edges.sort(key=lambda e: e[4][0])
     n = len(edges)
     for i in range(n):
-        ri, ei, a, b, box = edges[i]
+        ri, ei, a, b, box, fa, fb, dab = edges[i]
         for j in range(i + 1, n):
-            rj, ej, c, d, box2 = edges[j]
+            rj, ej, c, d, box2, fc, fd, dcd = edges[j]
             if box2[0] > box[1] + 1e-9:
                 break
             if box2[2] > box[3] + 1e-9 or box[2] > box2[3] + 1e-9:
                 continue
-            if segments_cross(a, b, c, d):
+            fl = (fa, fb, fc, fd)
+            if segments_cross_prechecked(a, b, c, d, fl, scale):
                 raise InputError(f"{_edge_name(ri, ei, rings[ri])} crosses {_edge_name(rj, ej, rings[rj])}")
-            if segments_overlap(a, b, c, d):
+            if segments_overlap_prechecked(a, b, c, d, dab, dcd, fl, scale):
                 if ri == rj and abs(ei - ej) in (1, len(rings[ri]) - 1):
                     raise InputError(f"ring {ri + 1} folds back on itself at {_edge_name(ri, max(ei, ej) if abs(ei - ej) == 1 else 0, rings[ri])}")
                 raise InputError(f"{_edge_name(ri, ei, rings[ri])} runs along {_edge_name(rj, ej, rings[rj])}: "
