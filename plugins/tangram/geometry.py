@@ -202,31 +202,43 @@ class RingLocator:
         for a, b, ax, ay, by, xlo, xhi, ylo, yhi, slope, flat in self._edges:
             if py < ylo - m or py > yhi + m or px > xhi + m:
                 continue  # p is clearly above, below or right of the edge: neither on it nor crossed
-            if slope is not None and ylo + m < py < yhi - m:
-                # strictly level with the edge's inside (so it is not horizontal and the
-                # half-open rule counts it): crossed iff the edge is right of p at p's height
-                x = ax + slope * (py - ay)
-                if x > px + m:
-                    inside = not inside
+            if slope is None:
+                pass  # not a 45-degree edge: exact test below
+            elif flat:
+                # the ray never crosses a horizontal edge; p is on it iff at its height and span
+                if px < xlo - m:
                     continue
-                if x < px - m:
+                if xlo + m < px < xhi - m:
+                    if a[1] == p[1]:
+                        return 0
                     continue
-            elif slope is not None and px < xlo - m:
-                # the edge is clearly right of p, and p is level with one of its ends: p is not
-                # on it, and the ray crosses it iff its ends are on either side (half-open rule)
-                if _at_or_below(a[1], ay, p[1], py, m) != _at_or_below(b[1], by, p[1], py, m):
-                    inside = not inside
-                continue
-            elif flat and xlo + m < px < xhi - m:
-                if a[1] == p[1]:
-                    return 0  # on a horizontal edge (which the ray never crosses)
-                continue
+            else:
+                x = ax + slope * (py - ay)  # the edge's line at p's height
+                strictly_level = ylo + m < py < yhi - m
+                if x > px + m or x < px - m:
+                    # p is clearly off the edge's line; the ray crosses the edge iff the line is
+                    # right of p and the edge's ends are on either side of p's height (half-open)
+                    if x > px and (strictly_level or _at_or_below(a[1], ay, p[1], py, m)
+                                   != _at_or_below(b[1], by, p[1], py, m)):
+                        inside = not inside
+                    continue
+                if strictly_level and _on_line(p, a, slope):
+                    return 0  # on the line, strictly within the edge's height: on the edge
             effect = _edge_effect(p, a, b)  # too close to call with floats
             if effect == _ON_EDGE:
                 return 0
             if effect == _CROSSES_RAY:
                 inside = not inside
         return 1 if inside else -1
+
+
+def _on_line(p: Point, a: Point, slope: int) -> bool:
+    """Exactly: is p on the line through a with the given dx/dy (0: vertical, 1 or -1: diagonal)?"""
+    if slope == 0:
+        return p[0] == a[0]
+    if slope == 1:
+        return p[0] - a[0] == p[1] - a[1]
+    return p[0] - a[0] == a[1] - p[1]
 
 
 def _at_or_below(y: QS2, fy: float, py: QS2, fpy: float, margin: float) -> bool:

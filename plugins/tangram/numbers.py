@@ -30,7 +30,7 @@ MAX_DIGITS = 12
 class QS2:
     """An exact number ``a + b*sqrt(2)`` (``a``, ``b`` are Fractions). Immutable and hashable."""
 
-    __slots__ = ("a", "b")
+    __slots__ = ("a", "b", "_hash")
 
     def __init__(self, a=0, b=0):
         object.__setattr__(self, "a", Fraction(a))
@@ -129,7 +129,14 @@ class QS2:
         return (self - o).sign() < 0
 
     def __hash__(self):
-        return hash((self.a, self.b))
+        # cached: points are hashed over and over (sets of vertices and edges), and hashing
+        # two Fractions is slow; the value is immutable, so the hash never changes
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((self.a, self.b))
+            object.__setattr__(self, "_hash", h)
+            return h
 
     def __abs__(self):
         return -self if self.sign() < 0 else self
