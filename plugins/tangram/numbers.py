@@ -260,19 +260,19 @@ def snap_decimal(text: str, tolerance: float = SNAP_TOLERANCE) -> tuple[QS2, flo
         raise InputError(f"cannot read the number {text!r}") from None
     if not math.isfinite(x) or abs(x) > 1e6:
         raise InputError(f"number {text!r} is out of range")
-    best = None
     for den in (1, 2, 4, 8, 3, 6, 12, 5, 10, 16):
         limit = int(abs(x) / SQRT2_FLOAT * den) + 2 * den
-        for bn in sorted(range(-limit, limit + 1), key=abs):
-            b = Fraction(bn, den)
-            a = Fraction(round((x - float(b) * SQRT2_FLOAT) * den), den)
-            v = QS2(a, b)
-            err = abs(float(v) - x)
-            if err <= tolerance:
-                best = (v, err)
-                break
-        if best:
-            return best
+        # b = bn/den in the order 0, -1, 1, -2, 2, ... (smallest |b| first), in floats only:
+        # bn/den and an/den are the floats of the Fractions, so err is float(QS2(a, b)) - x
+        # exactly as before, without building a Fraction per candidate
+        s2 = SQRT2_FLOAT
+        for size in range(limit + 1):
+            for bn in (-size, size) if size else (0,):
+                fb = bn / den
+                an = round((x - fb * s2) * den)
+                err = abs(an / den + fb * s2 - x)
+                if err <= tolerance:
+                    return QS2(Fraction(an, den), Fraction(bn, den)), err
     raise InputError(f"the decimal {text!r} is not within {tolerance} of a simple number "
                      f"a + b*r2; give it exactly (for example 3/2+1/4r2)")
 
