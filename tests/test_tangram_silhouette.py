@@ -175,3 +175,31 @@ def test_ring_locator_agrees_with_exact_point_in_ring(ring):
     answers = [point_in_ring(p, ring) for p in points]
     assert {-1, 0, 1} <= set(answers)
     assert [locator.locate(p) for p in points] == answers
+
+
+def test_prechecked_segment_tests_agree_with_the_exact_ones():
+    import random
+    from plugins.tangram.geometry import (coordinate_scale, direction, float_point, segments_cross,
+                                          segments_cross_prechecked, segments_overlap,
+                                          segments_overlap_prechecked)
+    rng = random.Random(7)
+    steps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+    unit = QS2(1, 1)   # an irrational scale: floats are never exact here
+    def point():
+        return (QS2(rng.randint(-3, 3)) * unit, QS2(rng.randint(-3, 3)) * unit)
+    def segment():
+        a = point()
+        dx, dy = rng.choice(steps)
+        k = QS2(rng.randint(1, 4)) * unit
+        return a, (a[0] + k * dx, a[1] + k * dy)
+    seen = set()
+    for _ in range(1500):
+        (a, b), (c, d) = segment(), segment()
+        fl = tuple(float_point(p) for p in (a, b, c, d))
+        scale = coordinate_scale((a, b, c, d))
+        cross = segments_cross(a, b, c, d)
+        overlap = segments_overlap(a, b, c, d)
+        assert segments_cross_prechecked(a, b, c, d, fl, scale) == cross
+        assert segments_overlap_prechecked(a, b, c, d, direction(a, b), direction(c, d), fl, scale) == overlap
+        seen.add((cross, overlap))
+    assert seen == {(False, False), (True, False), (False, True)}

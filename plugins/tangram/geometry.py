@@ -5,6 +5,11 @@ vertical or diagonal, every line we meet is ``x = c``, ``y = c``, ``x + y = c`` 
 and two convex such polygons (or a polygon and a segment) are separated, if at all, along one of
 the four "forms" x, y, x+y, y-x (separating axis theorem: the candidate axes are the edge normals).
 So overlap and containment questions need only additions and exact comparisons.
+
+Exact arithmetic on Fractions is slow (tens of microseconds per test), and input validation asks
+many such questions, so the hot ones (:class:`RingLocator`, ``segments_*_prechecked``) first judge
+with floats and fall back to the exact test only when a value is within 1e-12 of the coordinates'
+magnitude of the decision boundary (float errors are below 1e-15 of it): the answers stay exact.
 """
 
 from __future__ import annotations
