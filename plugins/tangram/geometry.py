@@ -170,7 +170,7 @@ class RingLocator:
     so the answer is always exact.
     """
 
-    __slots__ = ("ring", "vertices", "edges", "_edges", "_box", "_scale")
+    __slots__ = ("ring", "vertices", "edges", "_edge_data", "_box", "_scale")
 
     def __init__(self, ring: Sequence[Point]):
         self.ring = tuple(ring)
@@ -191,7 +191,7 @@ class RingLocator:
             slope = None if d is None else 0 if d % 4 in (0, 2) else (1 if d % 4 == 1 else -1)
             flat = d is not None and d % 4 == 0
             edges.append((a, b, ax, ay, by, min(ax, bx), max(ax, bx), min(ay, by), max(ay, by), slope, flat))
-        self._edges = edges
+        self._edge_data = edges
         xs = [f[0] for f in fl]
         ys = [f[1] for f in fl]
         self._box = (min(xs), max(xs), min(ys), max(ys)) if fl else (0.0, -1.0, 0.0, -1.0)
@@ -204,7 +204,7 @@ class RingLocator:
         if px < x0 - m or px > x1 + m or py < y0 - m or py > y1 + m:
             return -1  # clearly outside the bounding box: not on the ring, and no crossing
         inside = False
-        for a, b, ax, ay, by, xlo, xhi, ylo, yhi, slope, flat in self._edges:
+        for a, b, ax, ay, by, xlo, xhi, ylo, yhi, slope, flat in self._edge_data:
             if py < ylo - m or py > yhi + m or px > xhi + m:
                 continue  # p is clearly above, below or right of the edge: neither on it nor crossed
             if slope is None:
