@@ -16,7 +16,7 @@ import click
 
 from .errors import InputError, SolverError
 from .outcomes import GaveUp, Solved, Unsolvable
-from .plugins import _describe, get_registry
+from .plugins import get_registry
 from .solving import prepare_solvers, replay, resolve_instance, solve as solve_instance
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
@@ -250,15 +250,6 @@ def random_command(puzzle_id: str, seed: int, size: str | None, preset: str | No
     click.echo(puzzle.format(instance))
 
 
-def _add_plugin_commands() -> None:
-    registry = get_registry()
-    for impl in registry.pm.hook.register_commands.get_hookimpls():
-        try:
-            impl.function(cli=cli)
-        except Exception as exc:  # a broken plugin must not take the CLI down
-            registry._fail(impl.plugin_name, f"register_commands raised {_describe(exc)}")
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``puzzle`` console script.
 
@@ -266,7 +257,7 @@ def main(argv: list[str] | None = None) -> None:
     printed as one ``error:`` line with exit code 2, like every other bad input, instead of
     Click's four-line usage block.
     """
-    _add_plugin_commands()
+    get_registry().add_commands(cli)
     try:
         cli.main(args=argv, prog_name="puzzle", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `puzzle`: the help is the answer

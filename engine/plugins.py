@@ -112,6 +112,18 @@ class Registry:
             except Exception as exc:
                 self._fail(name, f"{hook_name} raised {_describe(exc)}")
 
+    def add_commands(self, cli: Any) -> None:
+        """Let every plugin add its commands to ``cli``, one plugin at a time.
+
+        A plugin whose ``register_commands`` raises is recorded as failed; the others' commands
+        are still added.
+        """
+        for impl in self.pm.hook.register_commands.get_hookimpls():
+            try:
+                impl.function(cli=cli)
+            except Exception as exc:
+                self._fail(impl.plugin_name, f"register_commands raised {_describe(exc)}")
+
     def _fail(self, plugin_name: str, error: str) -> None:
         info = self.plugins.setdefault(plugin_name, PluginInfo(name=plugin_name, module="?"))
         info.error = error if not info.error else f"{info.error}; {error}"

@@ -206,3 +206,24 @@ def test_outcomes_are_immutable():
     outcome = Unsolvable("because", stats={"nodes": 1})
     with pytest.raises(TypeError):
         outcome.stats["nodes"] = 2
+
+
+def test_a_plugin_whose_commands_raise_is_recorded_and_the_others_are_added():
+    import click
+
+    class GoodCommands:
+        @hookimpl
+        def register_commands(self, cli):
+            cli.add_command(click.Command("hello", callback=lambda: None))
+
+    class BadCommands:
+        @hookimpl
+        def register_commands(self, cli):
+            raise RuntimeError("no commands today")
+
+    registry = toy_registry(("bad", BadCommands()), ("good", GoodCommands()))
+    group = click.Group("puzzle")
+    registry.add_commands(group)
+    assert "hello" in group.commands
+    assert "no commands today" in registry.plugins["bad"].error
+    assert registry.plugins["good"].ok
