@@ -203,3 +203,110 @@ def test_prechecked_segment_tests_agree_with_the_exact_ones():
         assert segments_overlap_prechecked(a, b, c, d, direction(a, b), direction(c, d), fl, scale) == overlap
         seen.add((cross, overlap))
     assert seen == {(False, False), (True, False), (False, True)}
+
+
+# ------------------------------------------------------------------------------------------------
+# Crossings through a vertex: boundaries that meet where one of them has a corner may touch there,
+# but not cross (the proper-crossing test alone let such overlapping figures through).
+
+
+@pytest.mark.parametrize("text, words", [
+    # the diamond's corners (4,1) and (4,3) lie on the square's right edge: the insides overlap
+    ("outer 0,0 4,0 4,4 0,4\nouter 3,2 4,1 5,2 4,3",
+     "ring 2 crosses ring 1 at 4,1 (ring 2 vertex 2, ring 1 edge 2 (4,0 to 4,4))"),
+    # the same with both crossing points corners of both rings (4,2 is a straight-through corner)
+    ("outer 0,0 4,0 4,2 4,4 0,4\nouter 4,0 5,1 4,2 3,1", "ring 1 crosses ring 2 at 4,0"),
+    # a hole that pokes out of its outline through two of the outline's corners
+    ("outer 0,0 7,0 7,2 0,2\nhole 6,1 7,0 8,1 7,2", "ring 1 crosses ring 2 at 7,0"),
+    # one ring passing twice through 2,2 as an X (lobes of areas 24 and 8: net area 16)
+    ("outer 0,0 2,2 4,4 9,4 9,0 4,0 2,2 0,4 -1,4 -1,0", "ring 1 crosses itself at 2,2"),
+    # a figure eight whose loops cancel: refused as a crossing, not as "encloses no area"
+    ("outer 0,0 1,1 2,2 2,0 1,1 0,2", "ring 1 crosses itself at 1,1"),
+])
+def test_crossings_through_a_vertex_are_refused(text, words):
+    with pytest.raises(InputError) as exc:
+        parse_silhouette(text)
+    assert words in str(exc.value) and "may touch at points but not cross" in str(exc.value)
+
+
+@pytest.mark.parametrize("text, rings", [
+    ("outer 0,0 4,0 0,4\nouter 4,0 8,4 4,4", 2),                  # the bowtie preset
+    ("outer 0,0 4,0 4,4 0,4\nouter 4,4 5,3 6,4 5,5", 2),          # corner to corner, outside
+    ("outer 0,0 2,2 4,0 4,4 2,2 0,4", 1),                         # one outline through 2,2 twice
+    ("outer 0,0 6,0 6,3 0,3\nhole 4,1 5,0 6,1 5,2", 2),           # a hole touching its outline
+    ("outer 0,0 4,0 4,4 0,4\nouter 4,1 5,1 6,2 5,3 4,3 5,2", 2),  # two corners on an edge
+])
+def test_rings_touching_at_points_are_still_accepted(text, rings):
+    s = parse_silhouette(text)
+    assert len(s.rings()) == rings
+    assert parse_silhouette(format_silhouette(s)) == s
+
+
+def test_random_assemblies_with_point_contacts_are_accepted():
+    from plugins.tangram.assembly import random_assembly
+    contacts = 0
+    for seed in range(60):
+        sil, _ = random_assembly(seed)
+        corners = [p for r in sil.rings() for p in r]
+        contacts += len(set(corners)) < len(corners)
+        assert parse_silhouette(format_silhouette(sil)) == sil
+    assert contacts > 0   # the generator did make corner contacts to re-check
+
+
+def _shape(kind, x, y):
+    """Small simple rings with integer corners and edges at multiples of 45 degrees."""
+    shapes = {
+        "square": [(0, 0), (2, 0), (2, 2), (0, 2)],
+        "diamond": [(1, 0), (2, 1), (1, 2), (0, 1)],
+        "triangle": [(0, 0), (2, 0), (0, 2)],
+        "slanted": [(0, 0), (2, 2), (0, 2)],
+        "stair": [(0, 0), (3, 0), (3, 1), (2, 1), (2, 2), (1, 2), (1, 3), (0, 3)],
+        "arrow": [(0, 0), (3, 0), (3, 3), (2, 2), (2, 1), (1, 1)],
+    }
+    return [(QS2(x + px), QS2(y + py)) for px, py in shapes[kind]]
+
+
+def _inside(p, ring):
+    """Even-odd ray casting in floats: exact enough for points well away from every edge."""
+    x, y = p
+    inside = False
+    for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def test_crossing_check_agrees_with_sampled_insides():
+    """Two simple rings are refused exactly when their insides overlap without nesting (found by
+    sampling points between the lattice's lines) or they share a piece of edge."""
+    import random
+    from plugins.tangram.geometry import segments_overlap
+    from plugins.tangram.silhouette import _check_no_crossings
+    rng = random.Random(5)
+    kinds = ["square", "diamond", "triangle", "slanted", "stair", "arrow"]
+    # at least 1/32 off every line x, y = k/2 and x +- y = k/2 that these rings' edges lie on
+    samples = [((8 * i + 1) / 16, (16 * j + 3) / 32) for i in range(-1, 14) for j in range(-1, 14)]
+    verdicts = set()
+    for _ in range(400):
+        a = _shape(rng.choice(kinds), rng.randint(0, 3), rng.randint(0, 3))
+        b = _shape(rng.choice(kinds), rng.randint(0, 3), rng.randint(0, 3))
+        if a == b:
+            continue
+        fa = [(float(x), float(y)) for x, y in a]
+        fb = [(float(x), float(y)) for x, y in b]
+        ina = [_inside(p, fa) for p in samples]
+        inb = [_inside(p, fb) for p in samples]
+        both = any(x and y for x, y in zip(ina, inb))
+        only_a = any(x and not y for x, y in zip(ina, inb))
+        only_b = any(y and not x for x, y in zip(ina, inb))
+        shared = any(segments_overlap(a[i - 1], a[i], b[j - 1], b[j])
+                     for i in range(len(a)) for j in range(len(b)))
+        crossing = both and only_a and only_b
+        try:
+            _check_no_crossings([a, b])
+            refused = False
+        except InputError:
+            refused = True
+        assert refused == (crossing or shared), (a, b)
+        verdicts.add((crossing, shared, refused))
+    assert {(True, False, True), (False, False, False), (False, True, True)} <= verdicts

@@ -256,7 +256,10 @@ def _at_or_below(y: QS2, fy: float, py: QS2, fpy: float, margin: float) -> bool:
 
 
 def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    """True if segments a-b and c-d cross at a single point interior to both (a proper crossing)."""
+    """True if segments a-b and c-d cross at a single point interior to both (a proper crossing).
+
+    Boundaries that meet at a vertex are judged by :func:`boundaries_cross_at` instead.
+    """
 
     def orient(p, q, r):
         return ((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])).sign()
@@ -332,6 +335,53 @@ def segments_overlap_prechecked(a: Point, b: Point, c: Point, d: Point, dir_ab: 
         if abs((fp[0] - fa[0]) * dy - (fp[1] - fa[1]) * dx) > m:
             return False  # c or d clearly off the line through a and b
     return segments_overlap(a, b, c, d)
+
+
+def point_inside_segment_prechecked(p: Point, a: Point, b: Point, dir_ab: int | None,
+                                    fp: tuple[float, float], fa: tuple[float, float],
+                                    fb: tuple[float, float], scale: float) -> bool:
+    """Exactly: does p lie on the segment a-b (direction index ``dir_ab``) but on neither end?
+
+    ``fp``, ``fa``, ``fb`` are the points as floats, ``scale`` their :func:`coordinate_scale` (or
+    more). Floats decide when p is clearly off the segment's line or beyond an end; exact
+    arithmetic confirms the rest.
+    """
+    if dir_ab is None:
+        return False  # not a 45-degree edge: refused before anyone asks
+    dx, dy = DIRECTION_STEPS[dir_ab]
+    m = _FLOAT_MARGIN * 8 * scale
+    if abs((fp[0] - fa[0]) * dy - (fp[1] - fa[1]) * dx) > m:
+        return False  # clearly off the line through a and b
+    k = 0 if dx else 1  # position along the line: x, or y for a vertical edge
+    lo, hi = (fa[k], fb[k]) if fa[k] <= fb[k] else (fb[k], fa[k])
+    if fp[k] < lo - m or fp[k] > hi + m:
+        return False  # clearly beyond an end
+    if lo + m < fp[k] < hi - m:
+        return _on_line(p, a, dx * dy) if dy else p[1] == a[1]  # exactly on the line?
+    return p != a and p != b and on_segment(p, a, b)  # near an end: exactly
+
+
+def _strictly_between(x: int, start: int, end: int) -> bool:
+    """Is direction x strictly inside the counter-clockwise arc of directions from start to end?"""
+    return 0 < (x - start) % 8 < (end - start) % 8
+
+
+def boundaries_cross_at(first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """Do two boundary passes through one point cross there, rather than just touch?
+
+    A pass is the pair of directions (indices 0..7) in which a boundary leaves the point: towards
+    the previous and the next vertex of a ring passing through a vertex, or both ways along an edge
+    passing through its interior. Near the point each pass splits a small circle around it in two
+    arcs; the boundaries cross iff the second pass has one direction in each arc of the first (the
+    four directions interleave). This is exact: directions are small integers. Passes sharing a
+    direction run along a common edge, which is a different refusal; they are reported as not
+    crossing here.
+    """
+    u1, w1 = first
+    u2, w2 = second
+    if len({u1, w1, u2, w2}) < 4:
+        return False
+    return _strictly_between(u2, u1, w1) != _strictly_between(w2, u1, w1)
 
 
 _SAMPLE_FRACTIONS = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 5))

@@ -25,13 +25,15 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, Sequence
 
 from engine import InputError
 
-from .geometry import (Point, Ring, RingLocator, coordinate_scale, direction, float_point,
-                       normalize_ring, point_text, ring_inside_ring, segments_cross_prechecked,
-                       segments_overlap_prechecked, signed_area)
+from .geometry import (Point, Ring, RingLocator, boundaries_cross_at, coordinate_scale, direction,
+                       float_point, normalize_ring, point_inside_segment_prechecked, point_text,
+                       ring_inside_ring, segments_cross_prechecked, segments_overlap_prechecked,
+                       signed_area)
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -300,16 +302,27 @@ def _check_lattice(s: Silhouette) -> None:
 
 
 def _check_no_crossings(rings: list[list[Point]]) -> None:
-    """Refuse rings that cross each other or themselves, or share an edge."""
+    """Refuse rings that cross each other or themselves, or share an edge.
+
+    Two edges cross in the middle of both (a proper crossing), or boundaries meet at a point that
+    is a vertex of at least one of them; there they may only touch. Such contact points are
+    collected during the sweep over nearby edge pairs and judged afterwards by
+    :func:`_check_contacts`.
+    """
     # floats sort and pre-check the pairs; the exact test runs only where floats cannot decide
     scale = coordinate_scale(p for r in rings for p in r)
     edges = []
+    edge_dirs: list[list[int]] = []
     for ri, r in enumerate(rings):
+        edge_dirs.append([])
         for ei in range(len(r)):
             a, b = r[ei], r[(ei + 1) % len(r)]
             fa, fb = float_point(a), float_point(b)
             box = (min(fa[0], fb[0]), max(fa[0], fb[0]), min(fa[1], fb[1]), max(fa[1], fb[1]))
-            edges.append((ri, ei, a, b, box, fa, fb, direction(a, b)))
+            edge_dirs[ri].append(direction(a, b))
+            edges.append((ri, ei, a, b, box, fa, fb, edge_dirs[ri][ei]))
+    # vertices lying inside another edge: point -> the edges (ring, edge index) passing through it
+    through_edges: dict[Point, set[tuple[int, int]]] = {}
     edges.sort(key=lambda e: e[4][0])
     n = len(edges)
     for i in range(n):
@@ -328,6 +341,45 @@ def _check_no_crossings(rings: list[list[Point]]) -> None:
                     raise InputError(f"ring {ri + 1} folds back on itself at {_edge_name(ri, max(ei, ej) if abs(ei - ej) == 1 else 0, rings[ri])}")
                 raise InputError(f"{_edge_name(ri, ei, rings[ri])} runs along {_edge_name(rj, ej, rings[rj])}: "
                                  f"rings may touch at points but not share an edge (merge them into one outline)")
+            if b is c or d is a:
+                continue  # neighbours on a ring: an end inside the other edge would be an overlap
+            for p, fp, q, r, fq, fr, dqr, edge in ((c, fc, a, b, fa, fb, dab, (ri, ei)),
+                                                   (d, fd, a, b, fa, fb, dab, (ri, ei)),
+                                                   (a, fa, c, d, fc, fd, dcd, (rj, ej)),
+                                                   (b, fb, c, d, fc, fd, dcd, (rj, ej))):
+                if point_inside_segment_prechecked(p, q, r, dqr, fp, fq, fr, scale):
+                    through_edges.setdefault(p, set()).add(edge)
+    _check_contacts(rings, edge_dirs, through_edges)
+
+
+def _check_contacts(rings: list[list[Point]], edge_dirs: list[list[int]],
+                    through_edges: dict[Point, set[tuple[int, int]]]) -> None:
+    """Refuse boundaries that cross at a point where one of them has a vertex.
+
+    Runs after the edge sweep, so no two edges overlap: at every point where boundaries meet,
+    each boundary pass leaves in two directions of its own, and :func:`boundaries_cross_at`
+    decides exactly whether two passes cross or only touch. ``edge_dirs[ri][ei]`` is the
+    direction of edge ``ei`` of ring ``ri``; ``through_edges`` maps a vertex to the edges that
+    pass through it (the point inside them).
+    """
+    at: dict[Point, list[tuple[int, int]]] = {}
+    for ri, r in enumerate(rings):
+        for vi, p in enumerate(r):
+            at.setdefault(p, []).append((ri, vi))
+    for p, vertices in at.items():
+        through = sorted(through_edges.get(p, ()))
+        if len(vertices) + len(through) < 2:
+            continue  # the usual case: one ring's corner that nothing else touches
+        # each pass: (directions it leaves p in, its ring, its name); vertices first
+        here = [(((edge_dirs[ri][vi - 1] + 4) % 8, edge_dirs[ri][vi]), ri, f"ring {ri + 1} vertex {vi + 1}")
+                for ri, vi in vertices]
+        here += [(((edge_dirs[ri][ei] + 4) % 8, edge_dirs[ri][ei]), ri, _edge_name(ri, ei, rings[ri]))
+                 for ri, ei in through]
+        for (dirs1, r1, name1), (dirs2, r2, name2) in combinations(here, 2):
+            if boundaries_cross_at(dirs1, dirs2):
+                who = f"ring {r1 + 1} crosses itself" if r1 == r2 else f"ring {r1 + 1} crosses ring {r2 + 1}"
+                raise InputError(f"{who} at {point_text(p)} ({name1}, {name2}): rings may touch "
+                                 f"at points but not cross, and their insides may not overlap")
 
 
 # ------------------------------------------------------------------------------------------------
