@@ -154,6 +154,11 @@ def main() -> None:
         "area 297, 398 vertices": comb(99),
         "153.4-degree edge": "outer 0,0 4,0 4,4 2,5",
         "non-45 edge, 398 vertices": comb(99, "1/3,2"),
+        # Many rings: nesting between every pair of rings once took seconds here.
+        "area 24, 24 unit squares": "\n".join(f"outer {4 * i},0 {4 * i + 1},0 {4 * i + 1},1 {4 * i},1"
+                                               for i in range(24)),
+        "area 24, 24 nested squares": "\n".join(
+            f"outer {-i},{-i} {i + 1},{-i} {i + 1},{i + 1} {-i},{i + 1}" for i in range(24)),
     }
     worst = 0.0
     detail = []
