@@ -24,7 +24,7 @@ Vocabulary
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Hashable, Mapping, Sequence
 
 from .context import SolveContext

@@ -7,7 +7,6 @@ which also exercises building, saving and loading.
 
 from __future__ import annotations
 
-import itertools
 import random
 import threading
 import time

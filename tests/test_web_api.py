@@ -13,21 +13,8 @@ from urllib.parse import quote
 import pytest
 
 from engine.plugins import get_registry
-from test_web_toy import TOY_FACTORY, Bits, Pairs, toy_registry
+from test_web_toy import Bits
 from web import create_app
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": TOY_FACTORY,
-                      "DATA_DIR": str(tmp_path_factory.mktemp("data")), "TESTING": True})
-    yield app
-    app.extensions["puzzle_jobs"].close()
-
-
-@pytest.fixture()
-def client(app):
-    return app.test_client()
 
 
 def flip(bits: str, move: str) -> str:

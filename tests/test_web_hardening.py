@@ -13,22 +13,9 @@ from urllib.parse import quote
 import pytest
 
 from engine.plugins import get_registry
-from test_web_toy import TOY_FACTORY, toy_registry
+from test_web_toy import toy_registry
 from web import create_app, rendering
 from web.rendering import CHECKPOINT_EVERY, Replay, SizedLRU
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": TOY_FACTORY,
-                      "DATA_DIR": str(tmp_path_factory.mktemp("data")), "TESTING": True})
-    yield app
-    app.extensions["puzzle_jobs"].close()
-
-
-@pytest.fixture()
-def client(app):
-    return app.test_client()
 
 
 # -- inputs that used to be a 500 ----------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import GaveUp, InputError, Puzzle, Renderer, Solved, Solver, Unsolvable, hookimpl
+from engine import InputError, Puzzle, Renderer, Solved, Solver, Unsolvable, hookimpl
 
 
 @dataclass(frozen=True)

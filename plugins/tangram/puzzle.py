@@ -83,7 +83,7 @@ class Tangram(Puzzle):
 
     def legal_moves(self, state: TangramState) -> Sequence[str]:
         """Pieces that fit at the lowest-leftmost uncovered corner (all a cover could use there)."""
-        from .solver import COUNT, SHAPES, Search
+        from .solver import SHAPES, Search
         if len(state.placed) == 7:
             return []
         extra = [c for p in state.placed for c in (p.x, p.y)]
