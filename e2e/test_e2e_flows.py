@@ -101,6 +101,9 @@ def test_gallery_edit_solve_play_share(page, context, server, installed, puzzle)
 
     page.goto(server + "/")
     page.locator(f'a.card-link[data-puzzle="{puzzle}"]').click()
+    # The click only waits for the navigation to commit; the editor's script runs at the end of
+    # the page, and a preset chosen before it has attached its handlers would be lost.
+    page.wait_for_load_state("load")
     expect(page).to_have_url(re.compile(rf"/{puzzle}(\?|$)"))
     expect(page.get_by_role("heading", level=1)).to_have_text(details["title"])
 
