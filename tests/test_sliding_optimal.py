@@ -21,6 +21,7 @@ from plugins.sliding import pdb
 from plugins.sliding.board import Board, make_board
 from plugins.sliding.ida import LinearConflictSearch, PdbSearch, pdb_indices
 from plugins.sliding.optimal import OptimalSolver, goal_mapping
+from sliding_reference import bfs_distances
 from plugins.sliding.puzzle import SlidingPuzzle
 
 PUZZLE = SlidingPuzzle()
@@ -48,30 +49,6 @@ def korf_converted(number: int) -> Board:
     for i, t in enumerate(tiles):
         std[15 - i] = 16 - t if t else 0
     return make_board(4, 4, std)
-
-
-def bfs_distances(rows: int, cols: int, goal: tuple[int, ...]) -> dict[tuple[int, ...], int]:
-    """Breadth-first distance from every reachable board to ``goal`` (small boards only)."""
-    nbrs = [[] for _ in range(rows * cols)]
-    for cell in range(rows * cols):
-        r, c = divmod(cell, cols)
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= rr < rows and 0 <= cc < cols:
-                nbrs[cell].append(rr * cols + cc)
-    dist = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        s = queue.popleft()
-        d = dist[s] + 1
-        b = s.index(0)
-        for q in nbrs[b]:
-            t = list(s)
-            t[b], t[q] = t[q], 0
-            t = tuple(t)
-            if t not in dist:
-                dist[t] = d
-                queue.append(t)
-    return dist
 
 
 @pytest.fixture(scope="module")

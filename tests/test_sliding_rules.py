@@ -16,48 +16,11 @@ from plugins.sliding.board import (Board, _count_inversions, blank_first_goal, b
                                    board_to_json, format_board, is_solvable, make_board,
                                    parse_board, standard_goal, unsolvable_reason)
 from plugins.sliding.heuristics import Heuristic, lower_bound
+from sliding_reference import bfs_distances
 from plugins.sliding.puzzle import PRESETS, SlidingPuzzle
 
 PUZZLE = SlidingPuzzle()
 KORF_FILE = Path(__file__).resolve().parents[1] / "data" / "korf15-1-50.txt"
-
-
-def bfs_distances(rows: int, cols: int, goal) -> dict[bytes, int]:
-    """Every position reachable from ``goal`` with its distance, by plain breadth-first search."""
-    n = rows * cols
-    nbrs = []
-    for cell in range(n):
-        r, c = divmod(cell, cols)
-        nbrs.append([x for x, ok in ((cell - cols, r > 0), (cell + cols, r < rows - 1),
-                                      (cell - 1, c > 0), (cell + 1, c < cols - 1)) if ok])
-    start = bytes(goal)
-    dist = {start: 0}
-    frontier = [start]
-    depth = 0
-    while frontier:
-        depth += 1
-        following = []
-        for state in frontier:
-            blank = state.index(0)
-            for cell in nbrs[blank]:
-                nxt = bytearray(state)
-                nxt[blank], nxt[cell] = nxt[cell], 0
-                key = bytes(nxt)
-                if key not in dist:
-                    dist[key] = depth
-                    following.append(key)
-        frontier = following
-    return dist
-
-
-_BFS_CACHE: dict = {}
-
-
-def bfs_cached(rows, cols, goal):
-    key = (rows, cols, tuple(goal))
-    if key not in _BFS_CACHE:
-        _BFS_CACHE[key] = bfs_distances(rows, cols, goal)
-    return _BFS_CACHE[key]
 
 
 def centre_blank_goal(rows, cols):
@@ -75,24 +38,24 @@ def centre_blank_goal(rows, cols):
 ])
 def test_parity_rule_matches_breadth_first_search_on_every_state(rows, cols, goal_maker):
     goal = goal_maker(rows, cols)
-    reachable = bfs_cached(rows, cols, goal)
+    reachable = bfs_distances(rows, cols, goal)
     n = rows * cols
     import math
     assert len(reachable) == math.factorial(n) // 2  # exactly half the positions, as the rule says
     mismatches = [p for p in itertools.permutations(range(n))
-                  if is_solvable(Board(rows, cols, p, goal)) != (bytes(p) in reachable)]
+                  if is_solvable(Board(rows, cols, p, goal)) != (tuple(p) in reachable)]
     assert mismatches == []
 
 
 def test_bfs_knows_the_hardest_8_puzzle_and_the_presets_lengths():
-    dist = bfs_cached(3, 3, standard_goal(3, 3))
+    dist = bfs_distances(3, 3, standard_goal(3, 3))
     assert max(dist.values()) == 31
-    assert dist[bytes(parse_board(PRESETS["hard-8"]).tiles)] == 31
-    assert dist[bytes(parse_board(PRESETS["8-puzzle"]).tiles)] == 20
+    assert dist[parse_board(PRESETS["hard-8"]).tiles] == 31
+    assert dist[parse_board(PRESETS["8-puzzle"]).tiles] == 20
 
 
 def test_lower_bound_never_exceeds_the_true_distance():
-    dist = bfs_cached(3, 3, standard_goal(3, 3))
+    dist = bfs_distances(3, 3, standard_goal(3, 3))
     heur = Heuristic(3, 3, standard_goal(3, 3))
     rng = random.Random(3)
     states = rng.sample(sorted(dist), 6000)
@@ -101,7 +64,7 @@ def test_lower_bound_never_exceeds_the_true_distance():
     # ... and linear conflict adds something over Manhattan somewhere.
     assert any(heur.conflicts(s) > 0 for s in states)
     goal = centre_blank_goal(3, 3)
-    dist = bfs_cached(3, 3, goal)
+    dist = bfs_distances(3, 3, goal)
     heur = Heuristic(3, 3, goal)
     for s in rng.sample(sorted(dist), 3000):
         assert heur.value(s) <= dist[s]
@@ -286,7 +249,7 @@ def test_random_boards_are_solvable_reproducible_and_sized():
 
 def test_random_2x2_boards_are_uniform_over_the_solvable_ones():
     counts = Counter(PUZZLE.random(seed, {"size": "2x2"}).tiles for seed in range(6000))
-    reachable = bfs_cached(2, 2, standard_goal(2, 2))
-    assert {bytes(t) for t in counts} == set(reachable)  # all 12 and only those
+    reachable = bfs_distances(2, 2, standard_goal(2, 2))
+    assert set(counts) == set(reachable)  # all 12 and only those
     assert min(counts.values()) > 6000 / 12 * 0.75
     assert max(counts.values()) < 6000 / 12 * 1.25
