@@ -23,9 +23,8 @@ from plugins.tangram.assembly import random_assembly  # noqa: E402
 from plugins.tangram.cover_check import is_exact_cover  # noqa: E402
 from plugins.tangram.figures import (CONVEX, IMPOSSIBLE_CONVEX, PRESETS,  # noqa: E402
                                      vertex_moved_variants)
-from plugins.tangram.numbers import R2  # noqa: E402
 from plugins.tangram.pieces import parse_placement  # noqa: E402
-from plugins.tangram.silhouette import build_silhouette, format_silhouette, parse_silhouette  # noqa: E402
+from plugins.tangram.silhouette import format_silhouette, parse_silhouette, symmetric_image  # noqa: E402
 from plugins.tangram.solver import ExactSolver  # noqa: E402
 
 SOLVER = ExactSolver()
@@ -35,17 +34,6 @@ def timed_solve(sil, seconds=30.0):
     t = time.perf_counter()
     out = SOLVER.solve(sil, SolveContext.with_timeout(seconds))
     return out, time.perf_counter() - t
-
-
-def transform(sil, k, mirror):
-    def f(p):
-        x, y = p
-        if mirror:
-            x = -x
-        for _ in range(k):
-            x, y = (x - y) / R2, (x + y) / R2
-        return (x, y)
-    return build_silhouette([([f(p) for p in r], "ring") for r in sil.rings()])
 
 
 def ms(s: float) -> str:
@@ -103,7 +91,7 @@ def main() -> None:
             for mirror in (0, 1):
                 if k == 0 and not mirror:
                     continue
-                out, dt = timed_solve(transform(sil, k, mirror))
+                out, dt = timed_solve(symmetric_image(sil, k, mirror))
                 sym_times.append(dt)
                 total += 1
                 agree &= out.status == verdict

@@ -13,7 +13,7 @@ from plugins.tangram.figures import (COMPOSITIONS, CONVEX, IMPOSSIBLE_CONVEX, PR
                                      convex_candidates, convex_text)
 from plugins.tangram.numbers import R2
 from plugins.tangram.pieces import parse_placement
-from plugins.tangram.silhouette import build_silhouette, parse_silhouette
+from plugins.tangram.silhouette import parse_silhouette, symmetric_image
 from plugins.tangram.assembly import union_silhouette
 from plugins.tangram.solver import ExactSolver
 
@@ -78,19 +78,6 @@ def test_an_edge_no_piece_combination_makes_is_the_reason():
     assert isinstance(out, Unsolvable) and "length 1" in out.reason
 
 
-def _transform(sil, k, mirror):
-    """The silhouette turned by k*45 degrees (after an optional mirror), exactly."""
-    def f(p):
-        x, y = p
-        if mirror:
-            x = -x
-        for _ in range(k):
-            x, y = (x - y) / R2, (x + y) / R2
-        return (x, y)
-    rings = [([f(p) for p in r], "ring") for r in sil.rings()]
-    return build_silhouette(rings)
-
-
 @pytest.mark.parametrize("text", [CONVEX["convex-pentagon"], PRESETS["assembly-hole-slid"],
                                   PRESETS["bowtie"], IMPOSSIBLE_CONVEX["convex-wide-rectangle"]])
 def test_same_verdict_under_all_8_symmetries(text):
@@ -98,7 +85,7 @@ def test_same_verdict_under_all_8_symmetries(text):
     verdicts = set()
     for k in range(4):
         for mirror in (0, 1):
-            sil = _transform(base, k, mirror)
+            sil = symmetric_image(base, k, mirror)
             out = solve(sil)
             verdicts.add(out.status)
             if isinstance(out, Solved):

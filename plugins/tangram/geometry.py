@@ -18,7 +18,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Iterable, Iterator, Sequence
 
-from .numbers import QS2, ZERO, format_number
+from .numbers import QS2, ZERO, format_number, sign_of
 
 Point = tuple[QS2, QS2]
 Ring = tuple[Point, ...]
@@ -40,23 +40,12 @@ def direction(p: Point, q: Point) -> int | None:
     (x0, y0), (x1, y1) = p, q
     dxa, dxb = x1.a - x0.a, x1.b - x0.b
     dya, dyb = y1.a - y0.a, y1.b - y0.b
-    sx, sy = _sign_of(dxa, dxb), _sign_of(dya, dyb)
+    sx, sy = sign_of(dxa, dxb), sign_of(dya, dyb)
     if sx == 0 and sy == 0:
         return None
     if sx != 0 and sy != 0 and not ((dxa == dya and dxb == dyb) or (dxa == -dya and dxb == -dyb)):
         return None
     return DIRECTION_STEPS.index((sx, sy))
-
-
-def _sign_of(a: Fraction, b: Fraction) -> int:
-    """The sign of a + b*sqrt(2), exactly (as :meth:`QS2.sign`)."""
-    sa = (a > 0) - (a < 0)
-    sb = (b > 0) - (b < 0)
-    if sa == 0:
-        return sb
-    if sb == 0 or sa == sb:
-        return sa
-    return sa if a * a > 2 * b * b else sb
 
 
 def signed_area(ring: Sequence[Point]) -> QS2:

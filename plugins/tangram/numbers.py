@@ -26,6 +26,21 @@ SQRT2_FLOAT = math.sqrt(2.0)
 MAX_DIGITS = 12
 
 
+def sign_of(a: Fraction, b: Fraction) -> int:
+    """The sign (-1, 0 or 1) of a + b*sqrt(2), decided exactly from the rational parts.
+
+    A function of its own so hot geometry code can use it without building a QS2.
+    """
+    sa = (a > 0) - (a < 0)
+    sb = (b > 0) - (b < 0)
+    if sa == 0:
+        return sb
+    if sb == 0 or sa == sb:
+        return sa
+    # opposite signs: |a| vs |b|*sqrt2, i.e. a^2 vs 2 b^2
+    return sa if a * a > 2 * b * b else sb
+
+
 @total_ordering
 class QS2:
     """An exact number ``a + b*sqrt(2)`` (``a``, ``b`` are Fractions). Immutable and hashable."""
@@ -106,15 +121,7 @@ class QS2:
     # -- order --------------------------------------------------------------------------------
     def sign(self) -> int:
         """-1, 0 or 1, decided exactly."""
-        a, b = self.a, self.b
-        sa = (a > 0) - (a < 0)
-        sb = (b > 0) - (b < 0)
-        if sa == 0:
-            return sb
-        if sb == 0 or sa == sb:
-            return sa
-        # opposite signs: |a| vs |b|*sqrt2, i.e. a^2 vs 2 b^2
-        return sa if a * a > 2 * b * b else sb
+        return sign_of(self.a, self.b)
 
     def __eq__(self, other):
         o = self._coerce(other)

@@ -35,7 +35,7 @@ from .geometry import (Point, Ring, RingLocator, boundaries_cross_at, coordinate
                        ring_inside_ring, segments_cross_prechecked, segments_overlap_prechecked,
                        signed_area)
 from .lattice import MAX_UNITS, Lattice, common_denominator
-from .numbers import QS2, format_number, parse_coordinate, sqrt_in_field
+from .numbers import QS2, R2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
 
 MAX_RINGS = 24
@@ -476,3 +476,19 @@ def _path_rings(d: str) -> list[list[tuple[str, str]]]:
     if len(cur) >= 3:
         rings.append(cur)
     return rings
+
+
+def symmetric_image(silhouette: Silhouette, turns: int, mirror: bool = False) -> Silhouette:
+    """The figure mirrored (x -> -x) if asked, then turned by ``turns`` * 45 degrees, exactly.
+
+    A symmetry of the plane maps covers to covers, so a figure and its images must get the same
+    verdict; the tests and the bench check that with this function.
+    """
+    def image(point: Point) -> Point:
+        x, y = point
+        if mirror:
+            x = -x
+        for _ in range(turns % 8):
+            x, y = (x - y) / R2, (x + y) / R2
+        return (x, y)
+    return build_silhouette([([image(p) for p in ring], "ring") for ring in silhouette.rings()])
