@@ -6,7 +6,6 @@ step permalink.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import urllib.parse
@@ -14,6 +13,8 @@ import urllib.request
 
 import pytest
 from playwright.sync_api import expect
+
+from e2e_helpers import api
 
 #: The puzzles every run must cover, with an instance their default solver answers quickly, the
 #: click mode whose board clicks keep the instance solvable ("play" = make a move) and, where a
@@ -27,14 +28,6 @@ SCENARIOS = {
     "lights_out": {"preset": "cross", "mode": "play"},
 }
 UNSOLVABLE_SLIDING = "1 2 3/4 5 6/8 7 0"  # two tiles swapped: wrong permutation parity
-
-
-def api(server: str, path: str, body: dict | None = None) -> dict:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server + path, data=data,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
 
 
 def solve_by_api(server: str, puzzle: str, instance: str) -> list[str]:

@@ -4,7 +4,6 @@ and a solution played back by job id (the step URLs do not carry the moves).
 
 from __future__ import annotations
 
-import json
 import time
 import urllib.parse
 import urllib.request
@@ -12,13 +11,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-
-def api(server: str, path: str, body: dict | None = None) -> dict:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server + path, data=data,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
+from e2e_helpers import api
 
 
 def test_a_long_move_list_shows_a_window_and_steps_quickly(page, server, installed):

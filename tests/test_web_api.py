@@ -17,15 +17,6 @@ from test_web_toy import Bits
 from web import create_app
 
 
-def flip(bits: str, move: str) -> str:
-    """The rules of the toy, written again independently of Pairs.apply_move."""
-    k = int(move)
-    b = list(bits)
-    for i in (k, k + 1):
-        b[i] = "1" if b[i] == "0" else "0"
-    return "".join(b)
-
-
 # -- puzzles, validation, edits ----------------------------------------------------------------
 
 def test_list_puzzles_describes_solvers_modes_and_presets(client):

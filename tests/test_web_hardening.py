@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 
 from engine.plugins import get_registry
-from test_web_toy import toy_registry
+from test_web_toy import flip, toy_registry
 from web import create_app, rendering
 from web.rendering import CHECKPOINT_EVERY, Replay, SizedLRU
 
@@ -60,15 +60,6 @@ def test_api_root_answers_json_404(client):
 
 
 # -- bounded work and memory -------------------------------------------------------------------
-
-def flip(bits: str, move: str) -> str:
-    """The toy's rule, written again: move k flips bits k and k + 1."""
-    k = int(move)
-    b = list(bits)
-    for i in (k, k + 1):
-        b[i] = "1" if b[i] == "0" else "0"
-    return "".join(b)
-
 
 def test_replay_keeps_checkpoints_and_recomputes_every_step_exactly():
     registry = toy_registry()

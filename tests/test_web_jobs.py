@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from test_web_toy import TOY_FACTORY, toy_registry
+from test_web_toy import TOY_FACTORY, flip, toy_registry
 from web import create_app
 
 
@@ -48,11 +48,9 @@ def wait_done(client, job: dict, timeout: float = 20.0) -> dict:
 
 
 def flip_all(bits: str, moves) -> str:
-    b = [int(c) for c in bits]
-    for m in moves:
-        b[int(m)] ^= 1
-        b[int(m) + 1] ^= 1
-    return "".join(map(str, b))
+    for move in moves:
+        bits = flip(bits, move)
+    return bits
 
 
 def test_solve_then_answer_from_store_also_after_restart(client, data_dir):

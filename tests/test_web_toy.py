@@ -120,6 +120,15 @@ class Pairs(Puzzle):
 PREPARED_IN_THIS_PROCESS = False
 
 
+def flip(bits: str, move: str) -> str:
+    """The toy's rule written again, independently of Pairs.apply_move: move k flips bits k, k+1."""
+    k = int(move)
+    b = list(bits)
+    for i in (k, k + 1):
+        b[i] = "1" if b[i] == "0" else "0"
+    return "".join(b)
+
+
 class Sweep(Solver):
     puzzle_id = "pairs"
     name = "sweep"
