@@ -6,6 +6,10 @@ Two kernels share one shape:
   on the board mirrored in its main diagonal). Used for the 4x4 with the standard goal.
 * :func:`run_lc` - heuristic = Manhattan distance + linear conflict, for any board and any goal.
 
+The two loops repeat the same IDA* bookkeeping on purpose: each updates its heuristic
+incrementally in the middle of that bookkeeping, and passing the heuristic in as a function
+would cost the compiled loop most of its speed (numba cannot inline a function argument).
+
 Numba code cannot poll a Python cancellation flag, so the search is *resumable*: the depth-first
 stack lives in numpy arrays owned by the caller, a kernel call expands at most ``budget`` nodes
 and returns, and the Python driver (:class:`Search`) polls the context between calls. One IDA*
