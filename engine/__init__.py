@@ -5,14 +5,14 @@ need, never from ``web`` or another plugin).
 """
 
 from .context import SolveContext
-from .contract import EditMode, EditResult, EditTool, Puzzle, Renderer, Solver
+from .contract import Assessment, EditMode, EditResult, EditTool, Puzzle, Renderer, Solver
 from .errors import InputError, PuzzleError, SolverError
 from .hookspecs import hookimpl
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
 from .solving import replay
 
 __all__ = [
-    "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
+    "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
     "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "Unsolvable",
     "hookimpl", "replay",
 ]

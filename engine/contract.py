@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Hashable, Literal, Mapping, Sequence
 
 from .context import SolveContext
 from .errors import InputError
@@ -72,6 +72,21 @@ class EditResult:
     instance: Instance
     selection: str | None = None
     message: str | None = None
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """A quick verdict on a live position: can the goal still be reached from here?
+
+    ``verdict`` is ``"solved"`` (the goal is reached), ``"can"`` (proved reachable, e.g. a
+    solution was found), ``"cannot"`` (proved unreachable) or ``"unknown"`` (not decided within
+    the budget). ``reason`` is one plain sentence for the user ("No: no single peg can end on
+    d4."); ``detail`` the longer proof, shown behind a "Why?" disclosure.
+    """
+
+    verdict: Literal["solved", "can", "cannot", "unknown"]
+    reason: str = ""
+    detail: str = ""
 
 
 class Puzzle(ABC):
@@ -154,6 +169,26 @@ class Puzzle(ABC):
     @abstractmethod
     def is_solved(self, state: State) -> bool:
         """True when the state is a goal state."""
+
+    def describe_move(self, state: State, move: str) -> str:
+        """The move in plain words for people ("peg d2 jumps to d4", "tile 5 slides left").
+
+        ``move`` is legal in ``state`` (the state before it is played). The editor shows this next
+        to the raw notation and a live region reads it out. Default: the notation itself.
+        """
+        return move
+
+    def assess(self, state: State, *, budget: float = 0.05) -> Assessment:
+        """Judge a live position quickly: can the goal still be reached? (see :class:`Assessment`).
+
+        ``budget`` is the wall time in seconds the judgement may take; past it, answer
+        ``"unknown"`` rather than search on. Never answer ``"can"`` or ``"cannot"`` without proof:
+        the editor shows the verdict while a person plays. Default: ``"solved"`` when
+        :meth:`is_solved`, otherwise ``"unknown"``.
+        """
+        if self.is_solved(state):
+            return Assessment("solved", "Solved.")
+        return Assessment("unknown")
 
     def describe_solution(self, instance: Instance, moves: Sequence[str]) -> Mapping[str, Any]:
         """Extra JSON-able facts about a (replayed, valid) solution, shown with it.

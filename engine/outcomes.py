@@ -33,10 +33,16 @@ class Solved:
 
 @dataclass(frozen=True)
 class Unsolvable:
-    """A proof that no solution exists; ``reason`` says why in words (which invariant, say)."""
+    """A proof that no solution exists.
+
+    ``reason`` is one plain sentence a person can read ("No: from this start, no single peg can
+    end on d4."); ``detail`` is the proof behind it (which invariant, say), shown on request.
+    """
 
     reason: str
     stats: Mapping[str, Any] = field(default_factory=dict)
+
+    detail: str = ""
 
     status = "unsolvable"
 

@@ -108,6 +108,7 @@ class SolveReport:
             "seconds": round(self.seconds, 6),
             "stats": dict(o.stats),
             "reason": reason,
+            "reason_detail": o.detail if isinstance(o, Unsolvable) else "",
             "details": dict(self.details),
         }
 
