@@ -366,4 +366,4 @@ def test_prepare_builds_nothing_when_stopped_at_once(tmp_path, monkeypatch):
     stopped = threading.Event()
     stopped.set()
     assert OptimalSolver().prepare(SolveContext(cancel=stopped)) is False
-    assert list(tmp_path.rglob("*.npy")) == [] and not pdb.cached_on_disk(4, 4, OptimalSolver.partition)
+    assert list(tmp_path.rglob("*.pdb*")) == [] and not pdb.cached_on_disk(4, 4, OptimalSolver.partition)
