@@ -21,7 +21,7 @@ from plugins.sliding import pdb
 from plugins.sliding.board import Board, make_board
 from plugins.sliding.ida import LinearConflictSearch, PdbSearch, pdb_indices
 from plugins.sliding.optimal import OptimalSolver, goal_mapping
-from sliding_reference import bfs_distances
+from sliding_reference import bfs_distances, brute_force_pattern
 from plugins.sliding.puzzle import SlidingPuzzle
 
 PUZZLE = SlidingPuzzle()
@@ -193,36 +193,6 @@ def test_cancelled_build_saves_nothing(tmp_path, monkeypatch):
 
 
 # -- pattern databases against brute force -----------------------------------------------------
-
-def brute_force_pattern(rows, cols, pattern):
-    """0-1 breadth-first search over (pattern tile cells, blank cell): moving a pattern tile
-    costs 1, moving any other tile 0. Returns {cells of the pattern tiles: distance}."""
-    n = rows * cols
-    start = (tuple(t - 1 for t in pattern), n - 1)
-    best = {start: 0}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        cells, blank = state
-        d = best[state]
-        r, c = divmod(blank, cols)
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if not (0 <= rr < rows and 0 <= cc < cols):
-                continue
-            q = rr * cols + cc
-            if q in cells:
-                nxt = (tuple(blank if x == q else x for x in cells), q)
-                cost = 1
-            else:
-                nxt, cost = (cells, q), 0
-            if d + cost < best.get(nxt, 1 << 30):
-                best[nxt] = d + cost
-                (queue.appendleft if cost == 0 else queue.append)(nxt)
-    out = {}
-    for (cells, _), d in best.items():
-        out[cells] = min(d, out.get(cells, 1 << 30))
-    return out
-
 
 @pytest.mark.parametrize("rows,cols,pattern", [(3, 3, (1, 2, 3, 4)), (4, 4, (2, 3, 4)),
                                                (3, 3, (5, 6, 7, 8))])
