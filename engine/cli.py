@@ -103,6 +103,9 @@ def _summary(report_json: dict) -> str:
     status = report_json["status"]
     if status == "solved":
         kind = "optimal" if report_json["optimal"] else "not proven optimal"
+        gap = report_json.get("details", {}).get("longer_than_shortest_at_most")
+        if not report_json["optimal"] and isinstance(gap, int):
+            kind = f"at most {gap} moves longer than the shortest"
         return f"solved: {report_json['length']} moves ({kind}), {secs}{nodes_text}"
     if status == "unsolvable":
         return f"unsolvable: {report_json['reason']} ({secs}{nodes_text})"

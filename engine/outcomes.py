@@ -18,7 +18,13 @@ def _frozen(stats: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 @dataclass(frozen=True)
 class Solved:
-    """A solution: the moves, in the puzzle's notation, from the instance to a solved state."""
+    """A solution: the moves, in the puzzle's notation, from the instance to a solved state.
+
+    ``stats["lower_bound"]`` (optional, an int): a proven lower bound on the length of the
+    shortest solution. The engine then tells users how far from shortest the answer can be
+    (``details``: ``shortest_at_least``, ``longer_than_shortest_at_most``) and counts an answer
+    as long as its bound as optimal.
+    """
 
     moves: tuple[str, ...]
     optimal: bool = False
