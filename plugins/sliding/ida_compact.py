@@ -200,8 +200,8 @@ class CompactSearch:
             if tile:
                 g = tile - 1
                 md += abs(cell // self.cols - g // self.cols) + abs(cell % self.cols - g % self.cols)
-        self.h0 = md + 2 * max(sn, sm)
-        self._root = (md, sn, sm)
+        self.h0 = int(md + 2 * max(sn, sm))
+        self._root = (int(md), int(sn), int(sm))
         self.cap = 0
         self.exhausted = False
         self.completed_bound = -1   # the largest exact threshold fully searched
@@ -232,7 +232,7 @@ class CompactSearch:
             if self.exhausted:
                 return self.ub
             lb = max(lb, min(int(self.regs[R_BOUND]) // self.wden, self.ub))
-        return lb + ((lb - self.h0) & 1)
+        return int(lb + ((lb - self.h0) & 1))
 
     def run(self, poll: Callable[[dict], bool] | None = None) -> list[int] | None:
         t = self.t

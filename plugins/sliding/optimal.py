@@ -107,6 +107,9 @@ class OptimalSolver(Solver):
     partition = pdb.PARTITION_4X4
     partition78 = pdb_compact.PARTITION_4X4_78
 
+    #: Use the 7-8 tables when they are on disk (the bench turns this off to compare).
+    use_78 = True
+
     #: Nodes of linear-conflict search tried before building missing databases: easy 4x4s
     #: (presets, short scrambles) are answered at once, still optimally, without the build.
     quick_try_nodes = 1_000_000
@@ -143,7 +146,7 @@ class OptimalSolver(Solver):
         mapping = goal_mapping(instance) if (rows, cols) == (4, 4) else None
         started = time.perf_counter()
         note = None
-        if mapping is not None:
+        if mapping is not None and self.use_78:
             big = pdb_compact.get_tables(4, 4, self.partition78, build=False)
             if big is not None:
                 search = CompactSearch(mapping.tiles(instance.tiles), big)
