@@ -11,7 +11,8 @@ How (anytime, within the time budget):
    5x5, 7-8 or nothing on the 4x4): ``f = g + w * h`` with w falling from 1.5 towards 1, each
    round looking only for answers shorter than the best so far (every node whose admissible
    ``g + h`` reaches the best length is cut). A round that finishes without an answer proves
-   the best one shortest.
+   the best one shortest. Each answer is then shortened by re-solving short windows of it
+   exactly (:mod:`.shorten`).
 2. **Exact IDA*** with the rest of the time, still cut at the best length: each finished
    iteration raises the proven lower bound by two; finding an answer proves it shortest.
 
@@ -35,15 +36,21 @@ from .heuristics import lower_bound
 from .ida import R_BOUND, LinearConflictSearch
 from .ida_compact import INF, CompactSearch
 from .optimal import big_builds_allowed, goal_mapping
+from .shorten import shorten
 
 #: Search time when the caller sets no deadline.
 DEFAULT_SECONDS = 8.0
 #: Part of the budget kept back for the engine's check of the answer and for returning.
 MARGIN = 0.1
-#: Weighted rounds (numerator, denominator), each looking for a shorter answer than the last.
-WEIGHTS = ((3, 2), (5, 4), (9, 8), (17, 16))
+#: Weights (numerator, denominator) tried in turn until one answers, each for FIRST_SLICE of the
+#: budget; then lighter WEIGHTS rounds, each looking for a shorter answer than the last.
+FIRST_WEIGHTS = ((3, 2), (2, 1), (3, 1))
+FIRST_SLICE = 0.2
+WEIGHTS = ((7, 5), (4, 3), (9, 7), (5, 4), (6, 5), (9, 8))
 #: Share of the budget the weighted rounds may use before the exact search takes over.
-WEIGHTED_SHARE = 0.5
+WEIGHTED_SHARE = 0.7
+#: Windows re-solved exactly after each weighted answer (see :mod:`.shorten`).
+SHORTEN_WINDOWS = (12, 20)
 
 PARTITIONS = {5: pdb_compact.PARTITION_5X5, 4: pdb_compact.PARTITION_4X4_78}
 
@@ -139,31 +146,52 @@ class BoundedSolver(Solver):
                 ctx.progress(phase=phase, nodes=stats["nodes"] + s["nodes"],
                              best=len(best) if best is not None else None,
                              lower_bound=max(lb, search.proven_lower_bound()))
-                if best is None:    # the first answer may use the whole budget
-                    return clock.over()
                 return clock.over(until)
             return poll
 
-        for wnum, wden in WEIGHTS:
+        span = clock.end - clock.start
+        # Until there is an answer: the usual first weight, then heavier ones (weighted IDA*
+        # times vary a lot between weights), each with a slice of the budget, then `fast`.
+        schedule = [(w, clock.start + FIRST_SLICE * (i + 1) * span)
+                    for i, w in enumerate(FIRST_WEIGHTS)]
+        rounds = iter(WEIGHTS)
+        while True:
+            if best is None:
+                if not schedule:
+                    break
+                (wnum, wden), until = schedule.pop(0)
+            else:
+                (wnum, wden) = next(rounds, (0, 0))
+                if wnum == 0:
+                    break
+                if wnum * tried[1] >= tried[0] * wden:
+                    continue          # not lighter than the weight that answered
+                until = weighted_until
             ub = len(best) if best is not None else INF
             search = CompactSearch(tiles, tables, weight=(wnum, wden), ub=ub)
             lb = max(lb, search.h0)
-            path = search.run(poll_for(weighted_until, search, f"weighted IDA* w={wnum / wden:g}"))
+            path = search.run(poll_for(until, search, f"weighted IDA* w={wnum / wden:g}"))
             stats["nodes"] += search.stats()["nodes"]
             if path is not None:
-                best = path
-                stats["rounds"].append(f"w={wnum / wden:g}: {len(path)}")
+                if best is None:
+                    tried = (wnum, wden)
+                best, work = shorten(tiles, path, instance.rows, instance.cols,
+                                     lambda: clock.over(weighted_until), SHORTEN_WINDOWS)
+                stats["nodes"] += work
+                stats["rounds"].append(f"w={wnum / wden:g}: {len(path)}"
+                                       + (f", shortened to {len(best)}" if len(best) < len(path)
+                                          else ""))
             elif search.exhausted:
                 lb = len(best) if best is not None else lb
                 stats["rounds"].append(f"w={wnum / wden:g}: none shorter")
                 break
-            if best is None:
-                if clock.cancelled():
-                    return ctx.gave_up(**_plain(stats))
-                # Out of time without an answer: the fast solver's, with the tables' bound.
-                return self._from_fast(instance, clock, lb)
+            if clock.cancelled() and best is None:
+                return ctx.gave_up(**_plain(stats))
             if best is not None and (lb >= len(best) or clock.over(weighted_until)):
                 break
+        if best is None:
+            # No weighted answer in time: the fast solver's, with the tables' bound.
+            return self._from_fast(instance, clock, lb)
         if best is not None and lb < len(best) and self.exact_phase and not clock.over():
             search = CompactSearch(tiles, tables, ub=len(best))
             path = search.run(poll_for(None, search, "IDA* (raising the lower bound)"))

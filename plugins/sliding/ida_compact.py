@@ -46,7 +46,7 @@ def _value(l, pos, packed, toff, tk, fac, tid, slot, rf, refl):
         r += (p - popcount32(before & ((1 << p) - 1))) * fac[t, j]
         before |= 1 << p
     e = toff[t] + r
-    return (packed[e >> 1] >> ((e & 1) << 2)) & 15
+    return (packed[t][e >> 1] >> ((e & 1) << 2)) & 15
 
 
 @njit(cache=True)

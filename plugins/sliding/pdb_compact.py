@@ -370,7 +370,7 @@ class CompactTables:
     """Tables and lookup recipes for :func:`ida_compact.run_compact`.
 
     Lookups 0..npat-1 give the partition's values on the board, npat..2*npat-1 on the mirrored
-    board. Lookup l reads table ``tid[l]`` (packed entries from ``toff[tid[l]]``), whose slot j
+    board. Lookup l reads table ``packed[tid[l]]`` (plus ``toff[tid[l]]`` entries), whose slot j
     holds tile ``slot[l, j]`` at its cell, or at its mirrored cell when ``rf[l]`` is 1.
     ``ln[t]``/``lm[t]`` are the two lookups that contain tile t.
     """
@@ -379,7 +379,7 @@ class CompactTables:
     cols: int
     partition: tuple[tuple[int, ...], ...]
     patterns: tuple[tuple[int, ...], ...]
-    packed: np.ndarray
+    packed: tuple
     toff: np.ndarray
     tk: np.ndarray
     fac: np.ndarray
@@ -394,7 +394,7 @@ class CompactTables:
 
     @property
     def nbytes(self) -> int:
-        return int(self.packed.nbytes)
+        return int(sum(t.nbytes for t in self.packed))
 
     @classmethod
     def from_tables(cls, rows, cols, partition, patterns, tables, clamped=0) -> "CompactTables":
@@ -405,13 +405,12 @@ class CompactTables:
         toff = np.zeros(len(patterns), dtype=np.int64)
         tk = np.zeros(len(patterns), dtype=np.int64)
         fac = np.zeros((len(patterns), kmax), dtype=np.int64)
-        acc = 0
-        for i, (p, t) in enumerate(zip(patterns, tables)):
-            toff[i] = acc * 2          # in entries; each table starts on a whole byte
-            acc += t.shape[0]
+        for i, p in enumerate(patterns):
             tk[i] = len(p)
             fac[i, :len(p)] = rank_factors(n, len(p))
-        packed = tables[0] if len(tables) == 1 else np.concatenate(tables)
+        # A tuple of the (memory-mapped) tables, not one concatenated copy: loading stays cheap
+        # and the page cache is shared between processes.
+        packed = tuple(tables)
         npat = len(partition)
         tid = np.zeros(2 * npat, dtype=np.int64)
         rf = np.zeros(2 * npat, dtype=np.int64)
