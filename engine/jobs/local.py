@@ -3,27 +3,56 @@
 from __future__ import annotations
 
 import atexit
+import ctypes
+import logging
 import math
 import multiprocessing
 import multiprocessing.connection
+import queue
 import signal
 import threading
 import time
 import uuid
 from collections import OrderedDict, deque
 
-from ..errors import InputError, SolverError
+
+from .execute import check_bound, run_job
 from .model import (CANCELLED, DEFAULT_REGISTRY_FACTORY, ERROR, GAVE_UP, QUEUED, RUNNING, Job,
                     JobNotFound, JobRequest, JobRunner, QueueFull, load_object, status_of_report)
 
-def _worker_main(conn, cancel_event, registry_factory: str, prepare: bool = False) -> None:
+log = logging.getLogger("engine.jobs")
+
+
+class _CancelFlag:
+    """A cancel flag in shared memory: one byte the parent sets and the worker reads.
+
+    Unlike ``multiprocessing.Event`` it needs no named semaphores, so nothing is left for the
+    resource tracker to report as "leaked" however the server ends (even by SIGTERM).
+    """
+
+    def __init__(self, mp):
+        self._value = mp.RawValue(ctypes.c_bool, False)
+
+    def set(self) -> None:
+        self._value.value = True
+
+    def clear(self) -> None:
+        self._value.value = False
+
+    def is_set(self) -> bool:
+        return bool(self._value.value)
+
+
+def _worker_main(conn, cancel_flag, registry_factory: str, prepare: bool = False) -> None:
     """A worker process: load the registry once, then solve one job at a time.
 
     Messages to the parent: ("ready",) or ("fatal", message) once at start, then per job
-    ("progress", id, stats), ("done", id, report_json) or ("failed", id, message). The cancel flag is a multiprocessing Event the parent sets.
+    ("progress", id, stats), ("searched", id, n_moves) when the solver's search returned (the
+    check follows), and ("done", id, report_json) or ("failed", id, message). The cancel flag
+    is a :class:`_CancelFlag` the parent sets.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
-    from ..solving import prepare_solvers, solve  # the child starts from a fresh interpreter
+    from ..solving import prepare_solvers  # the child starts from a fresh interpreter
 
     try:
         registry = load_object(registry_factory)()
@@ -34,7 +63,7 @@ def _worker_main(conn, cancel_event, registry_factory: str, prepare: bool = Fals
     if prepare:
         # Load each solver's tables and compiled code once, so the first job in this worker
         # is as fast as the rest (failures are fine: an unprepared solver still works).
-        for _ in prepare_solvers(registry, cancel=cancel_event):
+        for _ in prepare_solvers(registry, cancel=cancel_flag):
             pass
     conn.send(("ready",))
     while True:
@@ -49,16 +78,16 @@ def _worker_main(conn, cancel_event, registry_factory: str, prepare: bool = Fals
         def on_progress(stats, _id=job_id):
             conn.send(("progress", _id, dict(stats)))
 
+        def on_searched(n_moves, _id=job_id):
+            conn.send(("searched", _id, n_moves))
+
+        kind, payload = run_job(registry, puzzle_id, solver_name, text, time_limit,
+                                on_progress=on_progress, cancel=cancel_flag,
+                                on_searched=on_searched)
         try:
-            report = solve(registry, puzzle_id, text, solver_name, timeout=time_limit,
-                           on_progress=on_progress, cancel=cancel_event)
-            conn.send(("done", job_id, report.to_json()))
-        except InputError as exc:
-            conn.send(("failed", job_id, str(exc)))
-        except SolverError as exc:
-            conn.send(("failed", job_id, exc.message))
-        except Exception as exc:  # a worker must survive whatever a plugin does
-            conn.send(("failed", job_id, f"the solver failed: {type(exc).__name__}: {exc}"))
+            conn.send((kind, job_id, payload))
+        except (TypeError, ValueError) as exc:  # an answer the pipe cannot carry
+            conn.send(("failed", job_id, f"the solver's answer cannot be sent: {exc}"))
 
 
 class _Worker:
@@ -66,7 +95,7 @@ class _Worker:
 
     def __init__(self, mp, registry_factory: str, prepare: bool = False):
         self.conn, child_conn = mp.Pipe(duplex=True)
-        self.cancel = mp.Event()
+        self.cancel = _CancelFlag(mp)
         self.process = mp.Process(target=_worker_main,
                                   args=(child_conn, self.cancel, registry_factory, prepare),
                                   daemon=True, name="puzzle-solver")
@@ -89,10 +118,15 @@ class _Worker:
 class LocalProcessRunner(JobRunner):
     """A small pool of local worker processes, fed by a bounded queue.
 
-    Each worker runs one solve at a time under a SolveContext whose cancel flag is a
-    multiprocessing Event and whose progress goes back through a pipe. A worker still busy
-    ``grace`` seconds after its job's deadline (or after a cancel) is terminated and replaced:
-    a solver that forgets to check ``should_stop`` cannot hog the machine.
+    Each worker runs one solve at a time under a SolveContext whose cancel flag is shared
+    memory and whose progress goes back through a pipe. A worker still busy ``grace`` seconds
+    after its job's deadline (or after a cancel) is terminated and replaced: a solver that
+    forgets to check ``should_stop`` cannot hog the machine. Once the worker says the search
+    returned, the check of its answer gets its own :func:`~engine.jobs.execute.check_bound`.
+
+    Answers are handed to ``on_finished`` (the store) by a separate thread, outside the lock
+    that submits and polls take, so a slow or locked store never stalls the job API; the job
+    turns final once that call returned, so its ``stored_id`` is known when clients see it.
     """
 
     def __init__(
@@ -121,6 +155,9 @@ class LocalProcessRunner(JobRunner):
         self._workers: list[_Worker] = []
         self._thread: threading.Thread | None = None
         self._closing = False
+        #: Jobs whose end is to be reported outside the lock: (job, status, result, message).
+        self._ending: queue.SimpleQueue = queue.SimpleQueue()
+        self._reporter: threading.Thread | None = None
 
     # -- public interface ------------------------------------------------------------------
 
@@ -131,6 +168,9 @@ class LocalProcessRunner(JobRunner):
             self._workers = [_Worker(self._mp, self.registry_factory, self.prepare_solvers) for _ in range(self.workers_wanted)]
             self._thread = threading.Thread(target=self._monitor, name="puzzle-job-monitor", daemon=True)
             self._thread.start()
+            self._reporter = threading.Thread(target=self._report_endings, name="puzzle-job-store",
+                                              daemon=True)
+            self._reporter.start()
             atexit.register(self.close)
 
     def submit(self, request: JobRequest) -> Job:
@@ -192,6 +232,9 @@ class LocalProcessRunner(JobRunner):
             worker.kill()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(2.0)
+        self._ending.put(None)
+        if self._reporter is not None and self._reporter is not threading.current_thread():
+            self._reporter.join(5.0)
 
     def stats(self) -> dict:
         """Counts for monitoring: queued, running, workers alive."""
@@ -252,6 +295,12 @@ class LocalProcessRunner(JobRunner):
             return  # a late message about a job already ended (cancelled, killed)
         if kind == "progress":
             job.progress = message[2]
+        elif kind == "searched":
+            # The search is over; what is left is the engine's check of its answer, which is
+            # not the solver's time: allow the check its own bound before killing the worker.
+            job.progress = {**job.progress, "phase": "checking", "moves": message[2]}
+            check_until = time.monotonic() + check_bound(message[2])
+            worker.deadline = max(worker.deadline or 0.0, check_until)
         elif kind == "done":
             report = message[2]
             worker.job = None
@@ -316,17 +365,43 @@ class LocalProcessRunner(JobRunner):
         self._number_queue()
 
     def _finish(self, job: Job, status: str, result: dict | None = None, message: str | None = None):
-        if job.done:
+        """End a job. With an answer to store, it stays ``running`` until the reporter thread
+        has handed it to ``on_finished`` (outside the lock); otherwise it ends now."""
+        if job.done or job.ending:
+            return
+        if result is not None and self.on_finished is not None:
+            job.ending = True
+            self._ending.put((job, status, result, message))
             return
         job.status = status
         job.result = result
         job.message = message
         job.finished_at = time.time()
-        if result is not None and self.on_finished is not None:
-            try:
-                self.on_finished(job)
-            except Exception:  # storing is a cache: never lose the answer over it
-                pass
+        self._ending.put((job, None, None, None))
+
+    def _report_endings(self) -> None:
+        """The reporter thread: store answers and report final jobs, never holding the lock."""
+        while True:
+            item = self._ending.get()
+            if item is None:
+                return
+            job, status, result, message = item
+            if status is not None:
+                job.result = result
+                try:
+                    self.on_finished(job)
+                except Exception:  # storing is a cache: never lose the answer over it
+                    log.exception("could not store the answer of job %s", job.id)
+                with self._lock:
+                    job.status = status
+                    job.message = message
+                    job.finished_at = time.time()
+                    job.ending = False
+            if self.on_final is not None:
+                try:
+                    self.on_final(job)
+                except Exception:
+                    log.exception("could not record the end of job %s", job.id)
 
     def _number_queue(self) -> None:
         for position, job in enumerate(self._pending, start=1):

@@ -94,6 +94,8 @@ class Job:
     stored_id: str | None = None
     queue_position: int | None = None
     cancel_requested_at: float | None = None  # monotonic
+    #: The solver answered and the answer is being stored; the job turns final right after.
+    ending: bool = False
 
     @property
     def done(self) -> bool:
@@ -135,11 +137,15 @@ class JobRunner(ABC):
     """Runs solve jobs somewhere. The web app only ever uses these methods.
 
     ``on_finished`` (set by :class:`JobService`) must be called once with every job that ends
-    with a solver's answer, so the service can store it. Implementations must be thread-safe:
-    a WSGI server calls them from many threads.
+    with a solver's answer (``job.result`` set, before the job shows a final status), so the
+    service can store it and name its ``stored_id``. ``on_final`` is called once with every job
+    after it reached a final status, however it ended (to record it). Neither is called with a
+    lock held that ``submit``/``get``/``cancel`` need. Implementations must be thread-safe: a
+    WSGI server calls them from many threads.
     """
 
     on_finished: Callable[[Job], None] | None = None
+    on_final: Callable[[Job], None] | None = None
 
     @abstractmethod
     def submit(self, request: JobRequest) -> Job:

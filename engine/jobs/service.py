@@ -1,4 +1,8 @@
-"""The job service front ends talk to: validate, answer from the store, or run."""
+"""The job service front ends talk to: validate, answer from the store, or run.
+
+It also writes each job's record to the store (off the request path, retried when the store is
+busy), so a job cut off by a restart still answers, with a final status that says so.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,13 @@ from typing import Any
 
 from ..errors import InputError
 from ..solving import resolve_instance
-from .model import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, Job, JobNotFound, JobRequest, JobRunner, status_of_report
-from .store import ResultStore
+from .later import LaterWrites
+from .model import (DEFAULT_TIME_LIMIT, ERROR, FINAL_STATUSES, MAX_TIME_LIMIT, STORED_STATUSES, Job,
+                    JobNotFound, JobRequest, JobRunner, status_of_report)
+from .store import AnswerStore
+
+#: What a job that was queued or running when its server stopped answers afterwards.
+INTERRUPTED = "interrupted by a server restart"
 
 STORED_PREFIX = "stored-"
 
@@ -17,20 +26,40 @@ STORED_PREFIX = "stored-"
 class JobService:
     """Validate, answer from the store, or run: the job API of the web app and other front ends."""
 
-    def __init__(self, registry, runner: JobRunner, store: ResultStore,
+    def __init__(self, registry, runner: JobRunner, store: AnswerStore,
                  max_time_limit: float = MAX_TIME_LIMIT, default_time_limit: float = DEFAULT_TIME_LIMIT):
         self.registry = registry
         self.runner = runner
         self.store = store
         self.max_time_limit = float(max_time_limit)
         self.default_time_limit = float(default_time_limit)
+        #: Store writes that could not be done at once, retried in the background.
+        self.later = LaterWrites()
         runner.on_finished = self._store_result
+        runner.on_final = self._record_final
 
     def _store_result(self, job: Job) -> None:
-        if job.result is not None:
-            row_id = self.store.put(job.result)
+        """Store a job's answer now if the store allows, else later (then its stored_id comes
+        later too); never raises, never blocks for long."""
+        report = job.result
+        if report is None or report.get("status") not in STORED_STATUSES:
+            return
+
+        def put(job=job, report=report):
+            row_id = self.store.put(report)
             if row_id is not None:
                 job.stored_id = f"{STORED_PREFIX}{row_id}"
+
+        self.later.write(f"the {report.get('status')} answer of {_describe(job.request)}", put)
+
+    def _record(self, job: Job, now: bool = False) -> None:
+        record = job.to_json()
+        if record["status"] in STORED_STATUSES:
+            record["result"] = None  # the answer itself is in the store (stored_id)
+        self.later.write(f"the record of job {job.id}", lambda: self.store.record_job(record), now=now)
+
+    def _record_final(self, job: Job) -> None:
+        self._record(job, now=True)
 
     def time_limit(self, value: Any) -> float:
         """A validated time limit in seconds (None: the default)."""
@@ -79,7 +108,10 @@ class JobService:
         if stored is not None:
             row_id, report = stored
             return self._stored_job(row_id, request, report)
-        return self.runner.submit(request)
+        job = self.runner.submit(request)
+        # Written in the background: a busy store never delays a submit.
+        self._record(job, now=False)
+        return job
 
     def get(self, job_id: str) -> Job:
         if not isinstance(job_id, str) or not job_id:
@@ -94,15 +126,49 @@ class JobService:
                 raise JobNotFound(f"there is no job {job_id!r}")
             request, report = found
             return self._stored_job(int(row), request, report)
-        return self.runner.get(job_id)
+        try:
+            return self.runner.get(job_id)
+        except JobNotFound:
+            record = self.store.job_record(job_id)
+            if record is None:
+                raise
+            return self._recorded_job(record)
+
+    def _recorded_job(self, record: dict) -> Job:
+        """A job this runner no longer knows, from its record: a job that was queued or running
+        when its server stopped ends as an error that says so."""
+        request = JobRequest(record["puzzle"], record["solver"], record["instance"],
+                             float(record.get("time_limit") or 0.0))
+        now = time.time()
+        job = Job(id=record["id"], request=request, status=record["status"],
+                  submitted_at=now - float(record.get("elapsed") or 0.0),
+                  started_at=None, finished_at=now, progress=dict(record.get("progress") or {}),
+                  result=record.get("result"), message=record.get("message"),
+                  stored_id=record.get("stored_id"))
+        if job.status not in FINAL_STATUSES:
+            job.status, job.message, job.result = ERROR, INTERRUPTED, None
+        elif job.status in STORED_STATUSES and job.result is None:
+            stored = self.store.get(request.puzzle, request.solver, request.instance)
+            if stored is None:  # the answer never reached the store
+                job.status, job.message = ERROR, "the answer was lost before it could be stored"
+            else:
+                job.stored_id = f"{STORED_PREFIX}{stored[0]}"
+                job.result = stored[1]
+        return job
 
     def cancel(self, job_id: str) -> Job:
         if isinstance(job_id, str) and job_id.startswith(STORED_PREFIX):
             return self.get(job_id)  # already finished; nothing to stop
-        return self.runner.cancel(job_id)
+        try:
+            return self.runner.cancel(job_id)
+        except JobNotFound:
+            if isinstance(job_id, str) and self.store.job_record(job_id) is not None:
+                return self.get(job_id)  # ended with its server; nothing left to stop
+            raise
 
     def close(self) -> None:
         self.runner.close()
+        self.later.close()
         self.store.close()
 
     @staticmethod
@@ -112,3 +178,9 @@ class JobService:
                    request=request, status=status_of_report(report),
                    submitted_at=now, started_at=now, finished_at=now,
                    progress=dict(report.get("stats") or {}), result=report, from_store=True)
+
+
+def _describe(request: JobRequest) -> str:
+    """A job request in a few words, for log lines."""
+    text = request.instance if len(request.instance) <= 60 else request.instance[:57] + "..."
+    return f"{request.puzzle} / {request.solver} / {text!r}"
