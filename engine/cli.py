@@ -15,6 +15,7 @@ from typing import Any, Mapping
 import click
 
 from .errors import InputError, SolverError
+from .jobs.worker import worker_command
 from .outcomes import GaveUp, Solved, Unsolvable
 from .plugins import get_registry
 from .solving import prepare_solvers, replay, resolve_instance, solve as solve_instance
@@ -248,6 +249,10 @@ def random_command(puzzle_id: str, seed: int, size: str | None, preset: str | No
     except InputError as exc:
         _fail(str(exc))
     click.echo(puzzle.format(instance))
+
+
+# `puzzle worker` (RQ on Redis) is the engine's own: the distributed job runner lives in engine.jobs.
+cli.add_command(worker_command)
 
 
 def main(argv: list[str] | None = None) -> None:

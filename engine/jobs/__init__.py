@@ -19,7 +19,7 @@ Nothing here imports ``web`` or any plugin: workers load the registry through a 
 from .local import LocalProcessRunner
 from .model import (CANCELLED, DEFAULT_REGISTRY_FACTORY, DEFAULT_TIME_LIMIT, ERROR, FINAL_STATUSES,
                     GAVE_UP, MAX_TIME_LIMIT, QUEUED, RUNNING, SOLVED, STORED_STATUSES, UNSOLVABLE,
-                    Job, JobNotFound, JobRequest, JobRunner, QueueFull, default_data_dir,
+                    Job, JobNotFound, JobRequest, JobRunner, JobsUnavailable, QueueFull, default_data_dir,
                     load_object, status_of_report)
 from .service import STORED_PREFIX, JobService
 from .store import ResultStore
@@ -28,6 +28,6 @@ __all__ = [
     "CANCELLED", "DEFAULT_REGISTRY_FACTORY", "DEFAULT_TIME_LIMIT", "ERROR", "FINAL_STATUSES",
     "GAVE_UP", "MAX_TIME_LIMIT", "QUEUED", "RUNNING", "SOLVED", "STORED_PREFIX",
     "STORED_STATUSES", "UNSOLVABLE", "Job", "JobNotFound", "JobRequest", "JobRunner",
-    "JobService", "LocalProcessRunner", "QueueFull", "ResultStore", "default_data_dir",
+    "JobService", "JobsUnavailable", "LocalProcessRunner", "QueueFull", "ResultStore", "default_data_dir",
     "load_object", "status_of_report",
 ]

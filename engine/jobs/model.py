@@ -39,6 +39,15 @@ class QueueFull(PuzzleError):
         self.retry_after = retry_after
 
 
+class JobsUnavailable(PuzzleError):
+    """The job queue or answer store cannot be reached (Redis is down); try again later."""
+
+    def __init__(self, message: str, retry_after: int = 5):
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
 class JobNotFound(InputError):
     """No job has this id (it never existed, or it finished long ago and was forgotten)."""
 
