@@ -67,9 +67,9 @@ def worker_env() -> dict:
 
 
 def start_worker(url: str, queue: str, factory: str = "jobs_toy:jobs_registry",
-                 burst: bool = False) -> subprocess.Popen:
+                 burst: bool = False, prepare: bool = False) -> subprocess.Popen:
     args = [sys.executable, "-m", "engine.cli", "worker", "--redis", url, "--queue", queue,
-            "--no-prepare", "--registry-factory", factory]
+            "--prepare" if prepare else "--no-prepare", "--registry-factory", factory]
     if burst:
         args.append("--burst")
     return subprocess.Popen(args, env=worker_env(), stdout=subprocess.DEVNULL,
