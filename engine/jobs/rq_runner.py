@@ -149,12 +149,48 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
     return {"kind": "done", "report": payload, "stored_id": stored_id}
 
 
+class _ConnectionState(logging.Filter):
+    """One log line per change of the worker's Redis connection, instead of RQ's line per retry.
+
+    RQ retries a lost connection by itself, with backoff, logging every attempt; this filter on
+    RQ's worker logger lets the first of those through (reworded) and drops the rest until the
+    worker's next successful heartbeat, which logs the recovery.
+    """
+
+    def __init__(self, where: str):
+        super().__init__()
+        self.where = where
+        self.down = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "could not connect to Redis" not in record.getMessage():
+            return True
+        if self.down:
+            return False
+        self.down = True
+        record.msg, record.args = ("lost Redis at %s; RQ reconnects with backoff", (self.where,))
+        return True
+
+    def connected(self) -> None:
+        if self.down:
+            self.down = False
+            log.warning("Redis at %s answers again; taking jobs", self.where)
+
+
 def _worker_class():
     from rq import Worker
 
     class PuzzleWorker(Worker):
         """An RQ worker that keeps each running job's "alive" key fresh and kills its work horse
         at the job's deadline (time limit + grace, or the check's bound once the search is over)."""
+
+        connection_state: _ConnectionState | None = None
+
+        def heartbeat(self, *args, **kwargs):
+            result = super().heartbeat(*args, **kwargs)
+            if self.connection_state is not None:
+                self.connection_state.connected()  # it reached Redis
+            return result
 
         def maintain_heartbeats(self, job, *args, **kwargs):
             super().maintain_heartbeats(job, *args, **kwargs)
@@ -189,8 +225,13 @@ def make_worker(connection, queue_name: str = DEFAULT_QUEUE, name: str | None = 
 
     queue = Queue(queue_name, connection=connection, serializer=_serializer())
     # job_monitoring_interval=1: the deadline, progress and "alive" checks run every second.
-    return _worker_class()([queue], connection=connection, serializer=_serializer(), name=name,
-                           job_monitoring_interval=1)
+    worker = _worker_class()([queue], connection=connection, serializer=_serializer(), name=name,
+                             job_monitoring_interval=1)
+    kwargs = connection.connection_pool.connection_kwargs
+    state = _ConnectionState(f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}")
+    logging.getLogger("rq.worker").addFilter(state)
+    worker.connection_state = state
+    return worker
 
 
 # -- in the web processes ----------------------------------------------------------------------
