@@ -7,7 +7,6 @@ and a custom runner chosen by configuration.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import subprocess
 import sys

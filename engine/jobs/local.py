@@ -236,16 +236,6 @@ class LocalProcessRunner(JobRunner):
         if self._reporter is not None and self._reporter is not threading.current_thread():
             self._reporter.join(5.0)
 
-    def stats(self) -> dict:
-        """Counts for monitoring: queued, running, workers alive."""
-        with self._lock:
-            return {
-                "queued": len(self._pending),
-                "running": sum(1 for w in self._workers if w.job is not None),
-                "workers": len(self._workers),
-                "ready_workers": sum(1 for w in self._workers if w.ready),
-            }
-
     # -- the monitor thread ----------------------------------------------------------------
 
     def _monitor(self) -> None:
