@@ -27,8 +27,9 @@ from redis_helpers import TESTS, RedisServer, free_port, start_worker, stop, wor
 from test_web_toy import flip
 from web import create_app
 
-pytestmark = pytest.mark.skipif(not os.path.exists("/usr/bin/redis-server"),
-                                reason="needs Debian's redis-server (scripts/setup.sh installs it)")
+pytestmark = [pytest.mark.slow,  # subprocesses and a Redis server: seconds per test
+              pytest.mark.skipif(not os.path.exists("/usr/bin/redis-server"),
+                                 reason="needs Debian's redis-server (scripts/setup.sh installs it)")]
 
 _queues = itertools.count()
 

@@ -120,6 +120,7 @@ LOCKER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # a second process
 def test_a_locked_store_delays_only_the_write_and_loses_nothing(tmp_path, caplog):
     app = make_app(tmp_path, JOB_WORKERS=1)
     client = app.test_client()
@@ -179,6 +180,7 @@ CRASHER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # a second process
 def test_a_job_cut_off_by_a_server_kill_answers_with_a_final_error(tmp_path):
     crasher = subprocess.Popen([sys.executable, "-c", CRASHER.format(tests=str(TESTS)), str(tmp_path)],
                                stdout=subprocess.PIPE, text=True)
@@ -225,6 +227,7 @@ SHUTDOWN = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # a fresh interpreter per case
 @pytest.mark.parametrize("how", ["close", "sigterm"])
 def test_shutdown_leaks_no_semaphores(tmp_path, how):
     done = subprocess.run([sys.executable, "-c", SHUTDOWN.format(tests=str(TESTS)), str(tmp_path), how],
