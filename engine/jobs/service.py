@@ -53,6 +53,8 @@ class JobService:
         self.later.write(f"the {report.get('status')} answer of {_describe(job.request)}", put)
 
     def _record(self, job: Job, now: bool = False) -> None:
+        if not self.store.keeps_job_records:
+            return
         record = job.to_json()
         if record["status"] in STORED_STATUSES:
             record["result"] = None  # the answer itself is in the store (stored_id)

@@ -27,6 +27,10 @@ class StoreBusy(Exception):
 class AnswerStore(ABC):
     """Solved and unsolvable answers, keyed by (puzzle, solver, canonical instance text)."""
 
+    #: Whether :meth:`record_job` keeps anything (a runner whose jobs outlive the web process,
+    #: such as RQ, needs no records of its own).
+    keeps_job_records = False
+
     @abstractmethod
     def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
         """(permanent number, report) for the stored answer, or None."""
@@ -72,6 +76,8 @@ class ResultStore(AnswerStore):
     so lookups stay fast even while another process holds a write lock, and a write waits at most
     :data:`WRITE_WAIT_SECONDS` before raising :class:`StoreBusy`.
     """
+
+    keeps_job_records = True
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
