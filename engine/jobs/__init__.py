@@ -1,16 +1,19 @@
-"""Solving as jobs: submit, poll, cancel; a local worker pool and a SQLite result store.
+"""Solving as jobs: submit, poll, cancel; local worker processes and SQLite, or RQ and Redis.
 
-Three parts, each replaceable on its own:
+One module per replaceable part:
 
-* :class:`JobRunner` is the one interface that runs solves somewhere. :class:`LocalProcessRunner`
-  (the default) runs them in a small pool of local worker *processes*; a distributed queue (RQ or
-  Celery on Redis) can implement the same five methods and be chosen by configuration
-  (see ``docs/api.md``).
-* :class:`ResultStore` keeps finished answers (solved or unsolvable, never "gave up") in SQLite,
-  keyed by puzzle, solver and the *canonical* instance text, so the same request is answered
-  from the store, also after a restart.
-* :class:`JobService` is what a front end (the web app, a CLI) talks to: it validates a request
-  with the registry, answers it from the store when it can, and otherwise hands it to the runner.
+* :mod:`.model`: job records (:class:`Job`, :class:`JobRequest`), statuses, the errors the API
+  maps to 404/503, and :class:`JobRunner`, the one interface that runs solves somewhere.
+* :mod:`.local`: :class:`LocalProcessRunner` (the default), a small pool of local worker
+  processes; :mod:`.execute`: what any worker does with one job.
+* :mod:`.store`: :class:`AnswerStore` and the SQLite :class:`ResultStore`, answers keyed by
+  puzzle, solver and *canonical* instance text, with permanent numbers (``stored-N``);
+  :mod:`.later`: store writes that could not be done at once, retried in the background.
+* :mod:`.rq_runner`, :mod:`.redis_store`, :mod:`.worker`: the distributed mode (RQ on Redis,
+  ``puzzle worker``), imported only when it is used.
+* :mod:`.service`: :class:`JobService`, what a front end (the web app, a CLI) talks to: it
+  validates a request with the registry, answers it from the store when it can, and otherwise
+  hands it to the runner.
 
 Nothing here imports ``web`` or any plugin: workers load the registry through a dotted path
 (``"engine.plugins:get_registry"`` by default), so tests can point them at a toy registry.
