@@ -339,3 +339,18 @@ def test_a_worker_without_the_solver_says_so(redis_server, queue, workers):
     assert job["status"] == "error"
     assert "has no solver 'hasty' for 'slowpairs'" in job["message"]
     assert "install the same plugins on every worker" in job["message"]
+
+
+def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue):
+    worker = start_worker(redis_server.url, queue)
+    try:
+        client = make_app(redis_server, queue).test_client()
+        job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 2}).get_json()
+        wait_status(client, job["id"], "running")
+        worker.send_signal(signal.SIGTERM)  # warm shutdown: the running job is finished first
+        assert worker.wait(30) == 0
+        done = client.get(f"/api/jobs/{job['id']}").get_json()
+        assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline"
+    finally:
+        stop(worker)
