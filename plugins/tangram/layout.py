@@ -96,11 +96,12 @@ def work_area(figure: Box | None, extra: Box | None = None, minimum: float = 0.0
     if y1 - y0 < minimum:
         c = (y0 + y1) / 2
         y0, y1 = c - minimum / 2, c + minimum / 2
-    if extra is not None:
-        x0, y0 = min(x0, extra[0]), min(y0, extra[1])
-        x1, y1 = max(x1, extra[2]), max(y1, extra[3])
-    return (math.floor(x0 - MARGIN), math.floor(y0 - MARGIN),
-            math.ceil(x1 + MARGIN), math.ceil(y1 + MARGIN))
+    box = (math.floor(x0 - MARGIN), math.floor(y0 - MARGIN), math.ceil(x1 + MARGIN), math.ceil(y1 + MARGIN))
+    if extra is None:
+        return box
+    # pieces beyond the area widen it just enough (no margin: pieces at its border keep it still)
+    return (min(box[0], math.floor(extra[0])), min(box[1], math.floor(extra[1])),
+            max(box[2], math.ceil(extra[2])), max(box[3], math.ceil(extra[3])))
 
 
 def layout(figure: Box | None, extra: Box | None = None, composing: bool = False) -> Layout:

@@ -39,7 +39,11 @@ STYLE = """
   stroke-width: 0.03; stroke-dasharray: 0.12 0.08; }
 .tangram-board .tray-label, .tangram-board .overlap-count, .tangram-board .sketch-hint
   { font: 0.42px system-ui, sans-serif; fill: #3a4048; }
-.tangram-board .work-bg { fill: none; }
+.tangram-board .work-bg { fill: none; stroke: #8a94a3; stroke-opacity: 0.5; stroke-width: 0.03; }
+.tangram-board .faint { opacity: 0.35; }
+.tangram-board .dragging { opacity: 0.85; cursor: grabbing; }
+.tangram-board .board-button rect { fill: #fff; stroke: #3a4048; stroke-width: 0.04; }
+.tangram-board .board-button text { font: 0.4px system-ui, sans-serif; fill: #1d2733; }
 .tangram-board .silhouette { fill: #5b6470; fill-opacity: 0.35; stroke: #3a4048; stroke-width: 0.04; }
 .tangram-board .piece polygon { stroke: #222; stroke-width: 0.04; stroke-linejoin: round; }
 .tangram-board .shape-L polygon { fill: #e4572e; }
@@ -68,6 +72,8 @@ STYLE = """
   stroke: #1d4f91; stroke-width: 0.06; }
 .tangram-board .sketch circle { fill: #1d4f91; }
 .tangram-board .sketch .first-point { fill: #fff; stroke: #1d4f91; stroke-width: 0.06; }
+.tangram-board .draw-preview { stroke: #1d4f91; stroke-width: 0.05; stroke-dasharray: 0.12 0.08; }
+.tangram-board .draw-preview-length { font: bold 0.4px system-ui, sans-serif; fill: #1d4f91; }
 .tangram-board [data-action] { cursor: pointer; }
 .tangram-board[data-view="compose"] .piece { cursor: grab; touch-action: none; }
 .tangram-board[data-view="draw"] { cursor: crosshair; touch-action: none; }
@@ -122,6 +128,9 @@ class DefaultRenderer(Renderer):
         dwg.defs.add(dwg.style(STYLE))
         tx0, ty0, tx1, ty1 = lay.tray
         dwg.add(dwg.rect((_f(tx0), _f(-ty1)), (_f(tx1 - tx0), _f(ty1 - ty0)), class_="tray-bg", rx=0.15))
+        wx0, wy0, wx1, wy1 = lay.work
+        if composing:
+            dwg.add(dwg.rect((_f(wx0), _f(-wy1)), (_f(wx1 - wx0), _f(wy1 - wy0)), class_="work-bg"))
         if sketch is not None:
             self._grid(dwg, lay)
         if sil.components:
@@ -129,13 +138,18 @@ class DefaultRenderer(Renderer):
             for ring in sil.rings():
                 d.append("M " + " L ".join(f"{x} {y}" for x, y in _points(ring)) + " Z")
             dwg.add(dwg.path(d=" ".join(d), class_="silhouette", fill_rule="evenodd"))
-        if composing:
-            title = self._compose(dwg, state, lay, selection if sketch is None else None)
+        if sketch is not None:
+            for p in sil.draft:
+                dwg.add(self._piece(dwg, p.name, p.vertices(), "draft faint"))
+            self._draw_buttons(dwg, lay)
+            title = ""
+        elif composing:
+            title = self._compose(dwg, state, lay, selection)
         else:
             title = self._play(dwg, state, lay, _maybe(last_move), _maybe(next_move))
         if sketch is not None:
             self._sketch(dwg, sketch)
-            title = "Tangram: drawing a silhouette"
+            title = f"Tangram: drawing a silhouette, {sketch.point_count()} points"
         dwg.set_desc(title=title)
         return dwg.tostring()
 
@@ -252,6 +266,20 @@ class DefaultRenderer(Renderer):
         head = [(ex + 0.1, ey), (ex - 0.08, ey + 0.06), (ex - 0.02, ey - 0.12)]
         g.add(dwg.polygon([(_f(x), _f(-y)) for x, y in head], class_="arrowhead"))
         return g
+
+    @staticmethod
+    def _draw_buttons(dwg, lay: Layout):
+        """"Undo point" and "Stop drawing", in the tray while drawing (touch has no keys)."""
+        tx0, _, tx1, ty1 = lay.tray
+        width = min(3.2, tx1 - tx0 - 0.4)
+        for i, (action, label) in enumerate((("draw-undo", "Undo point"), ("draw-cancel", "Stop drawing"))):
+            top = ty1 - 0.3 - i * 1.1
+            g = dwg.g(class_="board-button")
+            g.attribs["data-action"] = action
+            g.attribs["aria-label"] = label
+            g.add(dwg.rect((_f(tx0 + 0.2), _f(-top)), (_f(width), 0.8), rx=0.12))
+            g.add(dwg.text(label, insert=(_f(tx0 + 0.2 + width / 2), _f(-top + 0.53)), text_anchor="middle"))
+            dwg.add(g)
 
     @staticmethod
     def _grid(dwg, lay: Layout):

@@ -7,7 +7,8 @@ the OPEN polyline are exact points ``x,y`` separated by spaces.
 A click snaps exactly: the first point of an outline to the half-unit lattice; each next point
 along the nearest of the eight 45-degree directions from the previous one, at the nearest
 multiple of 1/2 or of r2/2 (so edges are whole or half units, or whole or half diagonals of
-the grid, and every point stays in Q(r2)). Clicking near the first point closes the outline.
+the grid, and every point stays in Q(r2)); a point of the half-unit grid is preferred when the
+click is near one. Clicking near the first point closes the outline.
 """
 
 from __future__ import annotations
@@ -76,13 +77,21 @@ def parse_click(text: str) -> tuple[float, float]:
     return float(m.group(1)), float(m.group(2))
 
 
-def _nearest_step(length: float) -> QS2:
-    """The multiple of 1/2 or of r2/2 nearest to ``length`` (ties: the rational one)."""
-    half = Fraction(round(2 * length), 2)
-    diag = round(2 * length / math.sqrt(2))
-    if abs(float(half) - length) <= abs(diag * math.sqrt(2) / 2 - length):
-        return QS2(half)
-    return HALF_R2 * diag
+#: A point of the drawing grid (half units) wins over an off-grid point up to this much nearer
+#: (the browser previews the snapped edge with its length, so r2 steps are easy to aim at).
+GRID_PREFERENCE = 0.06
+
+
+def _on_grid(p: Point) -> bool:
+    return all(c.b == 0 and (2 * c.a).denominator == 1 for c in p)
+
+
+def _step_candidates(length: float) -> list[QS2]:
+    """Multiples of 1/2 and of r2/2 next to ``length`` (positive ones)."""
+    out = {QS2(Fraction(k, 2)) for k in (math.floor(2 * length), math.ceil(2 * length)) if k > 0}
+    r = 2 * length / math.sqrt(2)
+    out |= {HALF_R2 * k for k in (math.floor(r), math.ceil(r)) if k > 0}
+    return sorted(out)
 
 
 def snap_click(sketch: Sketch, fx: float, fy: float) -> tuple[Point | None, bool]:
@@ -98,11 +107,16 @@ def snap_click(sketch: Sketch, fx: float, fy: float) -> tuple[Point | None, bool
     sx, sy = DIRECTION_STEPS[k]
     diagonal = bool(sx and sy)
     along = math.hypot(dx, dy) * math.cos(math.atan2(dy, dx) - math.radians(45 * k))
-    step = _nearest_step(along)
-    if not step:
-        raise InputError("click farther from the last point (at least half a unit)")
     ux, uy = (HALF_R2 * sx, HALF_R2 * sy) if diagonal else (QS2(sx), QS2(sy))
-    return (lx + step * ux, ly + step * uy), False
+    best = None
+    for step in _step_candidates(along):
+        p = (lx + step * ux, ly + step * uy)
+        d = math.hypot(float(p[0]) - fx, float(p[1]) - fy) - (GRID_PREFERENCE if _on_grid(p) else 0)
+        if best is None or d < best[0]:
+            best = (d, p)
+    if best is None:
+        raise InputError("click farther from the last point (at least half a unit)")
+    return best[1], False
 
 
 def close_problem(sketch: Sketch) -> str | None:

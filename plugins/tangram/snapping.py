@@ -31,10 +31,10 @@ from .pieces import PIECE_NAMES, Placement, oriented_shape
 VERTEX_RADIUS = 0.45
 EDGE_RADIUS = 0.3
 #: Score penalties: a vertex contact beats an edge contact beats the plain lattice.
-EDGE_PENALTY = 0.08
-LATTICE_PENALTY = 0.16
+EDGE_PENALTY = 0.2
+LATTICE_PENALTY = 0.3
 #: Candidates within this score of the best are checked for overlaps (the first free one wins).
-OVERLAP_SLACK = 0.35
+OVERLAP_SLACK = 0.4
 HALF_R2 = QS2(0, "1/2")
 R2F = math.sqrt(2)
 
