@@ -23,7 +23,7 @@ WORK_MIN = 8.0
 #: Space between the figure and the border of the work area.
 MARGIN = 0.5
 #: Largest scale of a piece in the tray (1 would be its real size).
-TRAY_MAX_SCALE = 0.8
+TRAY_MAX_SCALE = 0.6
 #: Gap between tray slots, in tray units (before scaling).
 TRAY_GAP = 0.4
 #: Tray rows (or columns, for a tray beside the figure): large pieces, then small ones.

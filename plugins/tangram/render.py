@@ -37,8 +37,9 @@ STYLE = """
 .tangram-board { user-select: none; -webkit-user-select: none; }
 .tangram-board .tray-bg { fill: #8a94a3; fill-opacity: 0.12; stroke: #8a94a3; stroke-opacity: 0.5;
   stroke-width: 0.03; stroke-dasharray: 0.12 0.08; }
-.tangram-board .tray-label, .tangram-board .overlap-count, .tangram-board .sketch-hint
-  { font: 0.42px system-ui, sans-serif; fill: #3a4048; }
+.tangram-board .tray-label, .tangram-board .overlap-count
+  { font: 0.36px system-ui, sans-serif; fill: #3a4048; }
+.tangram-board .overlap-count { font-size: 0.5px; }
 .tangram-board .work-bg { fill: none; stroke: #8a94a3; stroke-opacity: 0.5; stroke-width: 0.03; }
 .tangram-board .faint { opacity: 0.35; }
 .tangram-board .dragging { opacity: 0.85; cursor: grabbing; }
@@ -75,8 +76,11 @@ STYLE = """
 .tangram-board .draw-preview { stroke: #1d4f91; stroke-width: 0.05; stroke-dasharray: 0.12 0.08; }
 .tangram-board .draw-preview-length { font: bold 0.4px system-ui, sans-serif; fill: #1d4f91; }
 .tangram-board [data-action] { cursor: pointer; }
-.tangram-board[data-view="compose"] .piece { cursor: grab; touch-action: none; }
-.tangram-board[data-view="draw"] { cursor: crosshair; touch-action: none; }
+.tangram-board[data-view="compose"] .piece { cursor: grab; }
+.tangram-board[data-view="draw"] { cursor: crosshair; }
+/* Chrome decides touch-action by the box of the <svg>, not by its shapes: while composing or
+   drawing, a finger on the board drags or draws and never scrolls the page. */
+.tangram-board[data-view="compose"], .tangram-board[data-view="draw"] { touch-action: none; }
 """
 
 
@@ -128,6 +132,9 @@ class DefaultRenderer(Renderer):
         dwg.defs.add(dwg.style(STYLE))
         tx0, ty0, tx1, ty1 = lay.tray
         dwg.add(dwg.rect((_f(tx0), _f(-ty1)), (_f(tx1 - tx0), _f(ty1 - ty0)), class_="tray-bg", rx=0.15))
+        if composing and sketch is None:
+            dwg.add(dwg.text("Drop here to remove", class_="tray-label",
+                             insert=(_f((tx0 + tx1) / 2), _f(-ty0 - 0.25)), text_anchor="middle"))
         wx0, wy0, wx1, wy1 = lay.work
         if composing:
             dwg.add(dwg.rect((_f(wx0), _f(-wy1)), (_f(wx1 - wx0), _f(wy1 - wy0)), class_="work-bg"))
@@ -209,7 +216,7 @@ class DefaultRenderer(Renderer):
             g.attribs["data-scale"] = "1"
             dwg.add(g)
         if selected is not None:
-            dwg.add(self._rotate_handle(dwg, selected))
+            dwg.add(self._rotate_handle(dwg, selected, lay.board))
         usable = len(draft) == 7 and not pairs
         dwg.attribs["data-overlaps"] = str(len(pairs))
         dwg.attribs["data-can-use"] = "true" if usable else "false"
@@ -249,10 +256,12 @@ class DefaultRenderer(Renderer):
         return g
 
     @staticmethod
-    def _rotate_handle(dwg, p: Placement):
+    def _rotate_handle(dwg, p: Placement, board):
         xs = [float(x) for x, _ in p.vertices()]
         ys = [float(y) for _, y in p.vertices()]
-        cx, cy = max(xs) + 0.35, max(ys) + 0.35
+        # above the piece's top-right corner, but inside the board (a piece may touch its edge)
+        cx = min(max(xs) + 0.35, board[2] - 0.35)
+        cy = min(max(ys) + 0.35, board[3] - 0.35)
         g = dwg.g(class_="handle rotate-handle")
         g.attribs["data-action"] = "rotate"
         g.attribs["aria-label"] = f"Turn {piece_title(p.name)} 45 degrees"

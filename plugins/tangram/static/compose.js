@@ -66,8 +66,17 @@
       if (Math.hypot(evt.clientX - drag.x0, evt.clientY - drag.y0) < DRAG_START_PX) return;
       drag.started = true;
       try { drag.svg.setPointerCapture(drag.id); } catch (err) { /* already released */ }
-      drag.piece.classList.add("dragging");
-      drag.svg.appendChild(drag.piece);   // on top of the others while it moves
+      // A copy moves on top of the other pieces; the original stays where it is in the DOM
+      // (moving the node a finger touches makes the browser cancel the touch).
+      drag.copy = drag.piece.cloneNode(true);
+      drag.copy.removeAttribute("data-key");
+      drag.copy.removeAttribute("data-action");
+      drag.copy.removeAttribute("aria-label");
+      drag.copy.classList.add("dragging");
+      drag.copy.setAttribute("aria-hidden", "true");
+      drag.poly = drag.copy.querySelector("polygon");
+      drag.piece.style.visibility = "hidden";
+      drag.svg.appendChild(drag.copy);
     }
     evt.preventDefault();
     const p = toSvg(drag.svg, evt);
@@ -89,13 +98,22 @@
     const k = 1 / d.scale;
     const vx = p.x + k * (d.v0.x - d.grab.x);
     const vy = p.y + k * (d.v0.y - d.grab.y);
-    ed.sendAction("drop:" + d.place + " @ " + num(vx) + "," + num(-vy));  // SVG's y points down
+    // The keyed original takes the dropped place (so the host's tween starts from there).
+    const original = d.piece.querySelector("polygon");
+    original.setAttribute("transform", d.poly.getAttribute("transform"));
+    d.piece.style.visibility = "";
+    d.copy.remove();
+    const sent = ed.sendAction("drop:" + d.place + " @ " + num(vx) + "," + num(-vy));  // SVG y points down
+    Promise.resolve(sent).finally(() => {
+      // a refused drop leaves the old board in place: put the piece back where it was
+      if (original.isConnected) original.removeAttribute("transform");
+    });
   }
 
   function cancel(evt) {
     if (!drag || evt.pointerId !== drag.id) return;
-    drag.poly.removeAttribute("transform");
-    drag.piece.classList.remove("dragging");
+    if (drag.copy) drag.copy.remove();
+    drag.piece.style.visibility = "";
     drag = null;
   }
 
