@@ -140,15 +140,13 @@ class Tangram(Puzzle):
         return describe_placement(parse_placement(move))
 
     def describe_solution(self, instance: Silhouette, moves: Sequence[str]) -> Mapping[str, Any]:
-        """Each placed piece in words, with its move and its corners as exact text to copy."""
+        """Each placed piece in words, with its corners as exact text (``x,y`` as in the
+        silhouette text, so they can be copied); the moves themselves are the notation."""
         pieces = []
         for m in moves:
             p = parse_placement(m)
-            pieces.append({
-                "piece": describe_placement(p),
-                "move": p.notation(),
-                "corners": " ".join(point_text(v) for v in p.vertices()),
-            })
+            corners = " ".join(point_text(v) for v in p.vertices())
+            pieces.append(f"{describe_placement(p)}: corners {corners}")
         return {"pieces": pieces}
 
     # -- editing --------------------------------------------------------------------------------

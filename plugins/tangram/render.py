@@ -266,14 +266,19 @@ class DefaultRenderer(Renderer):
         g.attribs["data-action"] = "rotate"
         g.attribs["aria-label"] = f"Turn {piece_title(p.name)} 45 degrees"
         g.add(dwg.circle((_f(cx), _f(-cy)), 0.32))
-        # three quarters of a circle with an arrowhead: the usual "rotate" glyph
-        r = 0.17
-        a0, a1 = math.radians(100), math.radians(370)
-        sx, sy = cx + r * math.cos(a0), cy + r * math.sin(a0)
-        ex, ey = cx + r * math.cos(a1), cy + r * math.sin(a1)
-        g.add(dwg.path(d=f"M {_f(sx)} {_f(-sy)} A {r} {r} 0 1 1 {_f(ex)} {_f(-ey)}"))
-        head = [(ex + 0.1, ey), (ex - 0.08, ey + 0.06), (ex - 0.02, ey - 0.12)]
-        g.add(dwg.polygon([(_f(x), _f(-y)) for x, y in head], class_="arrowhead"))
+        # an open circle with an arrowhead at its end: the usual "turn" glyph (anticlockwise,
+        # as R turns). Drawn in SVG's y-down coordinates around the handle's centre.
+        X, Y, r = cx, -cy, 0.17
+        a0, a1 = math.radians(-60), math.radians(40)   # 260 degrees the short way round is not taken
+        sx, sy = X + r * math.cos(a0), Y + r * math.sin(a0)
+        ex, ey = X + r * math.cos(a1), Y + r * math.sin(a1)
+        g.add(dwg.path(d=f"M {_f(sx)} {_f(sy)} A {r} {r} 0 1 0 {_f(ex)} {_f(ey)}"))
+        # the arrowhead points along the tangent of the anticlockwise (on screen) arc at its end
+        tx, ty = math.sin(a1), -math.cos(a1)
+        nx, ny = -ty, tx
+        head = [(ex + 0.11 * tx, ey + 0.11 * ty), (ex + 0.08 * nx, ey + 0.08 * ny),
+                (ex - 0.08 * nx, ey - 0.08 * ny)]
+        g.add(dwg.polygon([(_f(x), _f(y)) for x, y in head], class_="arrowhead"))
         return g
 
     @staticmethod
