@@ -218,8 +218,8 @@ def test_describe_move_in_plain_words(move, words):
 
 def test_describe_solution_is_readable_and_keeps_exact_corners():
     details = PUZZLE.describe_solution(PUZZLE.parse(SQUARE), CLASSIC)
-    assert details["pieces"][0] == "Large triangle 1, turned 225 degrees: corners 2,2 0,0 4,0"
-    assert details["pieces"][3] == "Square, turned 45 degrees: corners 3,1 4,2 3,3 2,2"
+    assert details["pieces"][0] == {"piece": "Large triangle 1, turned 225 degrees", "vertices": "2,2 0,0 4,0"}
+    assert details["pieces"][3] == {"piece": "Square, turned 45 degrees", "vertices": "3,1 4,2 3,3 2,2"}
     assert list(details) == ["pieces"] and "float" not in repr(details)
 
 
@@ -283,3 +283,19 @@ def test_actionable_parts_are_named_and_leave_focus_to_the_host():
     labels = {el.get("data-action"): el.get("aria-label") for el in actionable}
     assert labels["select:L1"] == "Large triangle 1, overlaps M, selected"
     assert labels["add:Q"] == "Square, in the tray"
+
+
+# -- assess: "cannot" only with a proof ---------------------------------------------------------
+
+def test_assess_says_cannot_only_with_a_proof():
+    start = PUZZLE.start(PUZZLE.parse(SQUARE))
+    assert PUZZLE.assess(start).verdict == "unknown"
+    state = start
+    for move in CLASSIC[:-1]:
+        state = PUZZLE.apply_move(state, move)
+        assert PUZZLE.assess(state).verdict == "unknown"     # a cover is still possible
+    assert PUZZLE.assess(PUZZLE.apply_move(state, CLASSIC[-1])).verdict == "solved"
+    # a large triangle in the corner leaves a bottom edge of 4 - 2r2: no piece edges sum to it
+    stuck = PUZZLE.assess(PUZZLE.apply_move(start, "L1 r0 f0 @ 0,0"))
+    assert stuck.verdict == "cannot" and stuck.reason.startswith("No:")
+    assert "4-2r2" in stuck.detail

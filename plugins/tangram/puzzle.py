@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from engine import EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .assembly import RANDOM_OPTIONS, random_assembly, union_silhouette
 from .cover_check import cover_problems, piece_inside, pieces_overlap
@@ -135,18 +135,47 @@ class Tangram(Puzzle):
     def is_solved(self, state: TangramState) -> bool:
         return len(state.placed) == 7 and not cover_problems(state.silhouette, state.placed)
 
+    def assess(self, state: TangramState, *, budget: float = 0.05) -> Assessment:
+        """"cannot" only with a proof the solver itself relies on: the region left uncovered
+        fails the edge-length or 45-degree-corner test, or no remaining piece fits at its
+        lowest-leftmost corner (every cover uses one there); otherwise "unknown"."""
+        if self.is_solved(state):
+            return Assessment("solved", "Solved: the silhouette is covered exactly.")
+        from .solver import SHAPES, Search
+        extra = [c for p in state.placed for c in (p.x, p.y)]
+        search = Search(state.silhouette, extra_numbers=extra)
+        chain = search.root
+        try:
+            for p in state.placed:
+                chain = chain.with_polygon([search.lattice.point(v) for v in p.vertices()], reverse=True)
+        except ValueError:
+            return Assessment("unknown")
+        if chain.is_empty():
+            return Assessment("unknown")
+        used = state.placed_names()
+        counts = tuple(sum(1 for n in PIECE_NAMES if n[0] == s and n not in used) for s in SHAPES)
+        reason = search.hopeless(chain, counts)
+        if reason:
+            return Assessment("cannot", "No: the pieces left cannot cover what is left of the figure.",
+                              f"The uncovered part cannot be covered: {reason}.")
+        if not search.candidates(chain, counts):
+            return Assessment("cannot", "No: no piece left fits the lowest-leftmost uncovered corner.",
+                              "Any exact cover has a piece at the lowest, then leftmost, corner of the "
+                              "uncovered part, fitting its angle and edges; none of the pieces left does.")
+        return Assessment("unknown")
+
     def describe_move(self, state: TangramState, move: str) -> str:
         """"Large triangle 1, turned 225 degrees, flipped" (the board shows where)."""
         return describe_placement(parse_placement(move))
 
     def describe_solution(self, instance: Silhouette, moves: Sequence[str]) -> Mapping[str, Any]:
-        """Each placed piece in words, with its corners as exact text (``x,y`` as in the
+        """Each placed piece in words, with its vertices as exact text (``x,y`` as in the
         silhouette text, so they can be copied); the moves themselves are the notation."""
         pieces = []
         for m in moves:
             p = parse_placement(m)
-            corners = " ".join(point_text(v) for v in p.vertices())
-            pieces.append(f"{describe_placement(p)}: corners {corners}")
+            pieces.append({"piece": describe_placement(p),
+                           "vertices": " ".join(point_text(v) for v in p.vertices())})
         return {"pieces": pieces}
 
     # -- editing --------------------------------------------------------------------------------
