@@ -126,9 +126,11 @@ class DefaultRenderer(Renderer):
                 sketch = None
         view = "draw" if sketch is not None else ("compose" if composing else "play")
         dwg.attribs.update({"class": "tangram-board", "preserveAspectRatio": "xMidYMid meet",
-                            "data-view": view, "role": "img",
+                            "data-view": view,
                             "data-work": " ".join(str(_f(v)) for v in lay.work),
                             "data-tray": " ".join(str(_f(v)) for v in lay.tray)})
+        if view == "play":
+            dwg.attribs["role"] = "img"  # nothing to act on: one image with a title
         dwg.defs.add(dwg.style(STYLE))
         tx0, ty0, tx1, ty1 = lay.tray
         dwg.add(dwg.rect((_f(tx0), _f(-ty1)), (_f(tx1 - tx0), _f(ty1 - ty0)), class_="tray-bg", rx=0.15))
