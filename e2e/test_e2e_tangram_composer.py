@@ -144,3 +144,27 @@ def test_overlaps_are_counted_and_use_as_silhouette_waits_for_seven_apart(page, 
     use.click()
     page.wait_for_function("() => document.querySelector('#instance-text').value"
                            ".startsWith('outer -2,-3 2,-3 2,1 -2,1')")
+
+
+def test_a_silhouette_is_drawn_by_clicking_grid_points(page, server):
+    open_composer(page, server, [])
+    page.locator('#tools [data-tool-action="draw"]').click()
+    page.wait_for_selector('#board svg[data-view="draw"]')
+    page.locator("#board").scroll_into_view_if_needed()
+
+    def click_at(ux, uy):
+        x, y = page.evaluate("""([ux, uy]) => {
+            const m = document.querySelector('#board svg').getScreenCTM();
+            return [m.e + m.a * ux, m.f - m.d * uy]; }""", [ux, uy])
+        with page.expect_response(re.compile(r"/api/tangram/edit$")):
+            page.mouse.click(x, y)
+
+    # a 2 x 8 strip, clicked a little off each grid point; the last click closes it
+    for i, (ux, uy) in enumerate([(0.08, -2.05), (1.95, -1.9), (2.1, 6.04), (-0.06, 5.9)]):
+        click_at(ux, uy)
+        page.wait_for_function("(n) => document.querySelectorAll('#board .sketch circle').length === n",
+                               arg=i + 1)
+    click_at(0.05, -2.0)
+    page.wait_for_function("() => document.querySelector('#instance-text').value"
+                           ".startsWith('outer 0,-2 2,-2 2,6 0,6')")
+    page.wait_for_selector('#board svg[data-view="compose"]')
