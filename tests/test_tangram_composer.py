@@ -281,7 +281,7 @@ def test_actionable_parts_are_named_and_leave_focus_to_the_host():
         assert el.get("aria-label"), el.get("data-action")
     assert not [el for el in root.iter() if el.get("tabindex") is not None or el.get("role") == "button"]
     labels = {el.get("data-action"): el.get("aria-label") for el in actionable}
-    assert labels["select:L1"] == "Large triangle 1, overlaps M, selected"
+    assert labels["select:L1"] == "Large triangle 1, overlaps Medium triangle, selected"
     assert labels["add:Q"] == "Square, in the tray"
 
 

@@ -206,7 +206,7 @@ class DefaultRenderer(Renderer):
             label = describe_placement(p)
             if p.name in clashing:
                 cls += " overlap"
-                label += ", overlaps " + " and ".join(with_whom[p.name])
+                label += ", overlaps " + " and ".join(piece_title(n) for n in with_whom[p.name])
             if selection == p.name:
                 cls += " selected"
                 label += ", selected"
