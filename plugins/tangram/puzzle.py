@@ -21,7 +21,7 @@ from .silhouette import (MAX_DRAFT_COORD, Silhouette, build_silhouette, format_s
                          parse_silhouette, silhouette_from_json, silhouette_to_json)
 from .sketch import MAX_POINTS, Sketch, close_problem, parse_click, parse_sketch, snap_click
 from .snapping import flipped, overlapping, parse_drop, shift_inside, snap, turned
-from .words import describe_placement, piece_title
+from .words import describe_placement, piece_title, point_words
 
 
 @dataclass(frozen=True)
@@ -299,7 +299,7 @@ class Tangram(Puzzle):
         draft[name] = p
         clash = [o.name for o in others if pieces_overlap(p, o)]
         message = (f"{piece_title(name)} overlaps {' and '.join(piece_title(n) for n in clash)}"
-                   if clash else None)
+                   if clash else f"{piece_title(name)} placed")
         return EditResult(self._with_draft(instance, draft), selection=name, message=message)
 
     def _free_spot(self, instance: Silhouette, name: str) -> Placement:
@@ -343,7 +343,11 @@ class Tangram(Puzzle):
                 raise InputError(f"a drawing has at most {MAX_POINTS} points")
             if sketch.open and point == sketch.open[-1]:
                 raise InputError("that point is already the last one")
-            return EditResult(instance, selection=Sketch(sketch.closed, sketch.open + (point,)).text())
+            drawn = Sketch(sketch.closed, sketch.open + (point,))
+            n = len(drawn.open)
+            hint = "; click the first point (the ring) to close the outline" if n >= 3 else ""
+            return EditResult(instance, selection=drawn.text(),
+                              message=f"Point {n} at {point_words(point)}{hint}")
         why = close_problem(sketch)
         if why:
             raise InputError(why)
