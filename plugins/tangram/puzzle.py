@@ -20,7 +20,7 @@ from .pieces import PIECE_NAMES, TITLES, Placement, oriented_shape, parse_placem
 from .silhouette import (MAX_DRAFT_COORD, Silhouette, build_silhouette, format_silhouette,
                          parse_silhouette, silhouette_from_json, silhouette_to_json)
 from .sketch import MAX_POINTS, Sketch, close_problem, parse_click, parse_sketch, snap_click
-from .snapping import flipped, overlapping, parse_drop, shift_inside, snap, turned
+from .snapping import flipped, overlapping, overlaps, parse_drop, shift_inside, snap, turned
 from .words import describe_placement, piece_title, point_words
 
 
@@ -297,7 +297,7 @@ class Tangram(Puzzle):
         fx, fy = shift_inside(name, rot, flip, fx, fy, box)
         p = snap(name, rot, flip, fx, fy, others, instance.rings())
         draft[name] = p
-        clash = [o.name for o in others if pieces_overlap(p, o)]
+        clash = [o.name for o in others if overlaps(p, o)]
         message = (f"{piece_title(name)} overlaps {' and '.join(piece_title(n) for n in clash)}"
                    if clash else f"{piece_title(name)} placed")
         return EditResult(self._with_draft(instance, draft), selection=name, message=message)
@@ -313,7 +313,7 @@ class Tangram(Puzzle):
         for bottom in range(int(y1) - h, int(y0) - 1, -1):
             for left in range(int(x0), int(x1) - w + 1):
                 p = Placement(name, 0, 0, QS2(left), QS2(bottom))
-                if not any(pieces_overlap(p, o) for o in others):
+                if not any(overlaps(p, o) for o in others):
                     return p
         return Placement(name, 0, 0, QS2(int((x0 + x1) / 2)), QS2(int((y0 + y1) / 2)))
 

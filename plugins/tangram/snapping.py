@@ -138,7 +138,7 @@ def snap(name: str, rot: int, flip: int, fx: float, fy: float,
         if len(seen) > 40:
             break
         p = Placement(name, rot, flip, x0, y0)
-        if not any(pieces_overlap(p, o) for o in others):
+        if not any(overlaps(p, o) for o in others):
             return p
     return Placement(name, rot, flip, best[1], best[2])
 
@@ -194,11 +194,35 @@ def shift_inside(name: str, rot: int, flip: int, fx: float, fy: float,
     return fx + dx, fy + dy
 
 
+def _box(p: Placement) -> tuple[float, float, float, float]:
+    vs = [(float(x), float(y)) for x, y in p.vertices()]
+    return (min(v[0] for v in vs), min(v[1] for v in vs), max(v[0] for v in vs), max(v[1] for v in vs))
+
+
+#: Float boxes more than this apart are apart exactly too (draft coordinates stay below 1000,
+#: where a float is off by far less), so the exact test is skipped only for them; boxes that
+#: touch or nearly touch always get the exact test.
+_BOX_MARGIN = 1e-6
+
+
+def may_overlap(a: Placement, b: Placement) -> bool:
+    """False when the pieces' boxes are clearly apart (then they cannot overlap)."""
+    ax0, ay0, ax1, ay1 = _box(a)
+    bx0, by0, bx1, by1 = _box(b)
+    return not (ax1 < bx0 - _BOX_MARGIN or bx1 < ax0 - _BOX_MARGIN
+                or ay1 < by0 - _BOX_MARGIN or by1 < ay0 - _BOX_MARGIN)
+
+
+def overlaps(a: Placement, b: Placement) -> bool:
+    """The exact overlap test, after a cheap float check of the boxes."""
+    return may_overlap(a, b) and pieces_overlap(a, b)
+
+
 def overlapping(pieces: Sequence[Placement]) -> list[tuple[str, str]]:
     """The pairs of pieces that overlap in area (exact test), in piece order."""
     pairs = []
     for i, a in enumerate(pieces):
         for b in pieces[i + 1:]:
-            if pieces_overlap(a, b):
+            if overlaps(a, b):
                 pairs.append((a.name, b.name))
     return pairs
