@@ -299,3 +299,20 @@ def test_assess_says_cannot_only_with_a_proof():
     stuck = PUZZLE.assess(PUZZLE.apply_move(start, "L1 r0 f0 @ 0,0"))
     assert stuck.verdict == "cannot" and stuck.reason.startswith("No:")
     assert "4-2r2" in stuck.detail
+
+
+def test_the_box_shortcut_never_changes_the_exact_overlap_answer():
+    from plugins.tangram.cover_check import pieces_overlap
+    from plugins.tangram.snapping import overlaps
+    rng = random.Random(7)
+    steps = [QS2(0), QS2("1/2"), QS2(0, "1/2"), QS2(1), QS2(0, 1), QS2(2)]
+    names = ("L1", "M", "S1", "Q", "P")
+    seen = set()
+    for _ in range(400):
+        a, b = (Placement(rng.choice(names), rng.randrange(8), rng.randrange(2),
+                          rng.choice(steps) * rng.choice((1, -1)), rng.choice(steps) * rng.choice((1, -1)))
+                for _ in range(2))
+        exact = pieces_overlap(a, b)
+        assert overlaps(a, b) == exact, (a, b)
+        seen.add(exact)
+    assert seen == {True, False}

@@ -225,7 +225,13 @@
   function syncTools() {
     const svg = svgRoot();
     const usable = !!svg && svg.getAttribute("data-can-use") === "true";
-    document.querySelectorAll('[data-tool-action="use"]').forEach((button) => {
+    // the host marks tool buttons with data-tool-action; if it does not, find the button by name
+    let buttons = Array.from(document.querySelectorAll('[data-tool-action="use"]'));
+    if (!buttons.length) {
+      buttons = Array.from(document.querySelectorAll("button"))
+        .filter((b) => b.textContent.trim() === "Use as silhouette");
+    }
+    buttons.forEach((button) => {
       button.disabled = !usable;
       button.title = usable ? "Make the composition the figure to cover" :
         "Place all seven pieces without overlaps first";
