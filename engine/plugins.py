@@ -262,7 +262,9 @@ class Registry:
             return self.puzzles[puzzle_id]
         except (KeyError, TypeError):
             known = ", ".join(sorted(self.puzzles)) or "none"
-            raise InputError(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}") from None
+            failed = ", ".join(p.name for p in self.failures())
+            hint = f"; plugins that failed to load: {failed} (see `puzzle plugins`)" if failed else ""
+            raise InputError(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}{hint}") from None
 
     def solvers(self, puzzle_id: str) -> list[Solver]:
         """Solvers for the puzzle: the owner's first (the first is the default), then others'."""
