@@ -400,6 +400,8 @@ def _injections(text: str) -> Iterator[str]:
     for payload in PAYLOADS:
         for cut in sorted(set(cuts)):
             yield text[:cut] + payload + text[cut:]
+    for sep in (" ", "\n", ":", ";", ","):
+        yield text + sep + PAYLOADS[0]
     tokens = text.split()
     for i in range(min(len(tokens), 8)):
         yield " ".join(tokens[:i] + [PAYLOADS[0]] + tokens[i + 1:])
@@ -409,7 +411,9 @@ def renderers_escape_text(s: Subject) -> str:
     """Markup injected into instance text is either refused or drawn as text, never as markup."""
     p = s.puzzle
     accepted = tried = 0
-    for text, _ in s.instances()[:3]:
+    texts = [t for t, _ in s.instances()[:3]]
+    texts += [t for t, _ in s.instances()[3:] if t in set(s.puzzle.presets().values())][:3]
+    for text in texts:
         for hostile in sorted(set(_injections(text)), key=len):
             tried += 1
             example = _text_example(p, hostile)
