@@ -50,8 +50,9 @@ def plugins_command(as_json: bool) -> None:
     for p in infos:
         version = p.version or "?"
         source = f" from {p.distribution}" if p.distribution else ""
-        took = f", imported in {p.import_seconds:.2f} s" if p.import_seconds is not None else ""
-        click.echo(f"{p.name} {version}{source} ({p.module}{took})")
+        click.echo(f"{p.name} {version}{source} ({p.module})")
+        if p.import_seconds is not None:
+            click.echo(f"    imported in {p.import_seconds:.2f} s")
         if p.hooks:
             click.echo(f"    hooks: {', '.join(p.hooks)}")
         if p.error:
