@@ -148,6 +148,20 @@ def test_the_escaping_law_finds_user_text_drawn_as_markup():
     assert result.example.startswith("labelled instance '") and "<script>" in result.example
 
 
+def test_check_passes_the_example_plugin_from_the_command_line_and_from_python(cwd):
+    env = {"PUZZLE_ENGINE_PLUGINS": "lights_out", "HYPOTHESIS_STORAGE_DIRECTORY": ""}
+    run = puzzle_cli("check", "lights_out", "--examples", "10", cwd=cwd, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "lights_out conforms: 15 passed, 0 failed, 0 skipped" in run.stdout
+    code = ("from engine.conformance import assert_conforms; "
+            "print(assert_conforms('lights_out', examples=10, laws=['junk-text']).summary())")
+    env = {**os.environ, **env}
+    env.pop("HYPOTHESIS_STORAGE_DIRECTORY")
+    python = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
+    assert "lights_out conforms: 1 passed" in python.stdout, python.stderr
+    # (the cwd fixture then checks that neither run wrote anything, e.g. a .hypothesis folder)
+
+
 def test_check_refuses_an_unknown_puzzle_or_law(cwd):
     run = puzzle_cli("check", "no-such-puzzle", cwd=cwd)
     assert run.returncode == 2 and "unknown puzzle 'no-such-puzzle'" in run.stderr

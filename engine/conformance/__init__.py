@@ -58,6 +58,7 @@ def check_puzzle(puzzle_id: str, *, registry: Registry | None = None, examples: 
     ``on_result`` is called with each law's result as soon as it is known (the CLI prints it).
     Unknown puzzle: :class:`engine.InputError`; unknown law name: ValueError.
     """
+    use_cache_dir()
     registry = registry or get_registry()
     puzzle = registry.puzzle(puzzle_id)
     wanted = list(laws) if laws is not None else law_names()
@@ -89,10 +90,15 @@ def assert_conforms(puzzle_id: str, **kwargs) -> CheckReport:
 
 def use_cache_dir() -> Path:
     """Point Hypothesis's storage (its Unicode tables) at the user cache directory, so a check
-    writes nothing into the current directory. Call before the first check; returns the folder."""
+    writes nothing into the current directory; returns the folder.
+
+    :func:`check_puzzle` calls it. It sets ``HYPOTHESIS_STORAGE_DIRECTORY`` only if unset (or empty), and
+    Hypothesis reads that once, so a process that used Hypothesis earlier keeps its own folder.
+    """
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(os.environ.get("PUZZLE_ENGINE_CACHE") or (Path(xdg) if xdg else Path.home() / ".cache")
                 / "puzzle-engine")
     folder = base / "hypothesis"
-    os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(folder))
-    return folder
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # empty counts as unset, as for Hypothesis
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(folder)
+    return Path(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
