@@ -28,6 +28,7 @@ def cwd(tmp_path):
     assert sorted(os.listdir(folder)) == [], "puzzle check wrote into the current directory"
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_the_scaffold_as_written_passes_every_law(tmp_path, cwd):
     site = make_plugin(tmp_path, "tower")
     run = puzzle_cli("check", "tower", *FAST, paths=[site], cwd=cwd, env={"PUZZLE_ENGINE_PLUGINS": "tower"})
@@ -37,6 +38,7 @@ def test_the_scaffold_as_written_passes_every_law(tmp_path, cwd):
     assert "tower conforms: 15 passed, 0 failed" in run.stdout
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 @pytest.mark.parametrize("name, patches, law, expected", [
     ("roundtrip", {"puzzle.py": ('return f"{instance.value} -> {instance.target}"',
                                  'return f"{instance.value} -> {instance.target + 1}"')},
@@ -63,6 +65,7 @@ def test_check_fails_a_broken_plugin_with_the_law_and_a_minimal_example(tmp_path
     assert f"{name} does NOT conform" in run.stdout
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_a_false_optimum_is_refuted_with_a_shorter_solution_that_replays(tmp_path, cwd):
     site = make_plugin(tmp_path, "boast2", {"solver.py": (
         "        parent = {instance.value: None}",
@@ -148,6 +151,7 @@ def test_the_escaping_law_finds_user_text_drawn_as_markup():
     assert result.example.startswith("labelled instance '") and "<script>" in result.example
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_check_passes_the_example_plugin_from_the_command_line_and_from_python(cwd):
     env = {"PUZZLE_ENGINE_PLUGINS": "lights_out", "HYPOTHESIS_STORAGE_DIRECTORY": ""}
     run = puzzle_cli("check", "lights_out", "--examples", "10", cwd=cwd, env=env)
@@ -162,6 +166,7 @@ def test_check_passes_the_example_plugin_from_the_command_line_and_from_python(c
     # (the cwd fixture then checks that neither run wrote anything, e.g. a .hypothesis folder)
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_check_refuses_an_unknown_puzzle_or_law(cwd):
     run = puzzle_cli("check", "no-such-puzzle", cwd=cwd)
     assert run.returncode == 2 and "unknown puzzle 'no-such-puzzle'" in run.stderr
@@ -170,6 +175,7 @@ def test_check_refuses_an_unknown_puzzle_or_law(cwd):
     assert run.returncode == 2 and "unknown law(s) no-such-law" in run.stderr
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_new_plugin_writes_a_package_that_pip_installs_and_that_passes_its_own_tests(tmp_path, cwd):
     """`puzzle new-plugin`, `pip install -e` (into a temporary prefix), `puzzle check` and the
     generated tests, as an author would run them."""
@@ -198,6 +204,7 @@ def test_new_plugin_writes_a_package_that_pip_installs_and_that_passes_its_own_t
     assert "3 passed" in tests.stdout
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_new_plugin_refuses_a_bad_name_or_a_folder_in_use(tmp_path, cwd):
     run = puzzle_cli("new-plugin", "9lives", "--dir", str(tmp_path / "x"), cwd=cwd)
     assert run.returncode == 2 and "must start with a letter" in run.stderr
@@ -213,6 +220,7 @@ BROKEN_IMPORT = "import numpyy  # a typo: the plugin cannot import\n"
 HANGING_IMPORT = "import time\ntime.sleep(600)\n"
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_a_broken_plugin_is_named_by_list_solve_and_plugins(tmp_path, cwd):
     site = raw_plugin(tmp_path, "wonky", BROKEN_IMPORT)
     env = {"PUZZLE_ENGINE_PLUGINS": "lights_out,wonky"}
@@ -228,6 +236,7 @@ def test_a_broken_plugin_is_named_by_list_solve_and_plugins(tmp_path, cwd):
     assert "imported in" in plugins.stdout
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_a_hanging_import_is_left_out_after_the_timeout(tmp_path, cwd):
     site = raw_plugin(tmp_path, "sleepy", HANGING_IMPORT)
     env = {"PUZZLE_ENGINE_PLUGINS": "lights_out,sleepy", "PUZZLE_ENGINE_IMPORT_TIMEOUT": "1"}
@@ -239,6 +248,7 @@ def test_a_hanging_import_is_left_out_after_the_timeout(tmp_path, cwd):
     assert "lights_out 0.1.0" in plugins.stdout
 
 
+@pytest.mark.slow  # a fresh `puzzle` process per run
 def test_list_shows_the_random_options_that_random_accepts(cwd):
     env = {"PUZZLE_ENGINE_PLUGINS": "lights_out"}
     listing = puzzle_cli("list", cwd=cwd, env=env)
