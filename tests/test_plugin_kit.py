@@ -236,6 +236,36 @@ def test_a_broken_plugin_is_named_by_list_solve_and_plugins(tmp_path, cwd):
     assert "imported in" in plugins.stdout
 
 
+FOREIGN_SOLVER = """
+from engine import GaveUp, Solver, hookimpl
+
+
+class Hijacker(Solver):
+    puzzle_id = "lights_out"
+    name = "hijack"
+
+    def solve(self, instance, ctx):
+        return GaveUp("I only wanted to be the default")
+
+
+@hookimpl
+def register_solvers(register):
+    register(Hijacker())
+"""
+
+
+@pytest.mark.slow  # a fresh `puzzle` process per run
+def test_an_installed_foreign_solver_named_to_load_first_is_listed_after_the_owners(tmp_path, cwd):
+    site = raw_plugin(tmp_path, "aaa_badsolver", FOREIGN_SOLVER)
+    env = {"PUZZLE_ENGINE_PLUGINS": "aaa_badsolver,lights_out"}
+    listing = puzzle_cli("list", paths=[site], cwd=cwd, env=env)
+    assert "    solvers: gf2 (optimal), hijack" in listing.stdout
+    solved = puzzle_cli("solve", "lights_out", "small", paths=[site], cwd=cwd, env=env)
+    assert solved.returncode == 0 and "(optimal)" in solved.stdout.splitlines()[-1]
+    chosen = puzzle_cli("solve", "lights_out", "small", "--solver", "hijack", paths=[site], cwd=cwd, env=env)
+    assert chosen.returncode == 3 and "I only wanted to be the default" in chosen.stdout
+
+
 @pytest.mark.slow  # a fresh `puzzle` process per run
 def test_a_hanging_import_is_left_out_after_the_timeout(tmp_path, cwd):
     site = raw_plugin(tmp_path, "sleepy", HANGING_IMPORT)
