@@ -81,8 +81,9 @@ class PegSolitaire(Puzzle):
     def notes(self, instance: PegInstance) -> Sequence[str]:
         board = instance.board
         start, goal = board.to_compact(instance.pegs), board.to_compact(instance.goal)
-        notes = [f"{instance.peg_count} pegs on {board.n} holes ({instance.geometry} geometry); "
-                 f"a solution has exactly {instance.peg_count - (goal.bit_count() or 1)} jumps."]
+        jumps = instance.peg_count - (goal.bit_count() or 1)
+        notes = [f"{_count(instance.peg_count, 'peg')} on {_count(board.n, 'hole')} "
+                 f"({instance.geometry} geometry); a solution has exactly {_count(jumps, 'jump')}."]
         verdict = class_verdict(board, start, goal)
         if not verdict.feasible:
             # One plain sentence; the proof comes with the solver's answer, behind "Why?".
@@ -167,6 +168,11 @@ class PegSolitaire(Puzzle):
         shown = action if len(action) <= 30 else action[:30] + "..."
         raise InputError(f"unknown edit action {shown!r}; expected hole:d4, geometry:NAME, "
                          f"board:NAME, resize:RxC, goal:any or reset")
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 jump"``, ``"31 jumps"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _board_text(name: str) -> str:
