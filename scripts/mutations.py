@@ -54,7 +54,7 @@ MUTATIONS: list[Mutation] = [
              "the class of a position is not a parity"),
     # -- sliding tiles: the parity rule and slides ----------------------------------------------
     Mutation("sliding-parity-odd-width", "plugins/sliding/board.py",
-             "if board.cols % 2 == 1:", "if board.cols % 2 == 0:", SLIDING,
+             "odd_width = board.cols % 2 == 1", "odd_width = board.cols % 2 == 0", SLIDING,
              "odd and even widths swap their invariants"),
     Mutation("sliding-parity-row", "plugins/sliding/board.py",
              "row_distance = abs(board.tiles.index(0) // board.cols - board.goal.index(0) // board.cols)",
