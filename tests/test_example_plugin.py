@@ -410,18 +410,21 @@ def test_the_last_and_next_press_are_distinct_cues():
     board = PUZZLE.parse(PUZZLE.presets()["cross"])
     for key, cue in (("last_move", "last-move"), ("next_move", "next-move")):
         cells = _cells(_svg(board, **{key: "c3"}))
-        pressed = {n for n, el in cells.items() if "pressed" in el.get("class").split()}
-        affected = {n for n, el in cells.items() if "affected" in el.get("class").split()}
+        affected = {n for n, el in cells.items()
+                    if "affected" in el.find("{http://www.w3.org/2000/svg}rect").get("class").split()}
         cued = {n for n, el in cells.items() if cue in el.get("class").split()}
-        assert pressed == cued == {"c3"}
+        assert cued == {"c3"}
         assert affected == {"c3", "c2", "c4", "b3", "d3"}
+        # The keyed light's own classes say what it is and its state, plus the cue: nothing else.
+        assert {c for el in cells.values() for c in el.get("class").split()} == {"light", "on", "off", cue}
     both = _cells(_svg(board, last_move="a1", next_move="e5"))
     assert {n for n, el in both.items() if "last-move" in el.get("class").split()} == {"a1"}
     assert {n for n, el in both.items() if "next-move" in el.get("class").split()} == {"e5"}
     marks = {el.get("class") for el in _svg(board, last_move="a1", next_move="e5").iter()
              if "press-mark" in (el.get("class") or "")}
     assert marks == {"press-mark press-last", "press-mark press-next"}
-    assert not any("pressed" in el.get("class") for el in _cells(_svg(board)).values())
+    assert not any(cue in el.get("class") for el in _cells(_svg(board)).values()
+                   for cue in ("last-move", "next-move"))
     assert RENDERER.render(board, last_move="c3") == RENDERER.render(board, last_move="c3")
 
 

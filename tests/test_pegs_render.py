@@ -24,6 +24,10 @@ def classes(el: ET.Element) -> set[str]:
     return set(el.get("class", "").split())
 
 
+def centre_of(circle: ET.Element) -> tuple[float, float]:
+    return float(circle.get("cx")), float(circle.get("cy"))
+
+
 def centre(el: ET.Element) -> tuple[float, float]:
     circle = el.find(f"{NS}circle")
     return float(circle.get("cx")), float(circle.get("cy"))
@@ -154,7 +158,10 @@ def test_last_move_and_next_move_are_distinct_elements_with_an_arrow_for_the_nex
     tip = tuple(map(float, arrow[0].find(f"{NS}polygon").get("points").split()[0].split(",")))
     assert math.isclose(tip[0], e4[0]) and e4[1] < tip[1] < e4[1] + 20                    # points at e4
     captured = [el for el in root.iter() if "captured" in classes(el)]
-    assert [el.get("data-key") for el in captured] == ["peg-e5"]
+    assert [centre_of(el) for el in captured] == [cell_centre(svg, "e5")]
+    # Keyed pegs carry only what they are plus the cues, so a cue never reads as a change.
+    assert {c for el in root.iter() if el.get("data-key") for c in classes(el)} <= \
+        {"peg-piece", "last-move", "next-move"}
     assert "moving" not in svg
 
 

@@ -21,8 +21,10 @@ d4-f4); one that matches ``data-key`` only fades that peg out and in on the seco
 
 Moves. ``last_move``: its from and to cells get ``last-move`` (and ``jumper-from`` / ``landed``),
 the jumped hole ``jumped``. ``next_move``: the jumping peg and the landing cell get ``next-move``
-(the cells also ``jumper``, ``jumped``, ``landing``), the peg about to be removed ``captured``, and
-``<g class="move-arrow next-move">`` is an arrow from the jumping peg to the landing hole.
+(the cells also ``jumper``, ``jumped``, ``landing``), the ball of the peg about to be removed
+``captured``, and ``<g class="move-arrow next-move">`` is an arrow from the jumping peg to the
+landing hole. A keyed peg's own classes are only ``peg-piece`` and the cues, so a client never
+mistakes a cue for a change of the peg.
 
 Coordinates. ``<g class="coords">`` holds the column letters (a, b, ...) above the grid and the
 row numbers (1 = top) to its left, as in the move notation. Square boards are drawn on a square
@@ -60,7 +62,7 @@ STYLE = """
 .pegs-board .cell.jumped .spot { fill: #c0392b; fill-opacity: 0.25; }
 .pegs-board .cell.next-move .spot { stroke: #1f77d0; stroke-width: 3; stroke-dasharray: 6 5; }
 .pegs-board .peg-piece.next-move .ball { stroke: #8ec2ff; stroke-width: 4; stroke-dasharray: 6 4; }
-.pegs-board .peg-piece.captured .ball { fill-opacity: 0.45; }
+.pegs-board .ball.captured { fill-opacity: 0.45; }
 .pegs-board .move-arrow { pointer-events: none; }
 .pegs-board .move-arrow line { stroke: #1f77d0; stroke-width: 6; stroke-linecap: round; opacity: 0.85; }
 .pegs-board .move-arrow polygon { fill: #1f77d0; opacity: 0.85; }
@@ -260,11 +262,10 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
             key = f"peg-{cell_name(*divmod(last[0], state.cols))}"
         if nxt and cell == nxt[0]:
             classes.append("next-move")
-        if nxt and cell == nxt[1]:
-            classes.append("captured")
         piece.attribs["class"] = " ".join(classes)
         piece.attribs["data-key"] = key
-        piece.add(dwg.circle(center=at(*points[r, c]), r=PEG_R, class_="ball"))
+        captured = bool(nxt and cell == nxt[1])
+        piece.add(dwg.circle(center=at(*points[r, c]), r=PEG_R, class_="ball captured" if captured else "ball"))
         pegs.add(piece)
     dwg.add(pegs)
     if nxt:

@@ -9,9 +9,11 @@ engine's board contract, so the generic web client animates, navigates and annou
   and ``aria-label="light b3, on"``. A light never moves: between two steps only its
   ``data-state`` changes, which is what the client animates (a flip).
 * The press just played (``last_move``) is ``last-move`` on its light, the one about to be
-  played (``next_move``) ``next-move``; both also get ``pressed``, and every light a press
-  toggles ``affected``. A dot (solid for the last press, a dashed ring for the next) marks the
-  pressed light.
+  played (``next_move``) ``next-move``. The ``<rect>`` of every light such a press toggles gets
+  ``affected``, and a dot (``press-mark press-last``, solid) or a dashed ring (``press-mark
+  press-next``) marks the pressed light. Those marks sit on children, never on the keyed
+  ``<g>``: its classes other than the cues say only what it is and whether it is on, so a
+  client may read any other change of them as a flip.
 * ``<g class="coords">`` holds the column letters and row numbers of the move notation.
 
 The colours live in an embedded ``<style>`` so a page can restyle the board with its own CSS.
@@ -36,7 +38,7 @@ STYLE = """
 .lights-out .light { cursor: pointer; }
 .lights-out .light.on rect { fill: #ffd34d; }
 .lights-out .light.off rect { fill: #3a4252; }
-.lights-out .light.affected rect { stroke: #ff8a3d; stroke-width: 2; }
+.lights-out .light rect.affected { stroke: #ff8a3d; stroke-width: 2; }
 .lights-out .light.last-move rect { stroke: #ff3d3d; stroke-width: 4; }
 .lights-out .light.next-move rect { stroke: #4da3ff; stroke-width: 3; stroke-dasharray: 6 4; }
 .lights-out .press-mark { pointer-events: none; }
@@ -96,10 +98,6 @@ class ClassicRenderer(Renderer):
             name = cell_name(index, state.cols)
             on = bool(state.lights >> index & 1)
             classes = ["light", "on" if on else "off"]
-            if affected >> index & 1:
-                classes.append("affected")
-            if index in (last, nxt):
-                classes.append("pressed")
             if index == last:
                 classes.append("last-move")
             if index == nxt:
@@ -108,7 +106,8 @@ class ClassicRenderer(Renderer):
                 "data-key": f"light-{name}", "data-state": "on" if on else "off",
                 "data-action": f"cell:{name}", "data-cell": name, "data-row": row, "data-col": col,
                 "aria-label": f"light {name}, {'on' if on else 'off'}"})
-            light.add(drawing.rect((x, y), (CELL, CELL), rx=5))
+            light.add(drawing.rect((x, y), (CELL, CELL), rx=5,
+                                   class_="affected" if affected >> index & 1 else "face"))
             centre = (x + CELL / 2, y + CELL / 2)
             if index == last:
                 light.add(drawing.circle(centre, 5, class_="press-mark press-last"))
