@@ -507,3 +507,8 @@ def test_edit_modes_press_or_toggle_and_tools_work():
 def test_bad_edit_actions_are_named(action, mode, words):
     with pytest.raises(InputError, match=words):
         PUZZLE.edit(PUZZLE.parse("000/000/000"), action, mode=mode)
+
+
+def test_a_light_pressed_twice_in_a_row_carries_only_the_next_move_cue():
+    cells = _cells(_svg(PUZZLE.parse("000/000/000"), last_move="b2", next_move="b2"))
+    assert cells["b2"].get("class").split() == ["light", "off", "next-move"]

@@ -209,3 +209,12 @@ def test_describe_move_names_the_jumping_peg_the_jumped_peg_and_the_landing_hole
         gone = {n for n in cells(RENDER(tri)) if "peg" in classes(cells(RENDER(tri))[n])} - \
             {n for n in cells(RENDER(after)) if "peg" in classes(cells(RENDER(after))[n])}
         assert words == f"peg {frm} jumps over {over} to {to}" and gone == {frm, over}
+
+
+def test_a_part_carries_one_cue_even_when_the_next_jump_lands_where_the_last_one_started():
+    inst = PUZZLE.parse(PRESETS["english"])
+    for move in ("d2-d4", "b3-d3"):
+        inst = PUZZLE.apply_move(inst, move)
+    found = cells(RENDER(inst, last_move="b3-d3", next_move="b5-b3"))
+    assert "next-move" in classes(found["b3"]) and "last-move" not in classes(found["b3"])
+    assert "last-move" in classes(found["d3"])

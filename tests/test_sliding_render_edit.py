@@ -226,3 +226,9 @@ def test_every_rendered_action_is_understood_in_both_modes():
         except InputError as exc:  # only tiles away from the blank (or the blank) refuse
             assert tile not in (5, 7, 8)
             assert exc.message
+
+
+def test_a_tile_moved_back_at_once_carries_only_the_next_move_cue():
+    board = parse_board("1 2 3/4 5 6/7 0 8")   # 5 just slid down; sliding it up again undoes it
+    tiles = groups(RENDERER.render(board, last_move="5", next_move="5"))
+    assert classes(tiles[5]) >= {"next-move"} and "last-move" not in classes(tiles[5])

@@ -20,7 +20,8 @@ A client that also matches ``data-key-also`` keeps the glide through a multi-jum
 d4-f4); one that matches ``data-key`` only fades that peg out and in on the second jump.
 
 Moves. ``last_move``: its from and to cells get ``last-move`` (and ``jumper-from`` / ``landed``),
-the jumped hole ``jumped``. ``next_move``: the jumping peg and the landing cell get ``next-move``
+the jumped hole ``jumped``; a cell the next jump lands in keeps only ``next-move`` (one cue per
+part). ``next_move``: the jumping peg and the landing cell get ``next-move``
 (the cells also ``jumper``, ``jumped``, ``landing``), the ball of the peg about to be removed
 ``captured``, and ``<g class="move-arrow next-move">`` is an arrow from the jumping peg to the
 landing hole. A keyed peg's own classes are only ``peg-piece`` and the cues, so a client never
@@ -214,7 +215,11 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
     last = _undone_jump_cells(state, last_move)
     if last:
         for cell, cls in zip(last, (("jumper-from", "last-move"), ("jumped",), ("landed", "last-move"))):
-            marks.setdefault(cell, []).extend(c for c in cls if c not in marks.get(cell, []))
+            mine = marks.setdefault(cell, [])
+            for c in cls:
+                # One cue per part: a cell the next jump lands in keeps only next-move.
+                if c not in mine and not (c == "last-move" and "next-move" in mine):
+                    mine.append(c)
     selected = (selection or "").strip().lower()
     can_jump = {move.split("-")[0] for move in legal_moves(state)}
 

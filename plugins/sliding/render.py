@@ -12,7 +12,7 @@ announce the board without knowing the puzzle:
 * The blank is ``<g class="blank tile-0">`` with the same attributes but no key: it has no
   identity to follow. It is drawn first, so a tile sliding into it passes over it.
 * ``last-move`` marks the tile ``last_move`` slid; ``next-move`` the tile ``next_move`` will
-  slide, and ``<g class="move-arrow next-move">`` draws an arrow from that tile to the blank.
+  slide (only ``next-move`` if that is the same tile: a part carries one cue), and ``<g class="move-arrow next-move">`` draws an arrow from that tile to the blank.
 
 Coordinates are in cell units of 100 so fonts scale with the board through the viewBox.
 """
@@ -136,7 +136,7 @@ def render_board(board: Board, *, last_move: str | None = None, next_move: str |
         classes = ["blank" if tile == 0 else "tile", f"tile-{tile}"]
         if tile and board.goal[cell] == tile:
             classes.append("home")
-        if tile and tile == last:
+        if tile and tile == last and tile != nxt:  # one cue per part: the next move wins
             classes.append("last-move")
         if tile and tile == nxt:
             classes.append("next-move")
