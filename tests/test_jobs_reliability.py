@@ -360,3 +360,19 @@ def test_a_slow_check_does_not_throw_away_a_found_answer(tmp_path):
         assert bits == "0" * 24
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+# -- the distributed mode's options ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["worker", "serve"])
+def test_a_bad_redis_url_is_a_usage_error_naming_the_form(command):
+    from click.testing import CliRunner
+
+    from engine.cli import cli
+    from engine.plugins import get_registry
+
+    get_registry().add_commands(cli)  # `serve` comes from the web app's command hook
+    result = CliRunner().invoke(cli, [command, "--redis", "localhost:6379"])
+    assert result.exit_code == 2
+    assert "not a Redis URL" in result.output and "redis://localhost:6379/0" in result.output

@@ -74,6 +74,12 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
 def serve(host, port, threads, workers, data_dir, prepare, redis):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
+    if redis:
+        from engine.jobs.rq_runner import check_url
+        try:
+            check_url(redis)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--redis") from None
     serve_app(host=host, port=port, threads=threads, data_dir=data_dir, workers=workers,
               prepare=prepare, redis=redis)
 

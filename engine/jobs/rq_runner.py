@@ -54,11 +54,24 @@ def _key(job_id: str, what: str) -> str:
     return f"puzzle:job:{job_id}:{what}"
 
 
+#: The URL schemes redis-py understands.
+URL_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def check_url(url: str) -> str:
+    """``url`` if it is a Redis URL, else ValueError with an example of one."""
+    if not isinstance(url, str) or not url.startswith(URL_SCHEMES):
+        raise ValueError(f"{url!r} is not a Redis URL; give one like redis://localhost:6379/0 "
+                         f"(or rediss://, unix://)")
+    return url
+
+
 def connect(url: str, *, for_worker: bool = False):
     """A Redis client for ``url`` that fails fast (a web request must not hang on a dead Redis).
     A worker's connection has no read timeout: RQ blocks on the queue for minutes."""
     import redis
 
+    check_url(url)
     options: dict[str, Any] = {"socket_connect_timeout": 2, "health_check_interval": 10}
     if not for_worker:
         options["socket_timeout"] = 3

@@ -81,6 +81,11 @@ def worker_command(redis_url, queue, burst, name, prepare, registry_factory):
     """Run a solve worker on RQ (Redis): many of them, on many machines, serve `puzzle serve --redis`."""
     if not redis_url:
         raise click.UsageError("give the Redis URL with --redis or $PUZZLE_ENGINE_REDIS")
+    from .rq_runner import check_url
+    try:
+        check_url(redis_url)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--redis") from None
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format=f"%(asctime)s worker {os.getpid()}: %(message)s")
     logging.getLogger("rq").setLevel(logging.WARNING)
