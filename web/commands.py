@@ -29,7 +29,8 @@ def prepare_first() -> None:
 
 
 def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_dir: str | None = None,
-              workers: int = 2, prepare: bool = True, redis: str | None = None) -> None:
+              workers: int = 2, prepare: bool = True, redis: str | None = None,
+              queue: str = "puzzle") -> None:
     """Build the app, start its solver workers, and serve it with waitress until stopped."""
     import waitress
 
@@ -46,6 +47,7 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
         config["DATA_DIR"] = data_dir
     if redis:
         config["REDIS_URL"] = redis
+        config["REDIS_QUEUE"] = queue
     app = create_app(config)
     jobs = app.extensions["puzzle_jobs"]
     jobs.runner.start()  # spawn the workers now, so the first Solve does not wait for them
@@ -72,7 +74,9 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 @click.option("--redis", default=None, envvar="PUZZLE_ENGINE_REDIS",
               help="Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
-def serve(host, port, threads, workers, data_dir, prepare, redis):
+@click.option("--queue", default="puzzle", show_default=True,
+              help="With --redis: the RQ queue jobs go to (workers take them with the same --queue).")
+def serve(host, port, threads, workers, data_dir, prepare, redis, queue):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
     if redis:
         from engine.jobs.rq_runner import check_url
@@ -81,7 +85,7 @@ def serve(host, port, threads, workers, data_dir, prepare, redis):
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--redis") from None
     serve_app(host=host, port=port, threads=threads, data_dir=data_dir, workers=workers,
-              prepare=prepare, redis=redis)
+              prepare=prepare, redis=redis, queue=queue)
 
 
 @hookimpl
