@@ -138,6 +138,7 @@ def bench_tables(cache: str, build_big: bool) -> dict:
     print("Pattern databases")
     print(f"  {'tables':34s} {'build':>9s} {'peak mem':>9s} {'on disk':>9s} {'load':>7s}")
     found = {}
+    user_cache = os.environ.get("PUZZLE_ENGINE_CACHE")   # where `puzzle prepare` put them
     for which in ("663", "78", "55"):
         built = None
         if which == "663" or build_big:
@@ -145,8 +146,10 @@ def bench_tables(cache: str, build_big: bool) -> dict:
                                  check=True, capture_output=True, text=True)
             built = json.loads(out.stdout.strip().splitlines()[-1])
             os.environ["PUZZLE_ENGINE_CACHE"] = cache
-        elif "PUZZLE_ENGINE_CACHE" in os.environ and os.environ["PUZZLE_ENGINE_CACHE"] == cache:
-            del os.environ["PUZZLE_ENGINE_CACHE"]   # look in the user's cache directory
+        elif user_cache:
+            os.environ["PUZZLE_ENGINE_CACHE"] = user_cache
+        else:
+            os.environ.pop("PUZZLE_ENGINE_CACHE", None)   # the user's cache directory
         files = table_files(which)
         if not all(f.exists() for f in files):
             print(f"  {LABELS[which]:34s} not built (run with --build-big, or "
