@@ -147,3 +147,66 @@ def test_weighted_search_stays_within_its_weight_and_ub_proves_optimality(small_
         exact = CompactSearch(board, small_tables[3], ub=dist[board])
         assert exact.run() is None and exact.exhausted
         assert exact.proven_lower_bound() == dist[board]
+
+
+# -- prepare: who builds the big tables, and the fallback when memory is short ---------------
+
+import logging  # noqa: E402
+
+from engine import SolveContext  # noqa: E402
+from plugins.sliding import pdb  # noqa: E402
+from plugins.sliding.board import make_board  # noqa: E402
+from plugins.sliding.optimal import OptimalSolver  # noqa: E402
+
+SMALL_DENSE = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15))
+
+
+@pytest.fixture
+def small_solver(tmp_path, monkeypatch):
+    """An optimal solver whose '7-8' and '6-6-3' partitions are small stand-ins (quick builds)."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    pc.forget_loaded()
+    pdb.forget_loaded()
+    solver = OptimalSolver()
+    solver.partition78 = SMALL_4X4
+    solver.partition = SMALL_DENSE
+    yield solver, tmp_path
+    pc.forget_loaded()
+    pdb.forget_loaded()
+
+
+def korf12():
+    return make_board(4, 4, usual_goal(KORF_QUICK[12][0]))
+
+
+def test_prepare_with_progress_builds_the_big_tables_and_solve_uses_them(small_solver):
+    solver, path = small_solver
+    events = []
+    assert solver.prepare(SolveContext(on_progress=events.append, progress_interval=0))
+    assert pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert any(e.get("phase") == "building pattern database" for e in events)
+    pc.forget_loaded()
+    outcome = solver.solve(korf12(), SolveContext())
+    assert len(outcome.moves) == KORF_QUICK[12][1]
+    assert outcome.stats["heuristic"] == "pattern databases 4-4-4-3 + mirror"
+    assert "note" not in outcome.stats
+
+
+def test_prepare_without_progress_never_builds_the_big_tables(small_solver):
+    solver, path = small_solver
+    assert solver.prepare(SolveContext())          # a server preparing its workers
+    assert not pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert pdb.cached_on_disk(4, 4, SMALL_DENSE)   # the small tables are ready instead
+    outcome = solver.solve(korf12(), SolveContext())
+    assert len(outcome.moves) == KORF_QUICK[12][1]
+    assert "not prepared" in outcome.stats["note"]
+
+
+def test_prepare_falls_back_when_memory_is_short(small_solver, monkeypatch, caplog):
+    solver, path = small_solver
+    monkeypatch.setattr(pc, "available_memory", lambda: 1 << 20)
+    with caplog.at_level(logging.WARNING, logger="puzzle_engine.sliding"):
+        assert solver.prepare(SolveContext(on_progress=lambda s: None))
+    assert not pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert pdb.cached_on_disk(4, 4, SMALL_DENSE)
+    assert any("memory" in r.getMessage() for r in caplog.records)

@@ -150,7 +150,8 @@ class OptimalSolver(Solver):
             big = pdb_compact.get_tables(4, 4, self.partition78, build=False)
             if big is not None:
                 search = CompactSearch(mapping.tiles(instance.tiles), big)
-                heuristic = "pattern databases 7-8 + mirror"
+                sizes = "-".join(str(len(p)) for p in self.partition78)
+                heuristic = f"pattern databases {sizes} + mirror"
                 return self._run(search, mapping, heuristic, ctx, started, None)
             note = ("the 7-8 tables are not prepared (`puzzle prepare sliding` builds them); "
                     "used 6-6-3")
