@@ -72,6 +72,9 @@ def list_command() -> None:
         solvers = ", ".join(f"{s.name}{' (optimal)' if s.optimal else ''}"
                             for s in registry.solvers(pid)) or "none"
         click.echo(f"    solvers: {solvers}")
+        default = next(iter(registry.solvers(pid)), None)
+        if default is not None and default.description:
+            click.echo(f"    default solver {default.name}: {default.description}")
         click.echo(f"    renderers: {', '.join(r.name for r in registry.renderers(pid)) or 'none'}")
         click.echo(f"    presets: {', '.join(puzzle.presets()) or 'none'}")
         options = "; ".join(f"{k} ({v})" for k, v in puzzle.random_options.items()) or "none"
