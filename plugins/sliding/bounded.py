@@ -154,7 +154,9 @@ class BoundedSolver(Solver):
         # times vary a lot between weights), each with a slice of the budget, then `fast`.
         schedule = [(w, clock.start + FIRST_SLICE * (i + 1) * span)
                     for i, w in enumerate(FIRST_WEIGHTS)]
-        rounds = iter(WEIGHTS)
+        # After the first answer: every lighter weight, heaviest first.
+        lighter = sorted(set(FIRST_WEIGHTS) | set(WEIGHTS), key=lambda w: -w[0] / w[1])
+        rounds = iter(lighter)
         while True:
             if best is None:
                 if not schedule:
