@@ -121,3 +121,19 @@ def test_auto_answers_the_8_puzzle_optimally_through_the_engine():
     assert report.outcome.optimal and len(report.outcome.moves) == dist[board] == 31
     assert report.outcome.stats["solver_used"] == "optimal"
     assert report.details["longer_than_shortest_at_most"] == 0
+
+
+def test_engine_rejects_a_lower_bound_above_the_answer():
+    """A claimed bound longer than a verified answer is a provable lie: the engine says so."""
+    from engine import Solver
+    from engine.errors import SolverError
+
+    class Liar(Solver):
+        puzzle_id, name = "sliding", "liar"
+
+        def solve(self, instance, ctx):
+            return Solved(("8",), stats={"lower_bound": 3})
+
+    board = make_board(3, 3, [1, 2, 3, 4, 5, 6, 7, 0, 8])
+    with pytest.raises(SolverError, match="claimed no solution is shorter than 3"):
+        run_solver(PUZZLE, Liar(), board)
