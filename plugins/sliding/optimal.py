@@ -98,8 +98,8 @@ class OptimalSolver(Solver):
     name = "optimal"
     optimal = True
     description = ("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
-                   "mirrored lookup once `puzzle prepare sliding` has built them (a few minutes, "
-                   "290 MB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
+                   "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
+                   "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
                    "sizes: Manhattan distance plus linear conflict (8-puzzle in milliseconds; 5x5 "
                    "and larger only when close to solved).")
 
