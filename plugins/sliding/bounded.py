@@ -46,7 +46,7 @@ MARGIN = 0.1
 #: budget; then lighter WEIGHTS rounds, each looking for a shorter answer than the last.
 FIRST_WEIGHTS = ((3, 2), (2, 1), (3, 1))
 FIRST_SLICE = 0.2
-WEIGHTS = ((7, 5), (4, 3), (9, 7), (5, 4), (6, 5), (9, 8))
+WEIGHTS = ((7, 4), (5, 3), (7, 5), (4, 3), (9, 7), (5, 4), (6, 5), (9, 8))
 #: Share of the budget the weighted rounds may use before the exact search takes over.
 WEIGHTED_SHARE = 0.7
 #: Windows re-solved exactly after each weighted answer (see :mod:`.shorten`).
