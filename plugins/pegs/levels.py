@@ -1,0 +1,182 @@
+"""Level sets of peg positions, compiled with numba: the engine under counting and verdicts.
+
+A *level* is every position with the same number of pegs reached from a start by jumps
+(forward) or from a goal by reverse jumps (backward), stored as a sorted ``uint64`` array of
+canonical positions (the least image under a symmetry group that fixes both the start and the
+goal) with a ``uint64`` count per position. The count of a canonical position is the total over
+its whole orbit of the number of jump sequences reaching its members, which makes the counts
+add up exactly under symmetry: for a parent orbit ``P`` and a child orbit ``Q``, the sequences
+into ``Q`` through ``P`` number ``count(P)`` times the jumps from one member of ``P`` into ``Q``.
+
+Expanding a level is one kernel call per chunk of parents (so progress and Ctrl+C are
+responsive) into an open-addressing hash table that sums the counts, then a sort. Pagoda
+functions prune positions that provably cannot reach the other side. Boards of at most 64 holes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is a dependency
+    njit = None
+
+AVAILABLE = njit is not None
+
+#: Bytes per position while a level is being built (hash slot: key + count, half full) and
+#: once stored (key + count).
+BUILD_BYTES, STORED_BYTES = 32, 16
+
+
+def byte_tables(perms: list[tuple[int, ...]], n: int) -> np.ndarray:
+    """``t[s, chunk, byte]``: the image under ``perms[s]`` of ``byte`` placed at ``chunk``."""
+    chunks = max(1, (n + 7) // 8)
+    out = np.zeros((len(perms), chunks, 256), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        for j in range(chunks):
+            for i in range(8):
+                k = 8 * j + i
+                if k >= n:
+                    break
+                bit = np.uint64(1) << np.uint64(perm[k])
+                for byte in range(256):
+                    if byte >> i & 1:
+                        out[s, j, byte] |= bit
+    return out
+
+
+if AVAILABLE:
+
+    @njit(cache=True)
+    def canon(x, tables):
+        best = x
+        for s in range(tables.shape[0]):
+            image = np.uint64(0)
+            y = x
+            for c in range(tables.shape[1]):
+                image |= tables[s, c, np.int64(y & np.uint64(255))]
+                y >>= np.uint64(8)
+            if image < best:
+                best = image
+        return best
+
+    @njit(cache=True)
+    def orbit_sizes(keys, tables):
+        """Distinct images of each position under the group (the tables hold every element)."""
+        out = np.empty(keys.shape[0], dtype=np.uint64)
+        g = tables.shape[0]
+        for i in range(keys.shape[0]):
+            x = keys[i]
+            fixed = 0
+            for s in range(g):
+                image = np.uint64(0)
+                y = x
+                for c in range(tables.shape[1]):
+                    image |= tables[s, c, np.int64(y & np.uint64(255))]
+                    y >>= np.uint64(8)
+                if image == x:
+                    fixed += 1
+            out[i] = np.uint64(g // fixed)
+        return out
+
+    @njit(cache=True)
+    def _value(x, weights):
+        total = 0
+        k = 0
+        while x:
+            if x & np.uint64(1):
+                total += weights[k]
+            x >>= np.uint64(1)
+            k += 1
+        return total
+
+    @njit(cache=True)
+    def expand(keys, counts, lo, hi, need, to, flip, backward, tables, weights, delta, bound,
+               complement, hkeys, hcounts, flags):
+        """Add the children of ``keys[lo:hi]`` to the hash table ``hkeys``/``hcounts``.
+
+        ``backward``: reverse jumps (a peg at ``to``, holes at ``need``). A child is dropped
+        when, for some pagoda ``k``, ``value_k + delta[k, j] < bound[k]``, where ``value_k`` is
+        the weight of the parent's pegs (or, with ``complement``, of its empty holes).
+        ``flags[0]`` is set when the table gets too full (rebuild bigger), ``flags[1]`` when a
+        count overflows 64 bits. Returns the number of children generated.
+        """
+        mask = hkeys.shape[0] - 1
+        limit = (hkeys.shape[0] * 3) // 4
+        used = flags[2]
+        made = 0
+        npag = weights.shape[0]
+        vals = np.zeros(max(npag, 1), dtype=np.int64)
+        for i in range(lo, hi):
+            pos = keys[i]
+            c = counts[i]
+            src = ~pos & complement if complement != np.uint64(0) else pos
+            for k in range(npag):
+                vals[k] = _value(src, weights[k])
+            for j in range(need.shape[0]):
+                if backward:
+                    ok = (pos & to[j]) != np.uint64(0) and (pos & need[j]) == np.uint64(0)
+                else:
+                    ok = (pos & need[j]) == need[j] and (pos & to[j]) == np.uint64(0)
+                if not ok:
+                    continue
+                pruned = False
+                for k in range(npag):
+                    if vals[k] + delta[k, j] < bound[k]:
+                        pruned = True
+                        break
+                if pruned:
+                    continue
+                child = canon(pos ^ flip[j], tables)
+                made += 1
+                h = np.int64(((child * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)) & np.uint64(mask))
+                while True:
+                    v = hkeys[h]
+                    if v == child:
+                        s = hcounts[h] + c
+                        if s < c:
+                            flags[1] = 1
+                        hcounts[h] = s
+                        break
+                    if v == np.uint64(0):
+                        hkeys[h] = child
+                        hcounts[h] = c
+                        used += 1
+                        break
+                    h = (h + 1) & mask
+                if used > limit:
+                    flags[0] = 1
+                    flags[2] = used
+                    return made
+        flags[2] = used
+        return made
+
+    @njit(cache=True)
+    def meet_total(fkeys, fcounts, bkeys, bcounts, forbits, flags):
+        """Sum over common positions of (forward count / orbit size) x backward count;
+        ``flags[0]`` is set on 64-bit overflow. Both key arrays sorted."""
+        i = 0
+        j = 0
+        total = np.uint64(0)
+        common = 0
+        while i < fkeys.shape[0] and j < bkeys.shape[0]:
+            a = fkeys[i]
+            b = bkeys[j]
+            if a < b:
+                i += 1
+            elif b < a:
+                j += 1
+            else:
+                per = fcounts[i] // forbits[i]
+                if per != np.uint64(0) and bcounts[j] > np.uint64(0xFFFFFFFFFFFFFFFF) // per:
+                    flags[0] = 1
+                prod = per * bcounts[j]
+                s = total + prod
+                if s < total:
+                    flags[0] = 1
+                total = s
+                common += 1
+                i += 1
+                j += 1
+        return total, common
