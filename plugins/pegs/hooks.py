@@ -23,3 +23,10 @@ def register_solvers(register):
 @hookimpl
 def register_renderers(register):
     register(DefaultRenderer())
+
+
+@hookimpl
+def register_commands(cli):
+    from .commands import pegs_group  # click and the counters load only for the CLI
+
+    cli.add_command(pegs_group)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import fastdfs
+
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency
@@ -47,6 +49,8 @@ def byte_tables(perms: list[tuple[int, ...]], n: int) -> np.ndarray:
 
 
 if AVAILABLE:
+    _fd_lookup = fastdfs._lookup
+    _fd_insert_images = fastdfs._insert_images
 
     @njit(cache=True)
     def canon(x, tables):
@@ -180,3 +184,69 @@ if AVAILABLE:
                 i += 1
                 j += 1
         return total, common
+
+    @njit(cache=True)
+    def _member(sorted_keys, x):
+        i = np.searchsorted(sorted_keys, x)
+        return i < sorted_keys.shape[0] and sorted_keys[i] == x
+
+    @njit(cache=True)
+    def search_down(top_keys, top, need, to, flip, loss, need_vals, tables, perms, n, dead,
+                    stack_pos, stack_next, stack_vals, state, budget):
+        """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
+        alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
+        = [depth, positions expanded]. ``dead`` is the dead-position table of
+        :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
+        Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
+        jumps = need.shape[0]
+        npag = loss.shape[0]
+        d = state[0]
+        start_count = 0
+        x = stack_pos[0]
+        while x:
+            start_count += 1
+            x &= x - np.uint64(1)
+        while d >= 0:
+            pos = stack_pos[d]
+            j = stack_next[d]
+            count = start_count - d
+            last = count - 1 == top
+            pushed = False
+            while j < jumps:
+                if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
+                    child = pos ^ flip[j]
+                    if last:
+                        if _member(top_keys, canon(child, tables)):
+                            stack_next[d] = j + 1
+                            state[0] = d
+                            return 1
+                        j += 1
+                        continue
+                    pruned = False
+                    for k in range(npag):
+                        if stack_vals[d, k] - loss[k, j] < need_vals[k]:
+                            pruned = True
+                            break
+                    if pruned or _fd_lookup(dead, child):
+                        j += 1
+                        continue
+                    stack_next[d] = j + 1
+                    d += 1
+                    stack_pos[d] = child
+                    stack_next[d] = 0
+                    for k in range(npag):
+                        stack_vals[d, k] = stack_vals[d - 1, k] - loss[k, j]
+                    state[1] += 1
+                    pushed = True
+                    break
+                j += 1
+            if pushed:
+                budget -= 1
+                if budget <= 0:
+                    state[0] = d
+                    return 2
+                continue
+            _fd_insert_images(dead, pos, perms, n)
+            d -= 1
+        state[0] = d
+        return 0
