@@ -230,3 +230,28 @@ def _permute(bits: int, perm: tuple[int, ...]) -> int:
         if bits >> k & 1:
             out |= 1 << image
     return out
+
+
+def forward_level_sizes(inst: PegInstance) -> list[tuple[int, int, int]]:
+    """Every position reachable from the start, per level, without pruning: a list of
+    (pegs, positions up to symmetry, positions). For small boards and checks."""
+    board = inst.board
+    if not lv.AVAILABLE or board.n > 64:
+        raise InputError("level sizes need numba and a board of at most 64 holes")
+    start, goal = board.to_compact(inst.pegs), board.to_compact(inst.goal)
+    perms = [p for p in goal_symmetries(board, goal) if _permute(start, p) == start]
+    tables = lv.byte_tables(perms, board.n)
+    need = np.array([(1 << f) | (1 << o) for f, o, t in board.jumps], dtype=np.uint64)
+    to = np.array([1 << t for f, o, t in board.jumps], dtype=np.uint64)
+    none_w, none_d = np.zeros((0, board.n), np.int64), np.zeros((0, len(need)), np.int64)
+    side = _Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
+                 np.ones(1, np.uint64), start.bit_count(), False, none_w, none_d,
+                 np.zeros(0, np.int64), 0)
+    out = []
+    while len(side.keys):
+        full = int(lv.orbit_sizes(side.keys, tables).sum())
+        out.append((side.pegs, len(side.keys), full))
+        keys, _ = _grow(side, need, to, need | to, tables, len(side.keys) * 8)
+        side.keys, side.counts = keys, np.ones(len(keys), np.uint64)  # counts unused here
+        side.pegs -= 1
+    return out
