@@ -1,8 +1,16 @@
-"""Peg solitaire figures: the default solver against the textbook DFS, side by side.
+"""Peg solitaire figures: solvers against the textbook DFS, counting, live verdicts.
 
-    .venv/bin/python bench/pegs.py            # everything (a few minutes: the baseline is capped)
+    .venv/bin/python bench/pegs.py            # everything (several minutes: the baseline is capped)
     .venv/bin/python bench/pegs.py --cap 5    # a shorter cap for the baseline
     .venv/bin/python bench/pegs.py --no-plain # the default solver only
+    .venv/bin/python bench/pegs.py --only count      # or: solvers, verdict, fewest (repeatable)
+    .venv/bin/python bench/pegs.py --only verdict --positions 2000
+
+Counting prints the number of solutions, the time and the peak memory (Python allocations
+including numpy's, and the process's maximum resident size) beside the published figures.
+The live verdict plays random games on the English (goal d4) and European (vacancy c1, goal
+e1) boards and judges every position reached, after building each board's table once (its
+time printed separately); it prints the latency distribution and the share of "unknown".
 
 Each row: the problem, the answer, the solver's time and positions visited (forward positions +
 backward-set positions), then the plain DFS with a visited set (jumps in board order, nothing
@@ -134,11 +142,102 @@ def class_infeasible_problems():
     return out
 
 
+def bench_count() -> None:
+    import resource
+    import tracemalloc
+
+    from plugins.pegs.count import count_solutions
+
+    print("\ncounting every solution (jump sequences to the goal), meeting in the middle")
+    cases = [("15-hole triangle, corner vacancy, 1 peg anywhere", PRESETS["triangle-5"],
+              "29,760 (brute force)"),
+             ("English central game (33 holes)", PRESETS["english"],
+              "40,861,647,040,079,968 (published); target <= 60 s, <= 4 GB")]
+    for label, text, known in cases:
+        inst = PUZZLE.parse(text)
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        result = count_solutions(inst)
+        seconds = time.perf_counter() - t0
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  {label:<50} {result.solutions:>26,} solutions  {seconds:7.2f} s  "
+              f"peak {peak / 2**20:,.0f} MB traced (process max RSS {rss:,.0f} MB)  "
+              f"{result.positions:,} positions up to symmetry, meet at {result.meet_pegs} pegs"
+              f"   | quoted: {known}", flush=True)
+
+
+def random_positions(inst, count, rng):
+    """Positions reached by random play from ``inst`` (each move played until stuck)."""
+    out = []
+    while len(out) < count:
+        state = inst
+        while len(out) < count:
+            moves = PUZZLE.legal_moves(state)
+            if not moves:
+                break
+            state = PUZZLE.apply_move(state, moves[rng.randrange(len(moves))])
+            out.append(state)
+    return out
+
+
+def bench_verdict(total: int, budget: float) -> None:
+    import random
+
+    from plugins.pegs import verdict
+
+    print(f"\nlive verdict (Puzzle.assess, budget {budget * 1000:g} ms) over {total:,} positions "
+          f"from random play; target p99 <= 50 ms and <= 1% unknown")
+    rng = random.Random(12)
+    every = []
+    for label, name in (("English, goal d4", "english"), ("European, c1 -> e1", "european-c1")):
+        inst = PUZZLE.parse(PRESETS[name])
+        t0 = time.perf_counter()
+        judge = verdict.judge_for(inst, wait=True)
+        build = time.perf_counter() - t0
+        states = random_positions(inst, total // 2, rng)
+        lat, seen = [], {"solved": 0, "can": 0, "cannot": 0, "unknown": 0}
+        for state in states:
+            t = time.perf_counter()
+            a = PUZZLE.assess(state, budget=budget)
+            lat.append(time.perf_counter() - t)
+            seen[a.verdict] += 1
+        every += lat
+        lat.sort()
+        print(f"  {label:<22} table {judge.backward_size:,} positions up to {judge.top} pegs "
+              f"(built or loaded in {build:.1f} s)")
+        print(f"  {'':<22} {len(lat):,} positions: p50 {lat[len(lat) // 2] * 1000:.2f} ms, p90 "
+              f"{lat[int(0.9 * len(lat))] * 1000:.2f} ms, p99 {lat[int(0.99 * len(lat))] * 1000:.2f}"
+              f" ms, max {lat[-1] * 1000:.2f} ms; can {seen['can']:,}, cannot {seen['cannot']:,}, "
+              f"solved {seen['solved']:,}, unknown {seen['unknown']:,} "
+              f"({100 * seen['unknown'] / len(lat):.1f}%)", flush=True)
+    every.sort()
+    print(f"  {'both boards':<22} p99 {every[int(0.99 * len(every))] * 1000:.2f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=20.0, help="seconds per problem for the plain DFS")
     ap.add_argument("--no-plain", action="store_true", help="skip the textbook baseline")
+    ap.add_argument("--only", action="append",
+                    choices=("solvers", "count", "verdict", "fewest"),
+                    help="run only these parts (default: all)")
+    ap.add_argument("--positions", type=int, default=10_000, help="positions for the verdict")
+    ap.add_argument("--budget", type=float, default=0.05, help="seconds per verdict")
     args = ap.parse_args()
+    parts = set(args.only or ("solvers", "count", "verdict", "fewest"))
+    if "solvers" in parts:
+        bench_solvers(args)
+    if "count" in parts:
+        bench_count()
+    if "verdict" in parts:
+        bench_verdict(args.positions, args.budget)
+    if "fewest" in parts and "bench_fewest" in globals():
+        globals()["bench_fewest"]()
+
+
+def bench_solvers(args) -> None:
     plain = not args.no_plain
     print(f"peg solitaire bench; default solver 'search' vs 'plain' DFS with a visited set "
           f"(cap {args.cap:g} s per problem); positions = forward positions + backward set")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import hookimpl
 
+from .fewest import FewestMovesSolver
 from .puzzle import PegSolitaire
 from .render import DefaultRenderer
 from .solver import PlainSolver, SearchSolver
@@ -18,6 +19,7 @@ def register_puzzles(register):
 def register_solvers(register):
     register(SearchSolver())  # first: the default
     register(PlainSolver())
+    register(FewestMovesSolver())
 
 
 @hookimpl
