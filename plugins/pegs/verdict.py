@@ -46,7 +46,7 @@ LIVE_POSITIONS = 24_000_000
 #: Positions in the backward set of the Python fallback (boards over 64 holes).
 BACKWARD_BUDGET = 40_000
 #: Positions the compiled search visits between two looks at the clock.
-CHUNK = 2_000
+CHUNK = 500
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
