@@ -75,3 +75,30 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
                f"{result.middle:,} of them in the middle level ({result.meet_pegs} pegs) on a "
                f"solution")
     click.echo(f"{result.seconds:.2f} s")
+
+
+@pegs_group.command("table")
+@click.argument("instance")
+def table_command(instance: str) -> None:
+    """Build the large table of positions that can reach INSTANCE's goal on its board (used by
+    the live verdicts; kept on disk; one to two minutes for the English board)."""
+    from .verdict import prepare_table
+
+    try:
+        inst = _instance(instance)
+    except InputError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    started = time.monotonic()
+
+    def progress(pegs: int, positions: int) -> None:
+        click.echo(f"  level {pegs:>3} pegs: {positions:>12,} positions "
+                   f"({time.monotonic() - started:6.1f} s)", err=True)
+
+    try:
+        judge = prepare_table(inst, progress)
+    except KeyboardInterrupt:
+        click.echo("error: stopped", err=True)
+        sys.exit(3)
+    click.echo(f"{judge.backward_size:,} positions with at most {judge.top} pegs can reach the "
+               f"goal ({time.monotonic() - started:.1f} s)")

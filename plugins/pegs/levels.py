@@ -9,7 +9,8 @@ add up exactly under symmetry: for a parent orbit ``P`` and a child orbit ``Q``,
 into ``Q`` through ``P`` number ``count(P)`` times the jumps from one member of ``P`` into ``Q``.
 
 Expanding a level is one kernel call per chunk of parents (so progress and Ctrl+C are
-responsive) into an open-addressing hash table that sums the counts, then a sort. Pagoda
+responsive; the kernels release the GIL, so a table built in a background thread does not
+stall the others) into an open-addressing hash table that sums the counts, then a sort. Pagoda
 functions prune positions that provably cannot reach the other side. Boards of at most 64 holes.
 """
 
@@ -95,7 +96,7 @@ if AVAILABLE:
             k += 1
         return total
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def expand(keys, counts, lo, hi, need, to, flip, backward, tables, weights, delta, bound,
                complement, hkeys, hcounts, flags):
         """Add the children of ``keys[lo:hi]`` to the hash table ``hkeys``/``hcounts``.
@@ -190,7 +191,7 @@ if AVAILABLE:
         i = np.searchsorted(sorted_keys, x)
         return i < sorted_keys.shape[0] and sorted_keys[i] == x
 
-    @njit(cache=True)
+    @njit(cache=True, nogil=True)
     def search_down(top_keys, top, need, to, flip, loss, need_vals, tables, perms, n, dead,
                     stack_pos, stack_next, stack_vals, state, budget):
         """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is

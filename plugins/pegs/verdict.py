@@ -39,10 +39,14 @@ from .classes import class_verdict, invariant_for
 from .count import _grow, _Side
 from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
 
-#: Positions (up to symmetry) in each judge's compiled backward set: every position with at most
-#: ``top`` pegs that can reach the goal. Built once per board and goal and kept on disk (the
-#: English board with the goal at d4: every position, 23.5 million up to symmetry, 190 MB).
-LIVE_POSITIONS = 24_000_000
+#: Positions (up to symmetry) in the table a judge builds by itself, on first use, in the
+#: background: every position with at most ``top`` pegs that can reach the goal (about a
+#: second of work; kept on disk).
+LIVE_POSITIONS = 300_000
+#: Positions in the large table that :func:`prepare_table` builds (``puzzle pegs table``);
+#: used whenever it is on disk. The English board with the goal at d4: every position, 23.5
+#: million up to symmetry, 190 MB, one to two minutes.
+LARGE_POSITIONS = 24_000_000
 #: Positions in the backward set of the Python fallback (boards over 64 holes).
 BACKWARD_BUDGET = 40_000
 #: Positions the compiled search visits between two looks at the clock.
@@ -61,13 +65,17 @@ class Judge:
     goal, exactly: a position with at most ``top`` pegs is decided by one lookup.
     """
 
-    def __init__(self, inst: PegInstance):
+    def __init__(self, inst: PegInstance, positions: int | None = None, progress=None,
+                 load_only: bool = False):
+        """``positions``: the table's budget (default :data:`LIVE_POSITIONS`); ``load_only``:
+        raise FileNotFoundError rather than build a missing table."""
+        self.positions = LIVE_POSITIONS if positions is None else positions
         self.problem = compile_problem(inst)
         p = self.problem
         self.lock = threading.Lock()
         self.compiled = lv.AVAILABLE and p.board.n <= 64
         if self.compiled:
-            self._init_compiled(inst)
+            self._init_compiled(inst, progress, load_only)
         else:
             levels = backward_levels(p, BACKWARD_BUDGET, stop_at=p.board.n)
             self.levels = {k: frozenset(v) for k, v in levels.items()}
@@ -88,7 +96,7 @@ class Judge:
 
     # -- the compiled judge ----------------------------------------------------------------
 
-    def _init_compiled(self, inst: PegInstance) -> None:
+    def _init_compiled(self, inst: PegInstance, progress, load_only: bool) -> None:
         p = self.problem
         board = p.board
         perms = list(p.canon.perms) or [tuple(range(board.n))]
@@ -103,7 +111,8 @@ class Judge:
                               for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
         self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
         self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
-        self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip)
+        self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
+                                     self.positions, progress, load_only)
 
     def search(self, start: int, deadline: float) -> tuple[str, int]:
         """("can" | "cannot" | "unknown", positions visited) for a position with more pegs than
@@ -154,24 +163,27 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "puzzle-engine"
 
 
-def _cache_path(p) -> Path:
+def _cache_path(p, positions: int) -> Path:
     b = p.board
     # For "one peg anywhere" the finishing holes depend on the position class of the start.
     cls = 0 if p.goal else invariant_for(b.geometry, b.rows, b.cols, b.holes).of(p.start)
     key = f"{b.geometry}-{b.rows}x{b.cols}-{b.holes:x}-{p.goal:x}-{cls}"
-    digest = hashlib.sha1(f"{key}-{LIVE_POSITIONS}".encode()).hexdigest()[:16]
+    digest = hashlib.sha1(f"{key}-{positions}".encode()).hexdigest()[:16]
     return cache_dir() / f"pegs-live-v{FORMAT_VERSION}-{digest}.npz"
 
 
-def _load_or_build(p, tables, need, to, flip) -> dict[int, np.ndarray]:
+def _load_or_build(p, tables, need, to, flip, positions, progress=None,
+                   load_only=False) -> dict[int, np.ndarray]:
     """The backward level sets, from the disk cache when present (rebuilt if unreadable)."""
-    path = _cache_path(p)
+    path = _cache_path(p, positions)
     try:
         with np.load(path) as data:
             return {int(name[1:]): data[name] for name in data.files}
     except (OSError, ValueError, KeyError):
         pass
-    levels = _build_levels(p, tables, need, to, flip)
+    if load_only:
+        raise FileNotFoundError(path)
+    levels = _build_levels(p, tables, need, to, flip, positions, progress)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
@@ -182,9 +194,9 @@ def _load_or_build(p, tables, need, to, flip) -> dict[int, np.ndarray]:
     return levels
 
 
-def _build_levels(p, tables, need, to, flip) -> dict[int, np.ndarray]:
+def _build_levels(p, tables, need, to, flip, positions, progress=None) -> dict[int, np.ndarray]:
     """Every position that can reach the goal, by reverse jumps, level by level while the total
-    stays within :data:`LIVE_POSITIONS` (no pruning: each one can reach the goal)."""
+    stays within ``positions`` (no pruning: each one can reach the goal)."""
     board = p.board
     if p.goal:
         seeds = [p.goal]
@@ -200,7 +212,7 @@ def _build_levels(p, tables, need, to, flip) -> dict[int, np.ndarray]:
     total = len(keys)
     while side.pegs + 1 < board.n and len(side.keys):
         guess = int(len(side.keys) * side.growth) + 16
-        if total + guess > LIVE_POSITIONS:
+        if total + guess > positions:
             break
         keys, _ = _grow(side, need, to, flip, tables, guess)
         side.growth = max(1.0, len(keys) / max(1, len(side.keys)))
@@ -208,6 +220,8 @@ def _build_levels(p, tables, need, to, flip) -> dict[int, np.ndarray]:
         side.pegs += 1
         levels[side.pegs] = keys
         total += len(keys)
+        if progress:
+            progress(side.pegs, len(keys))
     return levels
 
 
@@ -247,12 +261,16 @@ def judge_for(state: PegInstance, *, wait: bool = True) -> Judge | None:
         return None
     thread.join()
     with _judges_lock:
-        return _judges.get(key) or Judge(state)  # a failed background build: raise here
+        judge = _judges.get(key)
+    return judge or Judge(state)  # a failed background build: raise here
 
 
 def _build(key: tuple, state: PegInstance) -> None:
     try:
-        judge = Judge(state)
+        try:
+            judge = Judge(state, LARGE_POSITIONS, load_only=True)
+        except FileNotFoundError:
+            judge = Judge(state)
     except Exception:  # noqa: BLE001 - reported by the waiting caller, which builds again
         with _judges_lock:
             _building.pop(key, None)
@@ -262,6 +280,15 @@ def _build(key: tuple, state: PegInstance) -> None:
         _building.pop(key, None)
         while len(_judges) > MAX_JUDGES:
             _judges.popitem(last=False)
+
+
+def prepare_table(state: PegInstance, progress=None) -> Judge:
+    """Build (or load) the large table of the state's board and goal, keep it on disk and use
+    it for every later verdict. ``progress(pegs, positions)`` is called per level."""
+    judge = Judge(state, LARGE_POSITIONS, progress)
+    with _judges_lock:
+        _judges[_key(state)] = judge
+    return judge
 
 
 def _goal_words(state: PegInstance) -> str:
