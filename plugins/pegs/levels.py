@@ -251,3 +251,68 @@ if AVAILABLE:
             d -= 1
         state[0] = d
         return 0
+
+    @njit(cache=True)
+    def _score(pos, hard, nbr):
+        """Lower is more promising: pegs on hard-to-clear holes, and stranded pegs."""
+        total = 0
+        x = pos
+        k = 0
+        while x:
+            if x & np.uint64(1):
+                total += hard[k]
+                if (pos & nbr[k]) == np.uint64(0):
+                    total += 3
+            x >>= np.uint64(1)
+            k += 1
+        return total
+
+    @njit(cache=True, nogil=True)
+    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, need_vals, dead, hard,
+             nbr, width):
+        """A heuristic probe: keep the ``width`` most promising positions per peg count from
+        ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
+        form is in ``top_keys``. True only when such a position is reached (a proof that the
+        goal can be reached); False proves nothing."""
+        jumps = need.shape[0]
+        npag = pag_weights.shape[0]
+        cur = np.empty(1, dtype=np.uint64)
+        cur[0] = start
+        count = 0
+        x = start
+        while x:
+            count += 1
+            x &= x - np.uint64(1)
+        while count > top and cur.shape[0] > 0:
+            last = count - 1 == top
+            kids = np.empty(cur.shape[0] * jumps, dtype=np.uint64)
+            m = 0
+            for i in range(cur.shape[0]):
+                pos = cur[i]
+                for j in range(jumps):
+                    if (pos & need[j]) != need[j] or (pos & to[j]) != np.uint64(0):
+                        continue
+                    child = pos ^ flip[j]
+                    if last:
+                        if _member(top_keys, canon(child, tables)):
+                            return True
+                        continue
+                    ok = True
+                    for k in range(npag):
+                        if _value(child, pag_weights[k]) < need_vals[k]:
+                            ok = False
+                            break
+                    if ok and not _fd_lookup(dead, child):
+                        kids[m] = child
+                        m += 1
+            if last:
+                return False
+            kids = np.unique(kids[:m])
+            if kids.shape[0] > width:
+                scores = np.empty(kids.shape[0], dtype=np.int64)
+                for i in range(kids.shape[0]):
+                    scores[i] = _score(kids[i], hard, nbr)
+                kids = kids[np.argsort(scores, kind="mergesort")[:width]]
+            cur = kids
+            count -= 1
+        return False

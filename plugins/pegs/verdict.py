@@ -51,6 +51,8 @@ LARGE_POSITIONS = 24_000_000
 BACKWARD_BUDGET = 40_000
 #: Positions the compiled search visits between two looks at the clock.
 CHUNK = 500
+#: Widths of the heuristic probes tried before the exhaustive search.
+BEAM_WIDTHS = (32, 256)
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -111,6 +113,17 @@ class Judge:
                               for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
         self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
         self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
+        self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
+            len(pags), board.n)
+        # The beam's ranking (as the search solver's probes): pegs on holes few jumps pass
+        # over are hard to clear; a peg with no neighbour is stranded.
+        over = [0] * board.n
+        nbr = [0] * board.n
+        for f, o, _ in board.jumps:
+            over[o] += 1
+            nbr[f] |= 1 << o
+        self.hard = np.array([8 // (1 + c) for c in over], dtype=np.int64)
+        self.nbr = np.array(nbr, dtype=np.uint64)
         self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
                                      self.positions, progress, load_only)
 
@@ -120,6 +133,15 @@ class Judge:
         if not self.compiled:
             return self._search_python(start, deadline)
         top_keys = self.levels[self.top]
+        # Heuristic probes first: they find a way down for most live positions in a few
+        # milliseconds, where the exhaustive search can wander for seconds.
+        for width in BEAM_WIDTHS:
+            if time.monotonic() >= deadline:
+                return "unknown", 0
+            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
+                       self.tables, self.pag_weights, self.need_vals, self.dead_table,
+                       self.hard, self.nbr, width):
+                return "can", 0
         depth = start.bit_count() - self.top + 2
         stack_pos = np.zeros(depth, np.uint64)
         stack_next = np.zeros(depth, np.int64)
@@ -349,9 +371,11 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     finally:
         judge.lock.release()
     if answer == "can":
+        how = (f"a search from this position ({nodes:,} positions visited)" if nodes
+               else "a heuristic probe from this position")
         return Assessment("can", f"Yes: {goal_words} can still be reached.",
-                          f"A search from this position found a way to the goal "
-                          f"({nodes:,} positions visited).")
+                          f"{how[0].upper()}{how[1:]} found a sequence of jumps down to a "
+                          f"position with {judge.top} pegs that can reach the goal.")
     if answer == "cannot":
         return Assessment(
             "cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
