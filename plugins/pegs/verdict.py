@@ -53,6 +53,10 @@ BACKWARD_BUDGET = 40_000
 CHUNK = 500
 #: Widths of the heuristic probes tried before the exhaustive search.
 BEAM_WIDTHS = (32, 256)
+#: A generous guess of a probe's time per unit of width on a 37-hole board (seconds).
+BEAM_SECONDS_PER_WIDTH = 0.0001
+#: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
+DEADLINE_MARGIN = 0.004
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -136,8 +140,9 @@ class Judge:
         # Heuristic probes first: they find a way down for most live positions in a few
         # milliseconds, where the exhaustive search can wander for seconds.
         for width in BEAM_WIDTHS:
-            if time.monotonic() >= deadline:
-                return "unknown", 0
+            # A probe cannot be interrupted: start a wide one only with time to spare.
+            if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
+                break
             if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
                        self.tables, self.pag_weights, self.need_vals, self.dead_table,
                        self.hard, self.nbr, width):
@@ -161,7 +166,7 @@ class Judge:
                 return "can", int(state[1])
             if code == 0:
                 return "cannot", int(state[1])
-            if time.monotonic() >= deadline:
+            if time.monotonic() + DEADLINE_MARGIN >= deadline:
                 return "unknown", int(state[1])
 
     def _search_python(self, start: int, deadline: float) -> tuple[str, int]:
