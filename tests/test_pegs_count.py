@@ -8,16 +8,16 @@ nor its symmetry reduction nor its meeting in the middle is trusted.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from click.testing import CliRunner
+from test_pegs_solver import brute_jumps
 
 from plugins.pegs.commands import pegs_group
 from plugins.pegs.count import CountRefused, count_solutions, forward_level_sizes
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.presets import PRESETS
-from test_pegs_solver import brute_jumps
 
 TRIANGLE_5 = "./oo/ooo/oooo/ooooo"
 
@@ -25,7 +25,7 @@ TRIANGLE_5 = "./oo/ooo/oooo/ooooo"
 def brute_count(inst) -> int:
     jumps = brute_jumps(inst)
 
-    @lru_cache(maxsize=None)
+    @cache
     def ways(pos: int) -> int:
         if (inst.goal and pos == inst.goal) or (not inst.goal and pos.bit_count() == 1):
             return 1
@@ -120,3 +120,17 @@ def test_count_command():
     assert bad.exit_code == 2 and "error:" in bad.stderr
     refused = runner.invoke(pegs_group, ["count", "english", "--memory", "0.01"])
     assert refused.exit_code in (0, 2)  # fits or is refused, never swaps; the text says which
+
+
+def test_the_python_integer_sum_used_past_64_bits_agrees(monkeypatch):
+    from plugins.pegs import count as count_module
+
+    real = count_module.lv.meet_total
+
+    def overflowing(*args):
+        total, common = real(*args)
+        args[-1][0] = 1  # as if the 64-bit sum had overflowed: the Python integers take over
+        return total, common
+
+    monkeypatch.setattr(count_module.lv, "meet_total", overflowing)
+    assert count_solutions(parse_instance(PRESETS["triangle-5"])).solutions == 29_760

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from test_pegs_solver import brute_jumps
 
 from engine import SolveContext, replay
 from engine.solving import run_solver
@@ -18,7 +19,6 @@ from plugins.pegs.fewest import FewestMovesSolver
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.puzzle import PegSolitaire
 from plugins.pegs.rules import group_jumps
-from test_pegs_solver import brute_jumps
 
 PUZZLE = PegSolitaire()
 

@@ -12,12 +12,12 @@ from collections import OrderedDict
 from dataclasses import replace
 
 import pytest
+from test_pegs_solver import brute_jumps
 
 from plugins.pegs import verdict
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.presets import PRESETS
 from plugins.pegs.puzzle import PegSolitaire
-from test_pegs_solver import brute_jumps
 
 PUZZLE = PegSolitaire()
 TRIANGLE_5 = "./oo/ooo/oooo/ooooo"

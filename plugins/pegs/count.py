@@ -16,8 +16,8 @@ jumps are different solutions, as in the published counts.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -217,7 +217,7 @@ def _grow(side: _Side, need, to, flip, tables, guess: int):
 
 def _exact_total(fwd: _Side, bwd: _Side, orbits) -> int:
     """The meeting sum in Python integers (when it passes 2**64)."""
-    common, fi, bi = np.intersect1d(fwd.keys, bwd.keys, assume_unique=True, return_indices=True)
+    _, fi, bi = np.intersect1d(fwd.keys, bwd.keys, assume_unique=True, return_indices=True)
     total = 0
     for i, j in zip(fi.tolist(), bi.tolist()):
         total += int(fwd.counts[i]) // int(orbits[i]) * int(bwd.counts[j])
