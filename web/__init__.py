@@ -52,10 +52,11 @@ def _make_runner(config) -> object:
 
 #: Pages may run only the app's own scripts (editor.js and /-/client/<puzzle>.js): the board SVG
 #: is inserted into the page, so if a renderer ever failed to escape user text, an injected
-#: attribute such as onload= still would not run. Inline styles stay allowed for the SVG boards.
-#: 'unsafe-eval' stays allowed: no page code evaluates strings, but browser automation does
-#: (Playwright's wait_for_function, used by the e2e suite) and so may a plugin's client script.
-PAGE_CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+#: attribute such as onload= still would not run (and the engine sanitises renderer SVG too,
+#: engine/svgsafe.py). Inline styles stay allowed for the SVG boards. No 'unsafe-eval': no page
+#: code evaluates strings, and browser automation (Playwright's evaluate and wait_for_function)
+#: runs through the DevTools protocol, which the page's CSP does not govern.
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'self'")
 
