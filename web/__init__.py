@@ -6,7 +6,8 @@
 ``REGISTRY_FACTORY``  dotted path worker processes call to load the registry themselves
                       (default ``"engine.plugins:get_registry"``)
 ``DATA_DIR``          where the SQLite result store lives (default: ``$PUZZLE_ENGINE_DATA``,
-                      ``$XDG_DATA_HOME/puzzle-engine`` or ``~/.local/share/puzzle-engine``)
+                      ``$XDG_DATA_HOME/puzzle-engine`` or ``~/.local/share/puzzle-engine``); if
+                      it cannot be created or written, answers are kept in memory (one warning)
 ``JOB_RUNNER``        dotted path of a :class:`engine.jobs.JobRunner` class (or a factory) to use
                       instead of the local process pool; called with ``JOB_RUNNER_OPTIONS``
 ``JOB_WORKERS``       local worker processes (default 2)
@@ -20,6 +21,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from flask import Flask
@@ -69,6 +71,24 @@ def _protect_pages(response):
     return response
 
 
+#: The result store used when the data directory is unusable: answers last until the app stops.
+IN_MEMORY_STORE = ":memory:"
+
+
+def _open_store(app: Flask) -> ResultStore:
+    """The result store in the data directory, or in memory (with one warning line) when the
+    directory cannot be created or written: a read-only home must not stop the app serving."""
+    try:
+        data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
+        return ResultStore(data_dir / "results.sqlite3")
+    except (OSError, RuntimeError, sqlite3.Error) as exc:  # RuntimeError: Path.home() unknown
+        app.logger.warning("cannot keep solved answers on disk (%s: %s); keeping them in memory "
+                           "until the server stops (set --data-dir or PUZZLE_ENGINE_DATA to a "
+                           "writable directory)", type(exc).__name__, exc)
+        app.extensions["puzzle_store_in_memory"] = True
+        return ResultStore(IN_MEMORY_STORE)
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build the web app; see the module docstring for the configuration keys."""
     app = Flask(__name__)
@@ -80,8 +100,7 @@ def create_app(config: dict | None = None) -> Flask:
     if registry is None:
         from engine.plugins import get_registry
         registry = get_registry()
-    data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
-    store = ResultStore(data_dir / "results.sqlite3")
+    store = _open_store(app)
     jobs = JobService(registry, _make_runner(app.config), store,
                       max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),
                       default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT))
