@@ -15,32 +15,19 @@ app adds ``serve``).
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
+import threading
+from typing import Any, Mapping, NoReturn
 
+import click
 
-def _cancelled_while_starting(signum, frame) -> None:
-    """Ctrl+C while the command loads (imports, plugins): nothing to clean up yet, so end
-    quietly with exit 3 instead of a KeyboardInterrupt traceback."""
-    os.write(2, b"error: cancelled\n")
-    os._exit(3)
-
-
-if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "puzzle":
-    # As early as this module can: the imports below and the plugins take ~0.5 s to load.
-    signal.signal(signal.SIGINT, _cancelled_while_starting)
-
-import threading  # noqa: E402  (after the Ctrl+C guard on purpose)
-from typing import Any, Mapping, NoReturn  # noqa: E402
-
-import click  # noqa: E402
-
-from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call  # noqa: E402
-from .isolation import DEFAULT_GRACE, Stopped, solve_isolated  # noqa: E402
-from .plugins import get_registry  # noqa: E402
-from .svgsafe import UnsafeSVG, sanitize_svg  # noqa: E402
-from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance  # noqa: E402
+from ._ctrl_c import guard_startup
+from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
+from .isolation import DEFAULT_GRACE, Stopped, solve_isolated
+from .plugins import get_registry
+from .svgsafe import UnsafeSVG, sanitize_svg
+from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
 EXIT_ENVIRONMENT = 5
@@ -312,7 +299,7 @@ def main(argv: list[str] | None = None) -> None:
     printed as one ``error:`` line with exit code 2, like every other bad input, instead of
     Click's four-line usage block. Ctrl+C at any moment ends with exit 3 and no traceback.
     """
-    signal.signal(signal.SIGINT, _cancelled_while_starting)
+    guard_startup()  # already in place when run as `puzzle`; main() may be called otherwise
     try:
         get_registry().add_commands(cli)
     finally:

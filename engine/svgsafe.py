@@ -152,6 +152,10 @@ def _clean(element, removed: list[str]) -> None:
             removed.append(f"<{name}>")
             _drop(child)
             continue
+        if name in _ANIMATIONS and not _safe_animation_target(child.get("attributeName", "")):
+            removed.append(f"<{name} attributeName={child.get('attributeName')!r}>")
+            _drop(child)
+            continue
         _clean_attributes(child, name, removed)
         if name == "style" and child.text and _JS.search(_CONTROL.sub("", child.text)) is None:
             targets = [t for _, t in _URL.findall(child.text) if not t.strip().startswith("#")]
@@ -180,8 +184,16 @@ def _drop(element) -> None:
     parent.remove(element)
 
 
+_ANIMATIONS = frozenset({"animate", "set", "animateTransform", "animateMotion"})
+
+
+def _safe_animation_target(target: str) -> bool:
+    """Animations may not rewrite links, event handlers or styles (a classic filter bypass)."""
+    target = target.strip().lower()
+    return not (target.startswith("on") or target.endswith("href") or target == "style")
+
+
 def _clean_attributes(element, name: str, removed: list[str]) -> None:
-    animates = name in ("animate", "set", "animateTransform", "animateMotion")
     for qname, value in list(element.attrib.items()):
         attr = _name(qname)
         lower = attr.lower()
@@ -192,9 +204,6 @@ def _clean_attributes(element, name: str, removed: list[str]) -> None:
             ok = _safe_reference(value)
         elif ok and _unsafe_value(value):
             ok = False
-        elif ok and animates and attr == "attributeName":
-            target = value.strip().lower()
-            ok = not (target.startswith("on") or target.endswith("href") or target == "style")
         if not ok:
             removed.append(f"<{name} {attr}>")
             del element.attrib[qname]
