@@ -342,3 +342,36 @@ def test_an_unusable_data_dir_gives_an_in_memory_store_and_one_warning(tmp_path,
         assert store.get("rogue", "honest", "1 -> 2")[0] == row
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+def test_sliding_apply_moves_agrees_with_apply_move_move_by_move():
+    from engine.plugins import get_registry
+    puzzle = get_registry().puzzle("sliding")
+    rng = random.Random(5)
+    start = puzzle.start(puzzle.parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"))
+    odd = ["+5", "\u0663", " 4 ", "04", "00012", "123456", "", "0", "16", "x"]
+    for _ in range(200):
+        state, moves = start, []
+        for _ in range(rng.randrange(1, 40)):
+            move = rng.choice(list(puzzle.legal_moves(state)) + (odd if rng.random() < 0.05 else []))
+            moves.append(move)
+            try:
+                state = puzzle.apply_move(state, move)
+            except InputError:
+                state = None
+                break
+        if state is None:
+            with pytest.raises(InputError):
+                puzzle.apply_moves(start, moves)
+        else:
+            fast = puzzle.apply_moves(start, moves)
+            assert fast == state and fast.blank == fast.tiles.index(0)
+
+
+def test_a_bad_move_found_by_the_fast_path_is_named_by_the_slow_one():
+    from engine.plugins import get_registry
+    puzzle = get_registry().puzzle("sliding")
+    instance = puzzle.parse("1 2 3/4 5 6/7 8 0")
+    with pytest.raises(InputError) as bad:
+        final_state(puzzle, instance, ["8", "7", "+4"])
+    assert bad.value.where == "move 3 (+4)"

@@ -125,6 +125,36 @@ def slide(board: Board, tile: int) -> Board:
     return moved
 
 
+def slide_many(board: Board, tiles: Sequence[int]) -> Board:
+    """The board after each tile in turn slides into the blank; InputError at an illegal one.
+
+    The same rule as :func:`slide`, on one mutable copy: checking a long solution (83,000
+    moves of a 32 x 32 board) costs one board copy instead of one per move.
+    """
+    cols, rows, n = board.cols, board.rows, board.size
+    cells = list(board.tiles)
+    blank = board.blank
+    for tile in tiles:
+        if not 1 <= tile < n:
+            raise InputError(f"there is no tile {tile} on this {rows} x {cols} board")
+        r, c = divmod(blank, cols)
+        if r > 0 and cells[blank - cols] == tile:
+            cell = blank - cols
+        elif r < rows - 1 and cells[blank + cols] == tile:
+            cell = blank + cols
+        elif c > 0 and cells[blank - 1] == tile:
+            cell = blank - 1
+        elif c < cols - 1 and cells[blank + 1] == tile:
+            cell = blank + 1
+        else:
+            raise InputError(f"tile {tile} is not next to the blank")
+        cells[blank], cells[cell] = tile, 0
+        blank = cell
+    moved = Board(rows, cols, tuple(cells), board.goal)
+    moved.__dict__["blank"] = blank  # seed the cached_property
+    return moved
+
+
 # -- solvability ---------------------------------------------------------------------------------
 
 def _count_inversions(seq: Sequence[int]) -> int:
