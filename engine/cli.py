@@ -15,9 +15,11 @@ app adds ``serve``).
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import threading
+import traceback
 from typing import Any, Mapping, NoReturn
 
 import click
@@ -325,6 +327,31 @@ def main(argv: list[str] | None = None) -> None:
         _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         _fail("cancelled", EXIT_GAVE_UP)
+    except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
+        _fail_with(exc)
+    except Exception as exc:  # a plugin's bug anywhere else: one line naming it, exit 4
+        if os.environ.get("PUZZLE_ENGINE_DEBUG"):
+            raise
+        _fail(_unexpected(exc), EXIT_SOLVER_ERROR)
+
+
+def _unexpected(exc: BaseException) -> str:
+    """One line for an exception no command expected, naming the plugin whose code raised it
+    (the innermost traceback frame in a plugin's package), or the engine."""
+    modules = {}
+    for info in get_registry().plugins.values():
+        package = (info.module or "").rsplit(".", 1)[0] if "." in (info.module or "") else info.module
+        if package:
+            modules[package] = info.name
+    culprit = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        name = frame.f_globals.get("__name__", "")
+        for package, plugin in modules.items():
+            if name == package or name.startswith(package + "."):
+                culprit = plugin
+    who = f"plugin {culprit!r}" if culprit else "the puzzle engine"
+    return (f"{who} failed: {type(exc).__name__}: {exc} "
+            f"(set PUZZLE_ENGINE_DEBUG=1 to see the traceback)")
 
 
 if __name__ == "__main__":

@@ -219,6 +219,10 @@ def owner_of(registry: Any, obj: Any) -> str | None:
     return getattr(obj, "_plugin", None)
 
 
+def _of(plugin: str | None) -> str:
+    return f" (plugin {plugin!r})" if plugin else ""
+
+
 def _safe_outcome(outcome: Outcome, solver_name: str, plugin: str | None) -> Outcome:
     """``outcome`` with JSON-safe stats; PluginError naming the solver if they cannot be."""
     try:
@@ -258,11 +262,11 @@ def run_solver(
     except InputError:
         raise
     except (OSError, MemoryError) as exc:
-        raise EnvironmentProblem(f"solver {solver.name!r} could not run: {type(exc).__name__}: "
-                                 f"{exc}", plugin=solver_plugin) from exc
+        raise EnvironmentProblem(f"solver {solver.name!r} could not run{_of(solver_plugin)}: "
+                                 f"{type(exc).__name__}: {exc}", plugin=solver_plugin) from exc
     except Exception as exc:
-        raise SolverError(f"solver {solver.name!r} crashed: {type(exc).__name__}: {exc}",
-                          solver=solver.name) from exc
+        raise SolverError(f"solver {solver.name!r} crashed{_of(solver_plugin)}: "
+                          f"{type(exc).__name__}: {exc}", solver=solver.name) from exc
     seconds = time.perf_counter() - started
     if not isinstance(outcome, (Solved, Unsolvable, GaveUp)):
         raise SolverError(f"solver {solver.name!r} returned {outcome!r}, not an outcome",

@@ -31,6 +31,11 @@ class RoguePuzzle(CounterPuzzle):
             raise RuntimeError("the parser's state is corrupt")
         return super().parse(text)
 
+    def presets(self):
+        if os.environ.get("ROGUE_BROKEN_PRESETS"):
+            raise AttributeError("'NoneType' object has no attribute 'items'")
+        return super().presets()
+
 
 class Honest(GreedySolver):
     puzzle_id = "rogue"

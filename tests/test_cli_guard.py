@@ -66,7 +66,7 @@ def test_a_solver_ignoring_its_deadline_is_killed_after_the_grace_and_exits_3(ro
 def test_a_solver_that_raises_exits_4(rogue_env):
     result = run(rogue_env, "solve", "rogue", "1 -> 5", "--solver", "crasher")
     assert result.returncode == 4
-    assert "solver 'crasher' crashed: RuntimeError" in one_error_line(result)
+    assert "solver 'crasher' crashed (plugin 'rogue'): RuntimeError" in one_error_line(result)
 
 
 def test_a_solver_that_ends_its_process_is_reported_and_exits_4(rogue_env):
@@ -86,7 +86,8 @@ def test_stats_json_cannot_encode_exit_4_with_the_plugin_named(rogue_env):
 def test_an_unwritable_directory_exits_5_not_4(rogue_env):
     result = run(rogue_env, "solve", "rogue", "1 -> 5", "--solver", "nodir")
     assert result.returncode == 5
-    assert "NotADirectoryError" in one_error_line(result)
+    line = one_error_line(result)
+    assert "solver 'nodir' could not run (plugin 'rogue'): NotADirectoryError" in line
 
 
 def test_plugin_exceptions_while_parsing(rogue_env):
@@ -96,6 +97,13 @@ def test_plugin_exceptions_while_parsing(rogue_env):
     broken = run(rogue_env, "solve", "rogue", "runtime")
     assert broken.returncode == 4
     assert "plugin 'rogue' failed" in one_error_line(broken)
+
+
+def test_any_other_plugin_exception_is_one_line_naming_the_plugin_and_exit_4(rogue_env):
+    result = run(dict(rogue_env, ROGUE_BROKEN_PRESETS="1"), "list")
+    assert result.returncode == 4
+    line = one_error_line(result)
+    assert line.startswith("error: plugin 'rogue' failed: AttributeError")
 
 
 def test_stdin_over_the_limit_is_refused_without_reading_it_all(rogue_env):
