@@ -3,6 +3,11 @@
 Every problem with what a user typed, sent or clicked is an :class:`InputError` carrying a
 message meant for that user (and, when known, where in the input the problem is). The web app
 turns it into a 4xx answer, the CLI into exit code 2; nothing else about it needs to be known.
+
+Plugin code can raise anything. :func:`convert_exception` (and :func:`plugin_call`, its context
+manager) is the one place that says what an exception from a plugin means: bad user input
+(InputError), a broken contract (:class:`PluginError`, :class:`SolverError`) or a failing
+environment (:class:`EnvironmentProblem`). The web app, the CLI and the job workers use it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,12 @@
-"""The solving service: run a solver under a context, then replay its answer.
+"""The solving service: run a solver under a context, then check its answer.
 
 The engine never trusts a solver. A returned solution is replayed move by move through the
 puzzle's own rules; an illegal move or a final state that is not solved turns into a
 :class:`~engine.errors.SolverError` naming the solver and the first bad move.
+
+The check streams (one state alive at a time, :func:`final_state`) and has its own time bound,
+:func:`check_time_bound`, separate from the solver's deadline: an answer found in time is never
+lost to a slow check. :func:`replay` still returns every state, for callers that want them.
 """
 
 from __future__ import annotations
