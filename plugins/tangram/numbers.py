@@ -41,6 +41,12 @@ def sign_of(a: Fraction, b: Fraction) -> int:
     return sa if a * a > 2 * b * b else sb
 
 
+def _same(x: Fraction, y: Fraction) -> bool:
+    """x == y for two Fractions (always in lowest terms), without Fraction.__eq__'s generic
+    number-tower checks, which made equality the cost of checking a tangram cover."""
+    return x.numerator == y.numerator and x.denominator == y.denominator
+
+
 @total_ordering
 class QS2:
     """An exact number ``a + b*sqrt(2)`` (``a``, ``b`` are Fractions). Immutable and hashable."""
@@ -128,7 +134,7 @@ class QS2:
         o = self._coerce(other)
         if o is NotImplemented:
             return NotImplemented
-        return self.a == o.a and self.b == o.b
+        return _same(self.a, o.a) and _same(self.b, o.b)
 
     def _approx(self) -> tuple[float, float]:
         """(float value, a bound on its error), cached. float(Fraction) is correctly rounded,
@@ -152,7 +158,7 @@ class QS2:
         vertices that differ by whole units); only near-ties fall back to rational arithmetic.
         """
         o = self._coerce(other)
-        if o is self or (self.a == o.a and self.b == o.b):
+        if o is self or (_same(self.a, o.a) and _same(self.b, o.b)):
             return 0  # ties are common (vertices sharing a coordinate) and floats cannot see them
         (x, ex), (y, ey) = self._approx(), o._approx()
         d = x - y
