@@ -27,6 +27,7 @@ import click
 from ._ctrl_c import guard_startup
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .isolation import DEFAULT_GRACE, Stopped, solve_isolated
+from .jobs.worker import worker_command
 from .plugins import get_registry
 from .svgsafe import UnsafeSVG, sanitize_svg
 from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
@@ -295,6 +296,9 @@ def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[s
         _fail_with(exc)
     click.echo(puzzle.format(instance))
 
+
+# `puzzle worker` (RQ on Redis) is the engine's own: the distributed job runner lives in engine.jobs.
+cli.add_command(worker_command)
 
 from .cli_kit import KIT_COMMANDS  # noqa: E402  (the plugin author's commands, own module)
 

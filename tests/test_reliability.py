@@ -9,6 +9,7 @@ import logging
 import math
 import pickle
 import random
+import time
 import weakref
 
 import pytest
@@ -331,15 +332,27 @@ def test_an_unusable_data_dir_gives_an_in_memory_store_and_one_warning(tmp_path,
     not_a_dir.write_text("")
     with caplog.at_level(logging.WARNING):
         app = create_app({"REGISTRY": rogue_registry(), "DATA_DIR": str(not_a_dir / "data"),
+                          "REGISTRY_FACTORY": "test_reliability:rogue_registry",
                           "TESTING": True, "JOB_WORKERS": 1})
     try:
         warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(warnings) == 1 and "in memory" in warnings[0].getMessage()
         assert app.extensions.get("puzzle_store_in_memory") is True
         store = app.extensions["puzzle_jobs"].store
-        row = store.put({"puzzle": "rogue", "solver": "honest", "instance": "1 -> 2",
-                         "status": "solved", "moves": ["+1"]})
-        assert store.get("rogue", "honest", "1 -> 2")[0] == row
+        report = {"puzzle": "rogue", "solver": "honest", "instance": "1 -> 2", "status": "solved",
+                  "moves": ["+1"]}
+        row = store.put(report)
+        assert store.put(dict(report)) == row  # a permanent number, as in the SQLite store
+        assert store.get("rogue", "honest", "1 -> 2") == (row, report)
+        assert store.get_by_id(row)[1] == report and store.count() == 1
+        client = app.test_client()
+        job = client.post("/api/rogue/jobs", json={"instance": "1 -> 3", "solver": "honest"}).get_json()
+        for _ in range(200):
+            if job["done"]:
+                break
+            time.sleep(0.05)
+            job = client.get(f"/api/jobs/{job['id']}").get_json()
+        assert job["status"] == "solved" and store.get("rogue", "honest", "1 -> 3") is not None
     finally:
         app.extensions["puzzle_jobs"].close()
 

@@ -37,7 +37,14 @@ def test_svg_has_a_viewbox_a_style_and_one_action_per_tile():
     board = parse_board("1 2 3 4/5 6 0 8/9 10 7 11/13 14 15 12")
     svg = RENDERER.render(board)
     root = ET.fromstring(svg)
-    assert root.get("viewBox") == "0 0 412 412"
+    x0, y0, width, height = map(float, root.get("viewBox").split())
+    for rect in root.iter(f"{SVG}rect"):                  # every part lies inside the viewBox
+        x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+        assert x0 <= x and x + float(rect.get("width")) <= x0 + width
+        assert y0 <= y and y + float(rect.get("height")) <= y0 + height
+    assert width == height                                # a square board in a square box
+    wide = ET.fromstring(RENDERER.render(parse_board("1 2 3 4/5 6 7 0")))
+    assert float(wide.get("viewBox").split()[2]) > float(wide.get("viewBox").split()[3])
     assert root.find(f".//{SVG}style") is not None and ".tile" in root.find(f".//{SVG}style").text
     tiles = groups(svg)
     assert sorted(tiles) == list(range(16))

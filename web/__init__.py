@@ -17,10 +17,14 @@
 ``KILL_GRACE``        seconds past the deadline before a worker is killed (default 2)
 ``PREPARE_SOLVERS``   workers prepare every solver (load tables, compiled code) before their
                       first job (default False; ``puzzle serve`` turns it on)
+``REDIS_URL``         run jobs on RQ in this Redis and keep answers there (default:
+                      ``$PUZZLE_ENGINE_REDIS``; unset: local workers and SQLite)
+``REDIS_QUEUE``       the RQ queue name (default ``"puzzle"``)
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -71,11 +75,7 @@ def _protect_pages(response):
     return response
 
 
-#: The result store used when the data directory is unusable: answers last until the app stops.
-IN_MEMORY_STORE = ":memory:"
-
-
-def _open_store(app: Flask) -> ResultStore:
+def _open_store(app: Flask):
     """The result store in the data directory, or in memory (with one warning line) when the
     directory cannot be created or written: a read-only home must not stop the app serving."""
     try:
@@ -86,7 +86,8 @@ def _open_store(app: Flask) -> ResultStore:
                            "until the server stops (set --data-dir or PUZZLE_ENGINE_DATA to a "
                            "writable directory)", type(exc).__name__, exc)
         app.extensions["puzzle_store_in_memory"] = True
-        return ResultStore(IN_MEMORY_STORE)
+        from .memory_store import MemoryAnswerStore
+        return MemoryAnswerStore()
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -100,8 +101,16 @@ def create_app(config: dict | None = None) -> Flask:
     if registry is None:
         from engine.plugins import get_registry
         registry = get_registry()
-    store = _open_store(app)
-    jobs = JobService(registry, _make_runner(app.config), store,
+    redis_url = app.config.get("REDIS_URL") or os.environ.get("PUZZLE_ENGINE_REDIS")
+    if redis_url:  # many machines: RQ workers and the answer store in Redis
+        from engine.jobs.rq_runner import redis_jobs
+        runner, store = redis_jobs(redis_url, queue=app.config.get("REDIS_QUEUE", "puzzle"),
+                                   max_queued=app.config.get("MAX_QUEUED", 16),
+                                   grace=app.config.get("KILL_GRACE", 2.0))
+    else:
+        store = _open_store(app)
+        runner = _make_runner(app.config)
+    jobs = JobService(registry, runner, store,
                       max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),
                       default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT))
     app.extensions["puzzle_registry"] = registry

@@ -81,10 +81,6 @@ class Layout:
         x0, y0, x1, y1 = self.tray
         return x0 <= x <= x1 and y0 <= y <= y1
 
-    def in_work(self, x: float, y: float) -> bool:
-        x0, y0, x1, y1 = self.work
-        return x0 <= x <= x1 and y0 <= y <= y1
-
 
 def work_area(figure: Box | None, extra: Box | None = None, minimum: float = 0.0) -> Box:
     """The figure's box with a margin, at least ``minimum`` wide and tall, covering ``extra``
