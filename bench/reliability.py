@@ -12,8 +12,8 @@ Prints:
   3. tangram parse + solve + check through engine.solving.solve over the 161 figures of
      bench/tangram_figures.py: median and max, wall and CPU time (target: median <= 10 ms);
   4. peak RSS of `puzzle solve sliding -` fed 100 MB on stdin (it reads the limit + 1 only);
-  5. job API latency while another process holds the SQLite write lock: a hook for the job
-     system's own bench (JOB_LOCK_BENCH below), not measured here.
+  5. job API latency while another process holds the SQLite write lock: runs the job system's
+     own bench (JOB_LOCK_BENCH below, bench/jobs_store_lock.py) when it is there.
 
 Peak RSS is ru_maxrss of the command and the children it waited for (the CLI solves in a child
 process), read by a small wrapper process. Times on a busy machine are pessimistic; CPU times
@@ -45,7 +45,7 @@ _PEAK = ("import resource, subprocess, sys\n"
          "{done.returncode}\\n')\n"
          "sys.stdout.buffer.write(done.stdout)\n")
 #: Where the job system's lock benchmark lives, when it exists (section 5).
-JOB_LOCK_BENCH = ROOT / "bench" / "jobs_sqlite_lock.py"
+JOB_LOCK_BENCH = ROOT / "bench" / "jobs_store_lock.py"
 
 
 def peak_rss(args: list[str], stdin_path: str = "-") -> tuple[float, int, bytes]:
@@ -137,7 +137,7 @@ def section_stdin() -> None:
 
 def section_sqlite_lock() -> None:
     if JOB_LOCK_BENCH.exists():
-        subprocess.run([sys.executable, str(JOB_LOCK_BENCH)], check=False)
+        subprocess.run([sys.executable, str(JOB_LOCK_BENCH), "--jobs", "20"], check=False)
     else:
         print(f"   not measured here: the job system's bench ({JOB_LOCK_BENCH.name}) prints it")
 
