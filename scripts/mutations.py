@@ -122,4 +122,22 @@ MUTATIONS: list[Mutation] = [
              "    if runner is None:", "    if True:",
              (JOBS + "::test_the_job_runner_setting_chooses_a_runner_with_its_options",),
              "the JOB_RUNNER setting is ignored"),
+    # -- plugins: loading, restriction, ownership; the optimal contract -----------------------
+    Mutation("plugins-owner-first", "engine/plugins.py",
+             "key=lambda e: (e.plugin != owner, e.plugin if e.plugin != owner else \"\", e.seq))",
+             "key=lambda e: (e.plugin, e.seq))",
+             ("tests/test_plugin_ownership.py",),
+             "a foreign plugin named to sort first takes over a puzzle's default solver"),
+    Mutation("plugins-restriction-drops-commands", "engine/plugins.py",
+             "if group == PLUGIN_GROUP and allowed is not None and ep.name not in allowed:",
+             "if allowed is not None and ep.name not in allowed:",
+             ("tests/test_engine.py",),
+             "PUZZLE_ENGINE_PLUGINS also drops command plugins (the `serve` command)"),
+    Mutation("solving-optimal-downgrade", "engine/solving.py",
+             "        if solver.optimal and not outcome.optimal:\n"
+             "            outcome = Solved(outcome.moves, optimal=True, stats=outcome.stats)",
+             "        if not solver.optimal and outcome.optimal:\n"
+             "            outcome = Solved(outcome.moves, optimal=False, stats=outcome.stats)",
+             ("tests/test_engine.py", "tests/test_plugin_kit.py"),
+             "a per-answer proof of optimality is thrown away (the old contract)"),
 ]

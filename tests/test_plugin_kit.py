@@ -58,8 +58,6 @@ def test_check_fails_a_broken_plugin_with_the_law_and_a_minimal_example(tmp_path
     lines = run.stdout.splitlines()
     failed = {lines[i].split()[1].rstrip(":"): i for i, line in enumerate(lines) if line.startswith("FAIL")}
     # The break shows in its own law, and only in laws that depend on what broke.
-    # (junk-text too: any junk text the plugin accepts is then round-tripped and drawn, and whether
-    # Hypothesis generates such a text depends on the string constants in the loaded code.)
     also = {"text-round-trip": {"canonical-text", "edits", "junk-text"}, "svg": {"edits", "junk-text"}}.get(law, set())
     assert law in failed and set(failed) <= {law} | also, run.stdout
     detail = "\n".join(lines[failed[law]:failed[law] + 3])
