@@ -388,3 +388,22 @@ def test_a_bad_move_found_by_the_fast_path_is_named_by_the_slow_one():
     with pytest.raises(InputError) as bad:
         final_state(puzzle, instance, ["8", "7", "+4"])
     assert bad.value.where == "move 3 (+4)"
+
+
+def test_the_job_api_converts_a_plugins_parse_errors_through_the_one_converter(tmp_path):
+    """ValueError on odd input is the user's 400; any other exception is the plugin's fault,
+    a 500 that names the plugin, never a traceback."""
+    from web import create_app
+    app = create_app({"REGISTRY": rogue_registry(), "DATA_DIR": str(tmp_path), "TESTING": True,
+                      "REGISTRY_FACTORY": "test_reliability:rogue_registry", "JOB_WORKERS": 1})
+    try:
+        client = app.test_client()
+        odd = client.post("/api/rogue/jobs", json={"instance": "valueerror"})
+        assert odd.status_code == 400
+        assert odd.get_json()["error"].startswith("the instance was rejected: invalid literal")
+        broken = client.post("/api/rogue/jobs", json={"instance": "runtime"})
+        assert broken.status_code == 500
+        body = broken.get_json()["error"]
+        assert "plugin 'rogue'" in body and "RuntimeError" in body and "Traceback" not in body
+    finally:
+        app.extensions["puzzle_jobs"].close()
