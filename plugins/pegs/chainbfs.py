@@ -34,6 +34,8 @@ if AVAILABLE:
 CHUNK = 2048
 #: Most positions kept in the visited table (16 bytes each at half load: 20 million ~ 640 MB).
 MAX_POSITIONS = 20_000_000
+#: Initial size of the visited table (log2 of its slots; it doubles as needed) and of a level.
+TABLE_BITS, LEVEL_MIN = 20, 1024
 #: Kernel answers.
 DONE, FOUND, FULL = 0, 1, 2
 
@@ -51,8 +53,9 @@ if AVAILABLE:
 
     @njit(cache=True)
     def _popcount(x):
-        x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+        m1, m2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
+        x = x - ((x >> np.uint64(1)) & m1)
+        x = (x & m2) + ((x >> np.uint64(2)) & m2)
         x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
         return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
@@ -194,12 +197,13 @@ def _jump_table(board):
     return (np.array(jstart, np.int64), np.array(jover, np.int64), np.array(jto, np.int64))
 
 
-def fewest_moves_bfs(problem, judge, ctx, max_positions: int = MAX_POSITIONS):
+def fewest_moves_bfs(problem, judge, ctx, max_positions: int | None = None):
     """(jump indices, moves, positions visited) of a solution with the fewest moves, None as
     the first item when no solution exists. ``judge``: the :class:`.verdict.Judge` of the
     problem's board and goal (compiled). Raises :class:`Stopped` when ``ctx`` says stop or the
-    visited positions would exceed ``max_positions``."""
+    visited positions would exceed ``max_positions`` (default :data:`MAX_POSITIONS`)."""
     p = problem
+    max_positions = MAX_POSITIONS if max_positions is None else max_positions
     n = p.board.n
     tables = judge.tables
     jstart, jover, jto = _jump_table(p.board)
@@ -217,7 +221,7 @@ def fewest_moves_bfs(problem, judge, ctx, max_positions: int = MAX_POSITIONS):
     start = np.uint64(canon(np.uint64(p.start), tables))
     if p.start.bit_count() <= top and not judge.is_alive(p.start):
         return None, 0, 0
-    bits = 20
+    bits = TABLE_BITS
     hkeys = np.zeros(1 << bits, np.uint64)
     hpar = np.zeros(1 << bits, np.uint64)
     hkeys[find_free(hkeys, 64 - bits, start)] = start
@@ -226,7 +230,7 @@ def fewest_moves_bfs(problem, judge, ctx, max_positions: int = MAX_POSITIONS):
     frontier = np.array([start], np.uint64)
     level = 0
     while len(frontier):
-        out = np.empty(max(1024, 2 * len(frontier)), np.uint64)
+        out = np.empty(max(LEVEL_MIN, 2 * len(frontier)), np.uint64)
         state[1] = 0
         i = 0
         while i < len(frontier):
@@ -254,6 +258,7 @@ def fewest_moves_bfs(problem, judge, ctx, max_positions: int = MAX_POSITIONS):
             ctx.progress(moves=level + 1, positions=int(state[0]), frontier=int(state[1]))
         frontier = out[:state[1]].copy()
         level += 1
+        ctx.progress(force=True, moves=level, positions=int(state[0]), level=len(frontier))
     return None, level, int(state[0])
 
 
