@@ -7,8 +7,9 @@ the positions that can still reach the goal (:mod:`.chainbfs`, using the table o
 :mod:`.verdict`: the large one when it is on disk, else the small one built on first use). The
 first level holding the goal is the fewest moves, proved.
 
-Larger boards (the fallback): A* over states (position, hole where the last jump landed): a jump by the peg
-that just landed continues the move (cost 0), any other jump starts a new one (cost 1). The
+Larger boards (the fallback): A* over states (position, hole where the last jump landed): a
+jump by the peg that just landed continues the move (cost 0), any other jump starts a new one
+(cost 1). The
 lower bound counts pegs standing on holes that no jump can pass over (the corners of the
 English board, for example): such a peg can only leave its hole by a move of its own, so each
 needs a move starting there, except the peg that is mid-move and one that may stay as the last
@@ -159,7 +160,7 @@ class FewestMovesSolver(Solver):
         return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})
 
     def _solve_bfs(self, instance: PegInstance, ctx: SolveContext):
-        from .verdict import judge_for  # loads the large table when it is on disk
+        from .verdict import LARGE_POSITIONS, judge_for  # the large table when on disk
 
         judge = judge_for(instance, wait=True)
         p = compile_problem(instance)  # the judge's symmetry group: it depends on the goal only
@@ -171,7 +172,9 @@ class FewestMovesSolver(Solver):
             reason = exc.reason
             if judge.top < p.start.bit_count():
                 reason += (f" (the table of positions that can reach the goal stops at "
-                           f"{judge.top} pegs; `puzzle pegs table` builds the complete one)")
+                           f"{judge.top} pegs")
+                reason += ("; `puzzle pegs table` builds a larger one)"
+                           if judge.positions < LARGE_POSITIONS else ")")
             return GaveUp(reason, stats={**stats, "nodes": exc.visited, "bound": exc.bound})
         stats["nodes"] = visited
         if jumps is None:
