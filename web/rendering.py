@@ -264,11 +264,12 @@ class Boards:
     # -- SVG -------------------------------------------------------------------------------
 
     def render_instance(self, puzzle_id: str, instance, renderer: str | None = None,
-                        selection: str | None = None) -> str:
-        """The SVG of an instance's start state (editor board; not cached: selection varies)."""
+                        selection: str | None = None, next_move: str | None = None) -> str:
+        """The SVG of an instance's start state (editor board; not cached: selection varies).
+        ``next_move`` (legal in that state) is drawn as the move about to be played: a hint."""
         puzzle = self.registry.puzzle(puzzle_id)
-        return self.registry.renderer(puzzle_id, renderer).render(puzzle.start(instance),
-                                                                  selection=selection)
+        return self.registry.renderer(puzzle_id, renderer).render(
+            puzzle.start(instance), selection=selection, next_move=next_move)
 
     def step(self, puzzle_id: str, renderer: str | None, text: str, moves: tuple[str, ...],
              step: int | None = None, selection: str | None = None,
