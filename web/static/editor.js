@@ -171,9 +171,10 @@
     const verdict = verdictNote(current.assessment);
     if (verdict) notes.push(verdict);
     const shownTexts = new Set();
+    const said = (text) => Array.from(hiddenNotes).some((h) => h && (h.includes(text) || text.includes(h)));
     el.notes.replaceChildren(...notes.filter((n) => {
       // Each fact once: a note the solve result (or another note) already says is left out.
-      if (hiddenNotes.has(n.text) || shownTexts.has(n.text)) return false;
+      if (said(n.text.replace(/\.$/, "")) || shownTexts.has(n.text)) return false;
       shownTexts.add(n.text);
       return true;
     }).map((n) => {
@@ -548,7 +549,7 @@
     } else if (state.status === "unsolvable") {
       const reason = sentence(r.reason || "this instance has no solution");
       setStatus("No solution. " + reason, "warning", r.reason_detail);
-      hiddenNotes = new Set([reason, sentence(r.reason_detail || "")]);
+      hiddenNotes = new Set([reason.replace(/\.$/, ""), (r.reason_detail || "").trim()]);
       renderNotes();
     } else if (state.status === "gave_up") {
       const why = r.reason === "deadline" || !r.reason ? "no solution was found within the time limit (" +
