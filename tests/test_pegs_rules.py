@@ -180,3 +180,18 @@ def test_every_edit_tool_gives_a_valid_instance():
             edited = PUZZLE.edit(inst, action).instance
             assert PUZZLE.parse(PUZZLE.format(edited)) == edited
             assert board_for(edited.geometry, edited.rows, edited.cols, edited.holes).n > 0
+
+
+def test_validate_refuses_a_goal_with_more_pegs_than_the_board():
+    """Edits go through ``validate``: a goal of two pegs on a one-peg board can never be met."""
+    from dataclasses import replace
+
+    from plugins.pegs.rules import validate
+    start = english()
+    one_peg = start.pegs & -start.pegs                     # the lowest peg alone
+    two_goal = start.pegs & ~one_peg
+    two_goal &= -two_goal                                  # another peg's hole
+    two_goal |= one_peg
+    with pytest.raises(InputError, match="the goal has 2 pegs but the board has only 1"):
+        validate(replace(start, pegs=one_peg, goal=two_goal))
+    assert validate(replace(start, pegs=two_goal, goal=two_goal)).goal == two_goal

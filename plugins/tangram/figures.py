@@ -2,8 +2,9 @@
 
 * ``convex-*``: the 13 convex figures (Wang and Hsiung, 1942). :func:`convex_candidates`
   enumerates every convex polygon with 45-degree edges made of 16 of the small half-square
-  triangles; it finds 19, and exactly 13 of them can be covered (the solver proves the other 6
-  impossible, listed in :data:`IMPOSSIBLE_CONVEX`). Each is written by its edge lengths
+  triangles; it finds 20, as Wang and Hsiung proved (OEIS A245676, a(16) = 20), and exactly 13 of
+  them can be covered (the solver proves the other 7 impossible, listed in
+  :data:`IMPOSSIBLE_CONVEX`). Each is written by its edge lengths
   ``(l0..l7)``: ``lk`` steps in direction ``k`` * 45 degrees on the grid of the half-square
   triangles (legs 1), then scaled by sqrt 2 (and turned 45 degrees where that shows more
   horizontal edges) to the pieces' unit.
@@ -95,13 +96,18 @@ def convex_candidates() -> list[tuple[int, ...]]:
     """Edge-length vectors (l0..l7) of all convex 45-degree polygons of area 8 on the unit grid.
 
     Up to rotation and reflection; area 8 = 16 half-square triangles. Closure fixes l6 and l7.
+
+    Why edges of up to 9 steps: a polygon with 45-degree edges and an edge of n steps has, at the
+    least height (one step), an opposite edge of n - 2 steps, so its area is at least n - 1 and
+    n <= 9 (the flat trapezoid 9 / 7 at height 1 reaches it; a diagonal edge allows at most 8).
     """
     found = set()
-    r = range(9)
+    longest = 9
+    r = range(longest + 1)
     for l0, l1, l2, l3, l4, l5 in itertools.product(r, r, r, r, r, r):
         l7 = l3 + l4 + l5 - l0 - l1
         l6 = l1 + l2 + l3 - l5 - l7
-        if not (0 <= l7 <= 8 and 0 <= l6 <= 8):
+        if not (0 <= l7 <= longest and 0 <= l6 <= longest):
             continue
         lengths = (l0, l1, l2, l3, l4, l5, l6, l7)
         x = y = twice_area = 0
@@ -138,6 +144,7 @@ IMPOSSIBLE_CONVEX = {
     "convex-long-trapezoid": convex_text((0, 0, 2, 3, 2, 0, 0, 5)),
     "convex-slanted-parallelogram": convex_text((0, 0, 2, 4, 0, 0, 2, 4)),
     "convex-needle-parallelogram": convex_text((0, 0, 1, 8, 0, 0, 1, 8)),
+    "convex-flat-trapezoid": convex_text((0, 0, 9, 0, 0, 1, 7, 1)),
 }
 
 

@@ -1,0 +1,77 @@
+"""The curated mutations that ``scripts/mutation_check.py`` applies, one small bug each.
+
+``find`` must occur exactly once in ``path`` (the check reports a STALE mutation otherwise, so
+the list keeps up with the code); ``tests`` are the pytest arguments that must fail once the
+mutation is applied. Mark a mutation ``equivalent`` only with a ``note`` saying why no test can
+tell the difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutation:
+    id: str
+    path: str
+    find: str
+    replace: str
+    tests: tuple[str, ...]
+    description: str
+    equivalent: bool = False
+    note: str = ""
+
+
+PEGS = ("tests/test_pegs_rules.py", "tests/test_pegs_solver.py", "tests/test_pegs_parse.py")
+SLIDING = ("tests/test_sliding_rules.py",)
+TANGRAM = ("tests/test_tangram_cover.py", "tests/test_tangram_puzzle.py")
+
+MUTATIONS: list[Mutation] = [
+    # -- peg solitaire: rules and position classes --------------------------------------------
+    Mutation("pegs-rules-landing", "plugins/pegs/rules.py",
+             "if pegs >> f & 1 and pegs >> o & 1 and not pegs >> t & 1:",
+             "if pegs >> f & 1 and pegs >> o & 1:", PEGS,
+             "legal_moves lets a peg land on an occupied hole"),
+    Mutation("pegs-rules-over", "plugins/pegs/rules.py",
+             "if pegs >> f & 1 and pegs >> o & 1 and not pegs >> t & 1:",
+             "if pegs >> f & 1 and not pegs >> t & 1:", PEGS,
+             "legal_moves jumps over an empty hole"),
+    Mutation("pegs-rules-remove-jumped", "plugins/pegs/rules.py",
+             "pegs = state.pegs & ~((1 << frm) | (1 << over)) | (1 << to)",
+             "pegs = state.pegs & ~(1 << frm) | (1 << to)", PEGS,
+             "a jump leaves the jumped peg on the board"),
+    Mutation("pegs-rules-no-peg-over", "plugins/pegs/rules.py",
+             "if not state.pegs >> over & 1:", "if False:", PEGS,
+             "apply_move accepts a jump over an empty hole"),
+    Mutation("pegs-validate-goal-count", "plugins/pegs/rules.py",
+             "if inst.goal.bit_count() > inst.pegs.bit_count():",
+             "if inst.goal.bit_count() > inst.pegs.bit_count() + 1:", PEGS,
+             "an edit may leave a goal with more pegs than the board"),
+    Mutation("pegs-class-parity", "plugins/pegs/classes.py",
+             "out |= ((compact_pegs & f).bit_count() & 1) << k",
+             "out |= ((compact_pegs & f).bit_count() & 3) << k", PEGS,
+             "the class of a position is not a parity"),
+    # -- sliding tiles: the parity rule and slides ----------------------------------------------
+    Mutation("sliding-parity-odd-width", "plugins/sliding/board.py",
+             "if board.cols % 2 == 1:", "if board.cols % 2 == 0:", SLIDING,
+             "odd and even widths swap their invariants"),
+    Mutation("sliding-parity-row", "plugins/sliding/board.py",
+             "row_distance = abs(board.tiles.index(0) // board.cols - board.goal.index(0) // board.cols)",
+             "row_distance = 0", SLIDING,
+             "the blank's row is left out of the even-width invariant"),
+    Mutation("sliding-slide-adjacent", "plugins/sliding/board.py",
+             "if cell not in neighbours(board.rows, board.cols, blank):", "if False:", SLIDING,
+             "a tile anywhere may slide into the blank"),
+    # -- tangram: the independent cover check ----------------------------------------------------
+    Mutation("tangram-cover-overlap", "plugins/tangram/cover_check.py",
+             "if pieces_overlap(a, b):", "if False:", TANGRAM,
+             "overlapping pieces pass the cover check"),
+    Mutation("tangram-cover-outside", "plugins/tangram/cover_check.py",
+             "if point_in_silhouette(_centroid(pts), s) < 0:",
+             "if point_in_silhouette(_centroid(pts), s) < -1:", TANGRAM,
+             "a piece wholly outside the figure passes the cover check"),
+    Mutation("tangram-cover-area", "plugins/tangram/cover_check.py",
+             "if area != target:", "if False:", TANGRAM,
+             "a cover with the wrong area passes"),
+]
