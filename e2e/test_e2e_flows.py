@@ -230,7 +230,8 @@ def test_step_permalink_opens_that_step(page, server, installed):
     page.goto(f"{server}/sliding?{query}#step=3")
     expect(page.get_by_role("slider", name="Step")).to_have_value("3")
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "3")
-    expect(page.locator('#move-list button[aria-current="step"]')).to_have_text(moves[2])
+    # The raw notation is there to copy, next to the move in words.
+    expect(page.locator('#move-list button[aria-current="step"] code')).to_have_text(moves[2])
     # The server's own SVG for that step is what the page shows.
     step_svg = urllib.request.urlopen(
         f"{server}/api/sliding/render.svg?{query}&step=3").read().decode()

@@ -34,7 +34,7 @@ def test_a_long_move_list_shows_a_window_and_steps_quickly(page, server, install
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "0")
     page.get_by_role("button", name="Next step", exact=True).click()
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "1")
-    expect(current).to_have_attribute("aria-label", "Move 1: 2")
+    expect(current).to_have_attribute("aria-label", re.compile(r"^Move 1: (2|.+ \(2\))$"))
     assert time.monotonic() - started < 5
 
 
