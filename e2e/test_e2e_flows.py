@@ -51,6 +51,8 @@ def edit_by_steps(page, steps) -> str:
     """Take the scenario's edit steps (board clicks, tools); the new instance text."""
     before = page.locator("#instance-text").input_value()
     for kind, action in steps:
+        # A part still gliding to its new place is clicked where it lands, not mid-way.
+        page.wait_for_function("document.getAnimations().length === 0")
         with page.expect_response(re.compile(r"/edit$")) as answer:
             if kind == "click":
                 page.locator(f'#board [data-action="{action}"]').click(force=True)
@@ -72,6 +74,7 @@ def click_board_until_changed(page, attempts: int = 40) -> str:
     count = parts.count()
     assert count > 0, "the board has no clickable parts"
     for index in range(min(count, attempts)):
+        page.wait_for_function("document.getAnimations().length === 0")
         with page.expect_response(re.compile(r"/edit$")) as answer:
             parts.nth(index).click(force=True)
         if answer.value.ok:
