@@ -114,8 +114,11 @@
   const listeners = [];
   let hiddenNotes = new Set();       // note texts a solve result already says (shown once)
 
+  let playing = false;  // the last change was a move or edit on the board (not a new instance)
+
   function show(state, { push = false, keepText = false, tween = 0 } = {}) {
     const changed = state.instance !== current.instance;
+    playing = push && changed && tween > 0;
     const wasSolved = current.solved;
     const hadFocus = el.board.contains(document.activeElement);
     current = state;
@@ -155,7 +158,8 @@
   }
 
   function verdictNote(a) {
-    if (!a || a.verdict === "solved") return null;
+    // "Unknown" is worth saying while someone plays, not about a board just loaded.
+    if (!a || a.verdict === "solved" || (a.verdict === "unknown" && !playing)) return null;
     const text = {
       can: "This position can still be solved.",
       cannot: "This position cannot be solved.",
