@@ -394,6 +394,7 @@
 
   el.hint.addEventListener("click", async () => {
     const instance = current.instance;
+    setView("edit");  // the hint is drawn on the board being played
     el.hint.disabled = true;
     say(el.message, "Looking for a hint…", "info");
     try {
