@@ -170,15 +170,21 @@
       detail: a.detail, verdict: a.verdict };
   }
 
+  // The core of a sentence, for spotting the same fact said twice: no "No:"/"Yes:" lead-in,
+  // no case, no final full stop.
+  const core = (text) => String(text || "").trim().replace(/^(no|yes)\s*[:,]\s*/i, "").replace(/[.\s]+$/, "").toLowerCase();
+  const sameFact = (a, b) => !!a && !!b && (a.includes(b) || b.includes(a));
+
   function renderNotes() {
-    const notes = (current.notes || []).map((n) => ({ text: String(n), kind: "info" }));
     const verdict = verdictNote(current.assessment);
+    const notes = (current.notes || []).map((n) => ({ text: String(n), kind: "info" }))
+      // A note the verdict says too is left to the verdict (which has the proof behind Why?).
+      .filter((n) => !verdict || !sameFact(core(n.text), core(verdict.text)));
     if (verdict) notes.push(verdict);
     const shownTexts = new Set();
-    const said = (text) => Array.from(hiddenNotes).some((h) => h && (h.includes(text) || text.includes(h)));
     el.notes.replaceChildren(...notes.filter((n) => {
       // Each fact once: a note the solve result (or another note) already says is left out.
-      if (said(n.text.replace(/\.$/, "")) || shownTexts.has(n.text)) return false;
+      if (Array.from(hiddenNotes).some((h) => sameFact(h, core(n.text))) || shownTexts.has(n.text)) return false;
       shownTexts.add(n.text);
       return true;
     }).map((n) => {
@@ -553,8 +559,9 @@
       }
     } else if (state.status === "unsolvable") {
       const reason = sentence(r.reason || "this instance has no solution");
-      setStatus("No solution. " + reason, "warning", r.reason_detail);
-      hiddenNotes = new Set([reason.replace(/\.$/, ""), (r.reason_detail || "").trim()]);
+      // Lead with one plain sentence; the puzzle's own may already start with "No".
+      setStatus(/^no\b/i.test(reason) ? reason : "No solution. " + reason, "warning", r.reason_detail);
+      hiddenNotes = new Set([core(reason), core(r.reason_detail)].filter(Boolean));
       renderNotes();
     } else if (state.status === "gave_up") {
       const why = r.reason === "deadline" || !r.reason ? "no solution was found within the time limit (" +
