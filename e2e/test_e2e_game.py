@@ -224,6 +224,9 @@ def test_answer_plays_on_the_one_board_in_view(page, server, installed, puzzle, 
     expect(page.locator("#board")).to_be_hidden()
     expect(page.locator("#playback-board")).to_be_visible()
     expect(page.get_by_role("button", name="Solution", exact=True)).to_have_attribute("aria-pressed", "true")
+    # The answer's board is a picture: no buttons in it, no tab stop.
+    expect(page.locator("#playback-board svg")).to_have_attribute("role", "img")
+    assert page.locator("#playback-board [role=button], #playback-board [tabindex]").count() == 0
     page.wait_for_timeout(200)
     assert fully_in_view(page, "#playback-board svg"), "the answer's board is not fully in view"
     assert fully_in_view(page, ".controls"), "the step controls are not in view"

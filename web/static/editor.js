@@ -819,7 +819,7 @@
       const drawn = await fetchStep(step);
       if (seq !== renderSeq) return;
       B.swap(el.pbBoard, drawn.svg, view === "solution" ? tweenFor(shownStep, step) : 0);
-      B.decorate(el.pbBoard, BOARD_NAME + ", step " + step + " of " + total);
+      B.decorate(el.pbBoard, BOARD_NAME + ", step " + step + " of " + total, false);
       shownStep = step;
       el.pbBoard.dataset.step = String(step);
       el.pbBoard.dataset.solved = drawn.solved ? "true" : "false";

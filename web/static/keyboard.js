@@ -40,10 +40,11 @@
     return [text || action, place].filter(Boolean).join(", ");
   }
 
-  /** Make the board in container navigable; name: the board's accessible name. */
-  function decorate(container, name) {
+  /** Make the board in container navigable; name: the board's accessible name.
+   *  interactive=false: a picture (a playback step), whatever data-action it carries. */
+  function decorate(container, name, interactive = true) {
     const svg = container.querySelector("svg");
-    const all = parts(container);
+    const all = interactive ? parts(container) : [];
     if (!svg) return;
     if (!all.length) {
       // A picture, not a control: keep (or give) it the image role with its title as name.
