@@ -48,7 +48,9 @@
     if (!svg) return;
     if (!all.length) {
       // A picture, not a control: keep (or give) it the image role with its title as name.
+      // Its parts' own names would be names on plain groups inside an image (not allowed).
       svg.setAttribute("role", "img");
+      svg.querySelectorAll("[aria-label]").forEach((n) => n.removeAttribute("aria-label"));
       if (!svg.getAttribute("aria-label")) svg.setAttribute("aria-label", name);
       return;
     }
