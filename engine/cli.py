@@ -51,6 +51,8 @@ def plugins_command(as_json: bool) -> None:
         version = p.version or "?"
         source = f" from {p.distribution}" if p.distribution else ""
         click.echo(f"{p.name} {version}{source} ({p.module})")
+        if p.import_seconds is not None:
+            click.echo(f"    imported in {p.import_seconds:.2f} s")
         if p.hooks:
             click.echo(f"    hooks: {', '.join(p.hooks)}")
         if p.error:
@@ -71,7 +73,11 @@ def list_command() -> None:
         click.echo(f"    solvers: {solvers}")
         click.echo(f"    renderers: {', '.join(r.name for r in registry.renderers(pid)) or 'none'}")
         click.echo(f"    presets: {', '.join(puzzle.presets()) or 'none'}")
+        options = "; ".join(f"{k} ({v})" for k, v in puzzle.random_options.items()) or "none"
+        click.echo(f"    random options (-o KEY=VALUE): {options}")
         click.echo(f"    limits: {puzzle.limits}")
+    for failed in registry.failures():
+        click.echo(f"plugin {failed.name} FAILED to load, its puzzles are missing: {failed.error}")
 
 
 class _ProgressLine:
@@ -225,21 +231,17 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.argument("puzzle_id", metavar="PUZZLE")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Random seed, 0 to 2^63-1 (the same range as the web app's).")
-@click.option("--size", help="Board size, where the puzzle has one (e.g. 4x4).")
-@click.option("--preset", help="Base the instance on this preset, where the puzzle supports it.")
+@click.option("--size", help="Short for -o size=SIZE, for puzzles with a size option (e.g. 4x4).")
 @click.option("-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A puzzle-specific option (see `puzzle list`).")
-def random_command(puzzle_id: str, seed: int, size: str | None, preset: str | None,
-                   options: tuple[str, ...]) -> None:
-    """Print a random solvable instance's text."""
+              help="A puzzle-specific option (`puzzle list` shows each puzzle's random options).")
+def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[str, ...]) -> None:
+    """Print a random solvable instance's text (the same one for the same seed and options)."""
     registry = get_registry()
     try:
         puzzle = registry.puzzle(puzzle_id)
         opts = _parse_options(options)
         if size is not None:
             opts["size"] = size
-        if preset is not None:
-            opts["preset"] = preset
         unknown = sorted(set(opts) - set(puzzle.random_options))
         if unknown:
             known = ", ".join(puzzle.random_options) or "none"
@@ -248,6 +250,12 @@ def random_command(puzzle_id: str, seed: int, size: str | None, preset: str | No
     except InputError as exc:
         _fail(str(exc))
     click.echo(puzzle.format(instance))
+
+
+from .cli_kit import KIT_COMMANDS  # noqa: E402  (the plugin author's commands, own module)
+
+for _command in KIT_COMMANDS:
+    cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:

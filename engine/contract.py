@@ -228,14 +228,15 @@ class Solver(ABC):
     """A way to solve instances of one puzzle.
 
     Several solvers may serve one puzzle, and a plugin may add a solver to a puzzle it did not
-    write. The first solver registered for a puzzle is its default.
+    write. The first solver the puzzle's own plugin registers is its default.
     """
 
     #: The id of the puzzle this solver solves.
     puzzle_id: ClassVar[str]
     #: Name unique among this puzzle's solvers, e.g. ``"optimal"`` or ``"fast"``.
     name: ClassVar[str]
-    #: True if every solution it returns is a shortest one.
+    #: True promises that every solution it returns is a shortest one. A solver that proves only
+    #: some answers keeps False and returns ``Solved(..., optimal=True)`` on those.
     optimal: ClassVar[bool] = False
     #: One line saying how it works and what to expect.
     description: ClassVar[str] = ""
@@ -265,7 +266,7 @@ class Renderer(ABC):
 
     A pure function of its arguments: the same input gives the same SVG text. The SVG has a
     ``viewBox``, CSS classes on its parts, ``data-action`` attributes on clickable parts (edit
-    actions) and escapes all user-supplied text. The first renderer registered is the default.
+    actions) and escapes all user-supplied text. The owning plugin's first renderer is the default.
     """
 
     puzzle_id: ClassVar[str]

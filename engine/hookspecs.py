@@ -23,8 +23,9 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 def register_puzzles(register):
     """Register Puzzle objects: call ``register(puzzle)`` for each :class:`engine.Puzzle`.
 
-    Puzzle ids must be unique across all plugins; a duplicate is recorded as a load failure of
-    the plugin that registered it second, and the first one stays.
+    The registering plugin owns the puzzle (its solvers and renderers are the defaults). Puzzle
+    ids must be unique across all plugins; plugins are called in entry-point name order, and a
+    duplicate is recorded as a load failure of the later one, while the first one stays.
     """
 
 
@@ -33,7 +34,8 @@ def register_solvers(register):
     """Register Solver objects: call ``register(solver)`` for each :class:`engine.Solver`.
 
     ``solver.puzzle_id`` names the puzzle it solves, which may come from another plugin. The
-    first solver registered for a puzzle is its default.
+    first solver the puzzle's own plugin registers is its default; other plugins' solvers are
+    listed after the owner's (by plugin name) and never become the default.
     """
 
 
@@ -41,7 +43,8 @@ def register_solvers(register):
 def register_renderers(register):
     """Register Renderer objects: call ``register(renderer)`` for each :class:`engine.Renderer`.
 
-    The first renderer registered for a puzzle is its default.
+    The first renderer the puzzle's own plugin registers is its default; other plugins'
+    renderers are listed after the owner's (by plugin name) and never become the default.
     """
 
 

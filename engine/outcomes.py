@@ -18,7 +18,11 @@ def _frozen(stats: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 @dataclass(frozen=True)
 class Solved:
-    """A solution: the moves, in the puzzle's notation, from the instance to a solved state."""
+    """A solution: the moves, in the puzzle's notation, from the instance to a solved state.
+
+    ``optimal=True`` claims this answer is proved shortest (for a solver whose class says
+    ``optimal = True``, every answer is reported optimal anyway).
+    """
 
     moves: tuple[str, ...]
     optimal: bool = False

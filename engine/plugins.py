@@ -4,11 +4,25 @@ Each entry point is loaded on its own, and each plugin's registration hooks are 
 own, so one broken plugin (raising on import or at registration) is recorded with its error and
 skipped; the others still work. ``PUZZLE_ENGINE_PLUGINS`` (a comma-separated list of entry-point
 names) restricts which puzzle plugins load.
+
+Ownership: the plugin that registers a puzzle *owns* it. The registry keeps who registered what
+in its own tables (it never writes onto plugin objects, so frozen dataclasses and classes with
+``__slots__`` work). A puzzle's solvers and renderers are listed owner's first, in the order the
+owner registered them, then other plugins' ones, by plugin name and then registration order.
+The default solver and renderer are the owner's first ones; another plugin's can be chosen by
+name but never becomes the default, whatever its plugin is called.
+
+Slow imports: each plugin's import time is recorded (``PluginInfo.import_seconds``). An import
+that has not finished after ``PUZZLE_ENGINE_IMPORT_TIMEOUT`` seconds (default 10; ``0`` waits
+for ever) is recorded as a failure and left out, so one hanging plugin cannot stall the CLI or
+the web app's start.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -26,6 +40,11 @@ PLUGIN_GROUP = "puzzle_engine"
 #: environment variable, so restricting puzzles never removes ``puzzle serve``.
 COMMAND_GROUP = "puzzle_engine_commands"
 ENV_RESTRICT = "PUZZLE_ENGINE_PLUGINS"
+#: Seconds to wait for one plugin's import before leaving it out (0: no limit).
+ENV_IMPORT_TIMEOUT = "PUZZLE_ENGINE_IMPORT_TIMEOUT"
+DEFAULT_IMPORT_TIMEOUT = 10.0
+#: Imports slower than this are reported by ``puzzle serve`` at start.
+SLOW_IMPORT_SECONDS = 2.0
 
 
 @dataclass
@@ -38,10 +57,16 @@ class PluginInfo:
     distribution: str | None = None
     hooks: list[str] = field(default_factory=list)
     error: str | None = None  # why it failed to load or register, if it did
+    import_seconds: float | None = None  # None: not imported through an entry point
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def slow(self) -> bool:
+        """True if importing it took longer than :data:`SLOW_IMPORT_SECONDS`."""
+        return self.import_seconds is not None and self.import_seconds > SLOW_IMPORT_SECONDS
 
     def to_json(self) -> dict:
         return {
@@ -51,7 +76,17 @@ class PluginInfo:
             "distribution": self.distribution,
             "hooks": list(self.hooks),
             "error": self.error,
+            "import_seconds": None if self.import_seconds is None else round(self.import_seconds, 3),
         }
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One registered solver or renderer and the plugin that registered it."""
+
+    obj: Any
+    plugin: str
+    seq: int  # registration order, for a stable order within one plugin
 
 
 def _describe(exc: BaseException) -> str:
@@ -62,22 +97,25 @@ def _describe(exc: BaseException) -> str:
 
 
 class Registry:
-    """Which puzzles are installed, and which solvers and renderers each one has."""
+    """Which puzzles are installed, which solvers and renderers each one has, and who owns them."""
 
     def __init__(self) -> None:
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.plugins: dict[str, PluginInfo] = {}
         self.puzzles: dict[str, Puzzle] = {}
-        self._solvers: dict[str, dict[str, Solver]] = {}
-        self._renderers: dict[str, dict[str, Renderer]] = {}
+        self._puzzle_owner: dict[str, str] = {}
+        self._solvers: dict[str, list[_Entry]] = {}
+        self._renderers: dict[str, list[_Entry]] = {}
+        self._seq = 0
 
     # -- building ----------------------------------------------------------------------------
 
-    def add_plugin(self, name: str, module: Any, *, version=None, distribution=None) -> PluginInfo:
+    def add_plugin(self, name: str, module: Any, *, version=None, distribution=None,
+                   import_seconds: float | None = None) -> PluginInfo:
         """Register a loaded plugin module (or object) under ``name``; used by tests too."""
         info = PluginInfo(name=name, module=getattr(module, "__name__", repr(module)),
-                          version=version, distribution=distribution)
+                          version=version, distribution=distribution, import_seconds=import_seconds)
         self.plugins[name] = info
         try:
             self.pm.register(module, name=name)
@@ -90,19 +128,27 @@ class Registry:
         info.hooks = sorted(impl.name for impl in self.pm.get_hookcallers(module) or [])
         return info
 
-    def record_failure(self, name: str, module: str, error: str, *, version=None, distribution=None):
-        self.plugins[name] = PluginInfo(name=name, module=module, version=version,
-                                        distribution=distribution, error=error)
+    def record_failure(self, name: str, module: str, error: str, *, version=None, distribution=None,
+                       import_seconds: float | None = None) -> PluginInfo:
+        """Record a plugin that could not be loaded at all (its import failed or hung)."""
+        info = PluginInfo(name=name, module=module, version=version, distribution=distribution,
+                          error=error, import_seconds=import_seconds)
+        self.plugins[name] = info
+        return info
 
     def collect(self) -> None:
-        """Call every plugin's registration hooks, one plugin at a time."""
+        """Call every plugin's registration hooks, one plugin at a time.
+
+        Puzzles first (so every puzzle's owner is known before any solver or renderer arrives),
+        each hook's plugins in name order, so the outcome never depends on install order.
+        """
         self._call_each("register_puzzles", self._add_puzzle)
         self._call_each("register_solvers", self._add_solver)
         self._call_each("register_renderers", self._add_renderer)
 
     def _call_each(self, hook_name: str, add: Callable[[Any, str], None]) -> None:
         caller = getattr(self.pm.hook, hook_name)
-        for impl in caller.get_hookimpls():
+        for impl in sorted(caller.get_hookimpls(), key=lambda i: i.plugin_name):
             name = impl.plugin_name
             info = self.plugins.get(name)
             if info is not None and info.error:
@@ -128,12 +174,12 @@ class Registry:
         info = self.plugins.setdefault(plugin_name, PluginInfo(name=plugin_name, module="?"))
         info.error = error if not info.error else f"{info.error}; {error}"
         # Drop whatever the broken plugin registered, so nothing half-registered is served.
-        for pid in [p for p, pz in self.puzzles.items() if getattr(pz, "_plugin", None) == plugin_name]:
+        for pid in [p for p, owner in self._puzzle_owner.items() if owner == plugin_name]:
             del self.puzzles[pid]
+            del self._puzzle_owner[pid]
         for table in (self._solvers, self._renderers):
-            for objs in table.values():
-                for key in [k for k, o in objs.items() if getattr(o, "_plugin", None) == plugin_name]:
-                    del objs[key]
+            for pid, entries in table.items():
+                table[pid] = [e for e in entries if e.plugin != plugin_name]
 
     def _add_puzzle(self, puzzle: Any, plugin: str) -> None:
         if not isinstance(puzzle, Puzzle):
@@ -143,27 +189,70 @@ class Registry:
             raise ValueError(f"puzzle id {pid!r} is not a URL-safe word")
         if pid in self.puzzles:
             raise ValueError(f"puzzle id {pid!r} is already registered by plugin "
-                             f"{getattr(self.puzzles[pid], '_plugin', '?')}")
-        puzzle._plugin = plugin
+                             f"{self._puzzle_owner.get(pid, '?')}")
         self.puzzles[pid] = puzzle
+        self._puzzle_owner[pid] = plugin
+
+    def _add_entry(self, table: dict[str, list[_Entry]], obj: Any, plugin: str, kind: str) -> None:
+        entries = table.setdefault(obj.puzzle_id, [])
+        clash = next((e for e in entries if e.obj.name == obj.name), None)
+        if clash is not None:
+            owner = self._puzzle_owner.get(obj.puzzle_id)
+            if plugin == owner and clash.plugin != owner:
+                # The owner's name wins: the other plugin took it first only by sorting first.
+                self._fail(clash.plugin, f"its {kind} {obj.name!r} for {obj.puzzle_id!r} has the "
+                                         f"name of one that {owner}, the puzzle's owner, registers")
+                entries = table[obj.puzzle_id]
+            else:
+                raise ValueError(f"{kind} {obj.name!r} for {obj.puzzle_id!r} is registered twice"
+                                 + (f" (first by plugin {clash.plugin})" if clash.plugin != plugin else ""))
+        self._seq += 1
+        entries.append(_Entry(obj, plugin, self._seq))
 
     def _add_solver(self, solver: Any, plugin: str) -> None:
         if not isinstance(solver, Solver):
             raise TypeError(f"register_solvers got {solver!r}, not an engine.Solver")
-        table = self._solvers.setdefault(solver.puzzle_id, {})
-        if solver.name in table:
-            raise ValueError(f"solver {solver.name!r} for {solver.puzzle_id!r} is registered twice")
-        solver._plugin = plugin
-        table[solver.name] = solver
+        self._add_entry(self._solvers, solver, plugin, "solver")
 
     def _add_renderer(self, renderer: Any, plugin: str) -> None:
         if not isinstance(renderer, Renderer):
             raise TypeError(f"register_renderers got {renderer!r}, not an engine.Renderer")
-        table = self._renderers.setdefault(renderer.puzzle_id, {})
-        if renderer.name in table:
-            raise ValueError(f"renderer {renderer.name!r} for {renderer.puzzle_id!r} is registered twice")
-        renderer._plugin = plugin
-        table[renderer.name] = renderer
+        self._add_entry(self._renderers, renderer, plugin, "renderer")
+
+    # -- ownership ---------------------------------------------------------------------------
+
+    def owner(self, puzzle_id: str) -> str | None:
+        """The name of the plugin that registered the puzzle (None if it is not installed)."""
+        return self._puzzle_owner.get(puzzle_id)
+
+    def plugin_of(self, obj: Any) -> str | None:
+        """The name of the plugin that registered this puzzle, solver or renderer object."""
+        for pid, puzzle in self.puzzles.items():
+            if puzzle is obj:
+                return self._puzzle_owner[pid]
+        for table in (self._solvers, self._renderers):
+            for entries in table.values():
+                for e in entries:
+                    if e.obj is obj:
+                        return e.plugin
+        return None
+
+    def provided_by(self, plugin_name: str) -> list[str]:
+        """What a plugin registered, as short lines: ``puzzle p``, ``solver p/name``, ``renderer p/name``."""
+        lines = [f"puzzle {pid}" for pid, owner in sorted(self._puzzle_owner.items()) if owner == plugin_name]
+        for kind, table in (("solver", self._solvers), ("renderer", self._renderers)):
+            for pid in sorted(table):
+                lines += [f"{kind} {pid}/{e.obj.name}" for e in self._ordered(table, pid)
+                          if e.plugin == plugin_name]
+        return lines
+
+    def _ordered(self, table: dict[str, list[_Entry]], puzzle_id: str) -> list[_Entry]:
+        """Entries of an installed puzzle: the owner's in registration order, then the others'."""
+        if puzzle_id not in self.puzzles:
+            return []
+        owner = self._puzzle_owner.get(puzzle_id)
+        return sorted(table.get(puzzle_id, []),
+                      key=lambda e: (e.plugin != owner, e.plugin if e.plugin != owner else "", e.seq))
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -173,47 +262,59 @@ class Registry:
             return self.puzzles[puzzle_id]
         except (KeyError, TypeError):
             known = ", ".join(sorted(self.puzzles)) or "none"
-            raise InputError(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}") from None
+            failed = ", ".join(p.name for p in self.failures())
+            hint = f"; plugins that failed to load: {failed} (see `puzzle plugins`)" if failed else ""
+            raise InputError(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}{hint}") from None
 
     def solvers(self, puzzle_id: str) -> list[Solver]:
-        """Solvers for the puzzle, default first (only those whose puzzle is installed)."""
-        if puzzle_id not in self.puzzles:
-            return []
-        return list(self._solvers.get(puzzle_id, {}).values())
+        """Solvers for the puzzle: the owner's first (the first is the default), then others'."""
+        return [e.obj for e in self._ordered(self._solvers, puzzle_id)]
 
     def solver(self, puzzle_id: str, name: str | None = None) -> Solver:
         """The named solver (None: the default); InputError if there is no such solver."""
-        solvers = self.solvers(self.puzzle(puzzle_id).id)
-        if not solvers:
-            raise InputError(f"no solver is installed for {puzzle_id!r}")
-        if name is None:
-            return solvers[0]
-        for s in solvers:
-            if s.name == name:
-                return s
-        names = ", ".join(s.name for s in solvers)
-        raise InputError(f"unknown solver {name!r} for {puzzle_id!r}; choose one of: {names}")
+        return self._pick(self._solvers, "solver", puzzle_id, name)
 
     def renderers(self, puzzle_id: str) -> list[Renderer]:
-        if puzzle_id not in self.puzzles:
-            return []
-        return list(self._renderers.get(puzzle_id, {}).values())
+        """Renderers for the puzzle: the owner's first (the first is the default), then others'."""
+        return [e.obj for e in self._ordered(self._renderers, puzzle_id)]
 
     def renderer(self, puzzle_id: str, name: str | None = None) -> Renderer:
         """The named renderer (None: the default); InputError if there is no such renderer."""
-        renderers = self.renderers(self.puzzle(puzzle_id).id)
-        if not renderers:
-            raise InputError(f"no renderer is installed for {puzzle_id!r}")
+        return self._pick(self._renderers, "renderer", puzzle_id, name)
+
+    def _pick(self, table: dict[str, list[_Entry]], kind: str, puzzle_id: str, name: str | None):
+        entries = self._ordered(table, self.puzzle(puzzle_id).id)
+        if not entries:
+            raise InputError(f"no {kind} is installed for {puzzle_id!r}")
         if name is None:
-            return renderers[0]
-        for r in renderers:
-            if r.name == name:
-                return r
-        names = ", ".join(r.name for r in renderers)
-        raise InputError(f"unknown renderer {name!r} for {puzzle_id!r}; choose one of: {names}")
+            owner = self._puzzle_owner[puzzle_id]
+            if entries[0].plugin != owner:
+                names = ", ".join(e.obj.name for e in entries)
+                raise InputError(f"{puzzle_id!r} has no default {kind}: its plugin {owner} registers "
+                                 f"none, and another plugin's never becomes the default; name one of: {names}")
+            return entries[0].obj
+        for e in entries:
+            if e.obj.name == name:
+                return e.obj
+        names = ", ".join(e.obj.name for e in entries)
+        raise InputError(f"unknown {kind} {name!r} for {puzzle_id!r}; choose one of: {names}")
 
     def failures(self) -> list[PluginInfo]:
-        return [p for p in self.plugins.values() if not p.ok]
+        """The plugins that failed to load or register, by name."""
+        return sorted((p for p in self.plugins.values() if not p.ok), key=lambda p: p.name)
+
+    def slow_plugins(self) -> list[PluginInfo]:
+        """Plugins whose import took longer than :data:`SLOW_IMPORT_SECONDS`, by name."""
+        return sorted((p for p in self.plugins.values() if p.slow), key=lambda p: p.name)
+
+
+def startup_warnings(registry: Registry) -> list[str]:
+    """One line per failed or slow plugin, for a server to log when it starts."""
+    lines = [f"plugin {p.name} failed to load and is left out: {p.error}" for p in registry.failures()]
+    lines += [f"plugin {p.name} took {p.import_seconds:.1f} s to import (over {SLOW_IMPORT_SECONDS:g} s); "
+              f"every worker pays this at start (exclude it with {ENV_RESTRICT})"
+              for p in registry.slow_plugins()]
+    return lines
 
 
 def _restriction() -> set[str] | None:
@@ -223,8 +324,51 @@ def _restriction() -> set[str] | None:
     return {part.strip() for part in raw.split(",") if part.strip()}
 
 
+def import_timeout() -> float | None:
+    """Seconds to wait for one plugin's import (``PUZZLE_ENGINE_IMPORT_TIMEOUT``); None: no limit."""
+    raw = os.environ.get(ENV_IMPORT_TIMEOUT, "").strip()
+    if not raw:
+        return DEFAULT_IMPORT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_IMPORT_TIMEOUT
+    return value if value > 0 else None
+
+
 def _entry_points(group: str) -> Iterable[metadata.EntryPoint]:
     return sorted(metadata.entry_points(group=group), key=lambda ep: ep.name)
+
+
+class _ImportTimeout(Exception):
+    pass
+
+
+def _load(ep: metadata.EntryPoint, timeout: float | None) -> Any:
+    """``ep.load()``, but give up waiting after ``timeout`` seconds.
+
+    The import runs in a daemon thread: Python cannot stop an import half way, so a hanging one
+    goes on in the background (and dies with the process) while the host carries on without it.
+    """
+    if timeout is None:
+        return ep.load()
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["module"] = ep.load()
+        except BaseException as exc:  # handed back to the loading thread below
+            result["error"] = exc
+
+    thread = threading.Thread(target=run, name=f"import plugin {ep.name}", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise _ImportTimeout(f"its import did not finish within {timeout:g} s "
+                             f"({ENV_IMPORT_TIMEOUT}); left out while it goes on in the background")
+    if "error" in result:
+        raise result["error"]
+    return result["module"]
 
 
 def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
@@ -234,6 +378,7 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
     """
     registry = Registry()
     allowed = _restriction()
+    timeout = import_timeout()
     for group in (PLUGIN_GROUP, COMMAND_GROUP):
         for ep in _entry_points(group):
             if group == PLUGIN_GROUP and allowed is not None and ep.name not in allowed:
@@ -243,13 +388,20 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
             dist = getattr(ep, "dist", None)
             version = dist.version if dist else None
             dist_name = dist.metadata["Name"] if dist else None
+            started = time.perf_counter()
             try:
-                module = ep.load()
+                module = _load(ep, timeout)
+            except _ImportTimeout as exc:
+                registry.record_failure(ep.name, ep.value, f"failed to import: {exc}", version=version,
+                                        distribution=dist_name, import_seconds=time.perf_counter() - started)
+                continue
             except Exception as exc:
                 registry.record_failure(ep.name, ep.value, f"failed to import: {_describe(exc)}",
-                                        version=version, distribution=dist_name)
+                                        version=version, distribution=dist_name,
+                                        import_seconds=time.perf_counter() - started)
                 continue
-            registry.add_plugin(ep.name, module, version=version, distribution=dist_name)
+            registry.add_plugin(ep.name, module, version=version, distribution=dist_name,
+                                import_seconds=time.perf_counter() - started)
     for name, module in extra:
         registry.add_plugin(name, module)
     registry.collect()

@@ -125,7 +125,8 @@ def check_against_bfs(rows, cols, boards, dist):
             solved += 1
         else:
             assert isinstance(outcome, Unsolvable), (text, outcome)
-            check_reason_is_true(rows, cols, lit, outcome.reason)
+            assert outcome.reason == "No: this board cannot be solved, whatever you press."
+            check_reason_is_true(rows, cols, lit, outcome.detail)
             unsolvable += 1
     return solved, unsolvable
 
@@ -237,7 +238,7 @@ def test_5x5_solvability_and_optimality_follow_from_the_quiet_patterns():
             others = [pressed ^ quiet[0], pressed ^ quiet[1], pressed ^ quiet[0] ^ quiet[1]]
             assert all(len(outcome.moves) <= len(o) for o in others)
         else:
-            check_reason_is_true(5, 5, lit, outcome.reason)
+            check_reason_is_true(5, 5, lit, outcome.detail)
     assert seen["solved"] > 20 and seen["unsolvable"] > 100
 
 
@@ -405,16 +406,77 @@ def test_every_cell_is_drawn_clickable_with_its_state_as_classes():
         assert "light" in classes and ("on" in classes) == (name in lit) and ("off" in classes) != (name in lit)
 
 
-def test_the_last_and_next_press_are_highlighted():
+def test_the_last_and_next_press_are_distinct_cues():
     board = PUZZLE.parse(PUZZLE.presets()["cross"])
-    for key in ("last_move", "next_move"):
+    for key, cue in (("last_move", "last-move"), ("next_move", "next-move")):
         cells = _cells(_svg(board, **{key: "c3"}))
-        pressed = {n for n, el in cells.items() if "pressed" in el.get("class").split()}
-        affected = {n for n, el in cells.items() if "affected" in el.get("class").split()}
-        assert pressed == {"c3"}
+        affected = {n for n, el in cells.items()
+                    if "affected" in el.find("{http://www.w3.org/2000/svg}rect").get("class").split()}
+        cued = {n for n, el in cells.items() if cue in el.get("class").split()}
+        assert cued == {"c3"}
         assert affected == {"c3", "c2", "c4", "b3", "d3"}
-    assert not any("pressed" in el.get("class") for el in _cells(_svg(board)).values())
+        # The keyed light's own classes say what it is and its state, plus the cue: nothing else.
+        assert {c for el in cells.values() for c in el.get("class").split()} == {"light", "on", "off", cue}
+    both = _cells(_svg(board, last_move="a1", next_move="e5"))
+    assert {n for n, el in both.items() if "last-move" in el.get("class").split()} == {"a1"}
+    assert {n for n, el in both.items() if "next-move" in el.get("class").split()} == {"e5"}
+    marks = {el.get("class") for el in _svg(board, last_move="a1", next_move="e5").iter()
+             if "press-mark" in (el.get("class") or "")}
+    assert marks == {"press-mark press-last", "press-mark press-next"}
+    assert not any(cue in el.get("class") for el in _cells(_svg(board)).values()
+                   for cue in ("last-move", "next-move"))
     assert RENDERER.render(board, last_move="c3") == RENDERER.render(board, last_move="c3")
+
+
+def test_every_light_is_keyed_named_and_placed_and_a_press_changes_only_states():
+    board = PUZZLE.parse("100/000/001")
+    before = _cells(_svg(board, next_move="b2"))
+    after = _cells(_svg(PUZZLE.apply_move(board, "b2"), last_move="b2"))
+    for name, el in before.items():
+        r, c = int(name[1:]) - 1, ord(name[0]) - ord("a")
+        assert el.tag == "{http://www.w3.org/2000/svg}g"
+        assert el.get("data-key") == after[name].get("data-key") == f"light-{name}"
+        assert (int(el.get("data-row")), int(el.get("data-col"))) == (r, c)
+        assert el.find("{http://www.w3.org/2000/svg}rect").attrib == \
+            after[name].find("{http://www.w3.org/2000/svg}rect").attrib  # lights never move
+        for svg_cell, lit in ((el, (r, c) in {(0, 0), (2, 2)}),
+                              (after[name], (r, c) in {(0, 0), (2, 2)} ^ {(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)})):
+            state = "on" if lit else "off"
+            assert svg_cell.get("data-state") == state
+            assert svg_cell.get("aria-label") == f"light {name}, {state}"
+            assert svg_cell.get("tabindex") is None and svg_cell.get("role") is None
+    flipped = {n for n in before if before[n].get("data-state") != after[n].get("data-state")}
+    assert flipped == {"b2", "a2", "c2", "b1", "b3"}
+
+
+def test_coordinates_are_drawn_in_their_own_group():
+    root = _svg(PUZZLE.parse("1100/0000/0011"))
+    groups = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "coords"]
+    assert len(groups) == 1 and groups[0].get("aria-hidden") == "true"
+    assert sorted(t.text for t in groups[0].iter("{http://www.w3.org/2000/svg}text")) == \
+        ["1", "2", "3", "a", "b", "c", "d"]
+
+
+def test_describe_move_says_which_light_is_pressed():
+    board = PUZZLE.parse("000/000/000")
+    assert PUZZLE.describe_move(board, "b3") == "press b3"
+    assert PUZZLE.describe_move(board, " C1 ") == "press c1"
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 3), (3, 3), (4, 4), (2, 5)])
+def test_assess_agrees_with_breadth_first_search_on_every_board(rows, cols):
+    dist = shortest_press_counts(rows, cols)
+    for lit in all_boards(rows, cols):
+        verdict = PUZZLE.assess(PUZZLE.parse(text_of(rows, cols, lit)))
+        if not lit:
+            assert verdict.verdict == "solved"
+        elif lit in dist:
+            presses = dist[lit]
+            assert (verdict.verdict, verdict.reason) == \
+                ("can", f"Yes: it can be solved in {presses} press{'' if presses == 1 else 'es'}.")
+        else:
+            assert verdict.verdict == "cannot", (rows, cols, lit)
+            check_reason_is_true(rows, cols, lit, verdict.detail)
 
 
 def test_edit_modes_press_or_toggle_and_tools_work():
@@ -424,12 +486,12 @@ def test_edit_modes_press_or_toggle_and_tools_work():
     assert PUZZLE.format(PUZZLE.edit(board, "cell:b2", mode="play").instance) == "010/111/010"
     assert PUZZLE.format(PUZZLE.edit(board, "cell:b2", mode="toggle").instance) == "000/010/000"
     tools = {t.label: t for t in PUZZLE.edit_tools(board)}
-    assert set(tools) == {"Clear", "Random", "Resize"}
+    assert set(tools) == {"Clear", "Resize"}  # no second Random beside the page's own
     full = PUZZLE.parse("111/111/111")
     assert PUZZLE.format(PUZZLE.edit(full, tools["Clear"].action).instance) == "000/000/000"
-    randomised = PUZZLE.edit(board, tools["Random"].action)
+    randomised = PUZZLE.edit(board, "random:7")  # kept for API clients: this size, that seed
     assert isinstance(randomised, EditResult) and randomised.instance.rows == 3
-    assert randomised.instance == PUZZLE.edit(board, tools["Random"].action).instance
+    assert randomised.instance == PUZZLE.edit(board, "random:7").instance
     assert not PUZZLE.is_solved(randomised.instance)
     choices = dict(tools["Resize"].choices)
     grown = PUZZLE.edit(full, choices["4 x 6"]).instance
@@ -445,3 +507,8 @@ def test_edit_modes_press_or_toggle_and_tools_work():
 def test_bad_edit_actions_are_named(action, mode, words):
     with pytest.raises(InputError, match=words):
         PUZZLE.edit(PUZZLE.parse("000/000/000"), action, mode=mode)
+
+
+def test_a_light_pressed_twice_in_a_row_carries_only_the_next_move_cue():
+    cells = _cells(_svg(PUZZLE.parse("000/000/000"), last_move="b2", next_move="b2"))
+    assert cells["b2"].get("class").split() == ["light", "off", "next-move"]

@@ -101,9 +101,11 @@ def test_european_central_game_is_unsolvable_by_position_class_with_the_reason_i
     outcome = SEARCH.solve(PUZZLE.parse(PRESETS["european"]), SolveContext.with_timeout(30))
     assert isinstance(outcome, Unsolvable)
     assert outcome.stats["proof"] == "position class" and outcome.stats["nodes"] == 0
-    assert "position classes" in outcome.reason.lower()
-    assert "No single-vacancy start on this board can finish at d4" in outcome.reason
-    assert "vacancy c1 -> e1 or b4 or e4 or e7" in outcome.reason
+    # One plain sentence first; the proof (and what to try instead) behind it.
+    assert outcome.reason == "No: from this start, no single peg can end on d4."
+    assert "position classes" in outcome.detail.lower()
+    assert "No single-vacancy start on this board can finish at d4" in outcome.detail
+    assert "vacancy c1 -> e1 or b4 or e4 or e7" in outcome.detail
 
 
 def test_european_problem_that_passes_the_class_test_is_solved():
@@ -118,7 +120,8 @@ def test_hopeless_position_in_the_right_class_is_proved_unsolvable_by_search():
     board = inst.board
     assert class_verdict(board, board.to_compact(inst.pegs), board.to_compact(inst.goal)).feasible
     outcome = SEARCH.solve(inst, SolveContext.with_timeout(60))
-    assert isinstance(outcome, Unsolvable) and "search" in outcome.reason.lower()
+    assert isinstance(outcome, Unsolvable) and "search" in outcome.detail.lower()
+    assert outcome.reason.startswith("No: from this start, no ")
     assert inst.goal not in reachable(inst)  # the brute force agrees
 
 

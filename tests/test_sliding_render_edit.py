@@ -37,7 +37,14 @@ def test_svg_has_a_viewbox_a_style_and_one_action_per_tile():
     board = parse_board("1 2 3 4/5 6 0 8/9 10 7 11/13 14 15 12")
     svg = RENDERER.render(board)
     root = ET.fromstring(svg)
-    assert root.get("viewBox") == "0 0 412 412"
+    x0, y0, width, height = map(float, root.get("viewBox").split())
+    for rect in root.iter(f"{SVG}rect"):                  # every part lies inside the viewBox
+        x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+        assert x0 <= x and x + float(rect.get("width")) <= x0 + width
+        assert y0 <= y and y + float(rect.get("height")) <= y0 + height
+    assert width == height                                # a square board in a square box
+    wide = ET.fromstring(RENDERER.render(parse_board("1 2 3 4/5 6 7 0")))
+    assert float(wide.get("viewBox").split()[2]) > float(wide.get("viewBox").split()[3])
     assert root.find(f".//{SVG}style") is not None and ".tile" in root.find(f".//{SVG}style").text
     tiles = groups(svg)
     assert sorted(tiles) == list(range(16))
@@ -49,16 +56,79 @@ def test_svg_has_a_viewbox_a_style_and_one_action_per_tile():
     assert RENDERER.render(board) == svg                      # pure
 
 
-def test_moving_and_selected_tiles_are_marked():
+def test_last_and_next_move_are_distinct_cues_and_selection_is_marked():
     board = parse_board("1 2 3/4 0 6/7 5 8")
-    before = groups(RENDERER.render(board, next_move="5"))
-    assert "moving" in classes(before[5])
-    assert not any("moving" in classes(g) for t, g in before.items() if t != 5)
+    before = groups(RENDERER.render(board, next_move="5", last_move="6"))
+    assert {t for t, g in before.items() if "next-move" in classes(g)} == {5}
+    assert {t for t, g in before.items() if "last-move" in classes(g)} == {6}
     after = PUZZLE.apply_move(board, "5")
-    assert "moving" in classes(groups(RENDERER.render(after, last_move="5"))[5])
+    marked = groups(RENDERER.render(after, last_move="5"))
+    assert {t for t, g in marked.items() if "last-move" in classes(g)} == {5}
+    assert not any("next-move" in classes(g) for g in marked.values())
+    assert not any("moving" in classes(g) for g in before.values())  # the old shared class is gone
     selected = groups(RENDERER.render(board, selection="6"))
     assert "selected" in classes(selected[6])
     assert sum("selected" in classes(g) for g in selected.values()) == 1
+
+
+def _centre(root: ET.Element, el: ET.Element) -> tuple[float, float]:
+    rect = el.find(f"{SVG}rect")
+    return (float(rect.get("x")) + float(rect.get("width")) / 2,
+            float(rect.get("y")) + float(rect.get("height")) / 2)
+
+
+def keyed(svg: str) -> dict[str, ET.Element]:
+    root = ET.fromstring(svg)
+    found = {}
+    for el in root.iter():
+        if el.get("data-key"):
+            assert el.get("data-key") not in found, "keys are unique within one SVG"
+            assert el.tag == f"{SVG}g"
+            found[el.get("data-key")] = el
+    return found
+
+
+def test_a_moved_tile_keeps_its_key_and_only_its_position_changes():
+    board = parse_board("1 2 3/4 0 6/7 5 8")
+    before = keyed(RENDERER.render(board, next_move="5"))
+    after_board = PUZZLE.apply_move(board, "5")
+    after = keyed(RENDERER.render(after_board, last_move="5"))
+    assert set(before) == set(after) == {f"tile-{t}" for t in range(1, 9)}  # the blank has no key
+    root = ET.fromstring(RENDERER.render(board))
+    moved = {k for k in before if _centre(root, before[k]) != _centre(root, after[k])}
+    assert moved == {"tile-5"}
+    (x0, y0), (x1, y1) = _centre(root, before["tile-5"]), _centre(root, after["tile-5"])
+    assert x0 == x1 and y1 == y0 - 100  # one cell up, into the blank
+
+
+def test_the_next_move_arrow_runs_from_the_tile_to_the_blank():
+    board = parse_board("1 2 3/4 0 6/7 5 8")
+    root = ET.fromstring(RENDERER.render(board, next_move="6", last_move="5"))
+    arrows = [g for g in root.iter(f"{SVG}g") if "move-arrow" in classes(g)]
+    assert len(arrows) == 1 and classes(arrows[0]) == {"move-arrow", "next-move"}
+    line = arrows[0].find(f"{SVG}line")
+    tile6, blank = (250, 150), (150, 150)  # cell centres: margin 6 + 100 per cell (+50)
+    start = (float(line.get("x1")), float(line.get("y1")))
+    tip = [tuple(map(float, p.split(","))) for p in arrows[0].find(f"{SVG}polygon").get("points").split()][0]
+    assert abs(start[0] - tile6[0] - 6) < 20 and start[1] == tile6[1] + 6
+    assert blank[0] + 6 <= tip[0] < start[0] and tip[1] == blank[1] + 6
+    assert not [g for g in ET.fromstring(RENDERER.render(board)).iter(f"{SVG}g")
+                if "move-arrow" in classes(g)]
+
+
+def test_every_part_is_named_with_its_place_and_state_and_carries_grid_coordinates():
+    board = parse_board("1 2 3/4 0 6/7 5 8")
+    tiles = groups(RENDERER.render(board, selection="8"))
+    labels = {t: g.get("aria-label") for t, g in tiles.items()}
+    assert labels[5] == "tile 5, can slide up, row 3, column 2"
+    assert labels[6] == "tile 6, can slide left, in place, row 2, column 3"
+    assert labels[1] == "tile 1, in place, row 1, column 1"
+    assert labels[8] == "tile 8, row 3, column 3, selected"
+    assert labels[0] == "blank, row 2, column 2"
+    for tile, g in tiles.items():
+        cell = board.tiles.index(tile)
+        assert (int(g.get("data-row")), int(g.get("data-col"))) == divmod(cell, 3)
+        assert g.get("tabindex") is None and g.get("role") is None  # the host adds those
 
 
 def test_a_32x32_board_renders_with_smaller_digits():
@@ -107,14 +177,16 @@ def test_swap_mode_selects_then_swaps_and_may_break_solvability():
         PUZZLE.edit(board, "tile:2", mode="swap", selection="77")
 
 
-def test_tools_shuffle_reset_resize_and_goal():
+def test_tools_reset_resize_and_goal_and_the_shuffle_action():
     board = parse_board("1 2 3/4 5 6/7 8 0")
     tools = {t.label: t for t in PUZZLE.edit_tools(board)}
-    assert set(tools) == {"Shuffle", "Reset to goal", "Resize", "Goal"}
+    # No tool duplicates the page's Random button, and no label repeats a Random option's name.
+    assert set(tools) == {"Reset to goal", "Resize", "Blank ends"}
+    assert not {label.lower() for label in tools} & {"random", "shuffle", *PUZZLE.random_options}
 
-    shuffled = PUZZLE.edit(board, tools["Shuffle"].action).instance
+    shuffled = PUZZLE.edit(board, "shuffle").instance   # kept for API clients
     assert shuffled != board and is_solvable(shuffled)
-    assert PUZZLE.edit(board, tools["Shuffle"].action).instance == shuffled   # deterministic
+    assert PUZZLE.edit(board, "shuffle").instance == shuffled   # deterministic
     by_seed = {PUZZLE.edit(board, f"shuffle:{seed}").instance for seed in range(20)}
     assert len(by_seed) == 20 and all(is_solvable(b) for b in by_seed)
     wide = parse_board("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
@@ -133,6 +205,8 @@ def test_tools_shuffle_reset_resize_and_goal():
         with pytest.raises(InputError):
             PUZZLE.edit(board, bad)
 
+    assert dict(tools["Blank ends"].choices) == {"last (bottom right)": "goal:blank-last",
+                                                  "first (top left)": "goal:blank-first"}
     first = PUZZLE.edit(board, "goal:blank-first").instance
     assert first.goal == first.tiles == blank_first_goal(3, 3)   # a solved board follows its goal
     assert PUZZLE.edit(first, "resize:4x4").instance.goal == blank_first_goal(4, 4)
@@ -159,3 +233,9 @@ def test_every_rendered_action_is_understood_in_both_modes():
         except InputError as exc:  # only tiles away from the blank (or the blank) refuse
             assert tile not in (5, 7, 8)
             assert exc.message
+
+
+def test_a_tile_moved_back_at_once_carries_only_the_next_move_cue():
+    board = parse_board("1 2 3/4 5 6/7 0 8")   # 5 just slid down; sliding it up again undoes it
+    tiles = groups(RENDERER.render(board, last_move="5", next_move="5"))
+    assert classes(tiles[5]) >= {"next-move"} and "last-move" not in classes(tiles[5])

@@ -14,7 +14,8 @@ from hypothesis import given, settings, strategies as st
 from engine import InputError, replay
 from plugins.sliding.board import (Board, _count_inversions, blank_first_goal, board_from_json,
                                    board_to_json, format_board, is_solvable, make_board,
-                                   parse_board, standard_goal, unsolvable_reason)
+                                   parse_board, standard_goal, unsolvable_detail,
+                                   unsolvable_reason)
 from plugins.sliding.heuristics import Heuristic, lower_bound
 from sliding_reference import bfs_distances
 from plugins.sliding.puzzle import PRESETS, SlidingPuzzle
@@ -93,16 +94,27 @@ def test_inversion_count_matches_brute_force(perm):
     assert _count_inversions(perm) == brute
 
 
-def test_unsolvable_reason_speaks_of_parity():
+def test_unsolvable_reason_is_one_plain_sentence_and_the_detail_gives_the_parity_proof():
     odd = parse_board("2 1 3/4 5 6/7 8 0")
     reason = unsolvable_reason(odd)
-    assert reason and "3 wide (odd)" in reason and "1" in reason and "inversions" in reason
+    assert reason.startswith("No: this board cannot be solved") and reason.count(".") == 1
+    detail = unsolvable_detail(odd)
+    assert "3 wide (odd)" in detail and "has 1 inversion " in detail and "Swapping any two" in detail
     even = parse_board("2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0")
-    reason = unsolvable_reason(even)
-    assert reason and "4 wide (even)" in reason and "blank" in reason
+    assert unsolvable_reason(even) == reason
+    detail = unsolvable_detail(even)
+    assert "4 wide (even)" in detail and "blank is 0 rows from" in detail and "1 + 0 = 1" in detail
+    far = parse_board("1 2 3 4/5 6 7 8/9 10 11 0/13 14 15 12")  # one slide up, tiles 12 and 15 swapped
+    swapped = parse_board("1 2 3 4/5 6 7 8/9 10 11 0/13 14 12 15")
+    assert is_solvable(far) != is_solvable(swapped)
+    assert "blank is 1 row from" in unsolvable_detail(far if not is_solvable(far) else swapped)
     assert unsolvable_reason(parse_board("1 2 3/4 5 6/7 8 0")) is None
-    assert any("cannot be solved" in note for note in PUZZLE.notes(odd))
-    assert PUZZLE.notes(parse_board("1 2 3/4 5 6/7 0 8"))[0].startswith("Solvable; it takes at least 1 ")
+    assert unsolvable_detail(parse_board("1 2 3/4 5 6/7 8 0")) == ""
+    assert PUZZLE.notes(odd) == ("This board cannot be solved, because its inversions have the "
+                                 "wrong parity (as if two tiles had been swapped) and no slide can "
+                                 "change that.",)
+    assert PUZZLE.notes(parse_board("1 2 3/4 5 6/7 0 8"))[0].startswith("Solvable; it takes at least 1 move ")
+    assert "at least 2 moves " in PUZZLE.notes(parse_board("1 2 3/4 5 6/0 7 8"))[0]
 
 
 # -- text ------------------------------------------------------------------------------------------

@@ -59,13 +59,6 @@ def test_legal_moves_are_the_placements_at_the_lowest_leftmost_corner():
     assert PUZZLE.legal_moves(after) == []
 
 
-def test_describe_solution_lists_exact_and_float_vertices():
-    details = PUZZLE.describe_solution(square_state().silhouette, CLASSIC)
-    first = details["pieces"][0]
-    assert first["piece"] == "L1" and first["vertices"] == [["2", "2"], ["0", "0"], ["4", "0"]]
-    assert first["vertices_float"][2] == [4.0, 0.0]
-
-
 def test_solve_through_the_engine_gives_details():
     registry = load_registry()
     report = solve(registry, "tangram", "convex-hexagon")
@@ -84,22 +77,27 @@ def test_notes_give_area_facts_and_quick_impossibility():
 
 def test_compose_then_use_as_silhouette():
     inst = PUZZLE.parse("outer 0,0 4,0 4,4 0,4")
-    # put the classic pieces in the draft, shifted right by 10, one edit at a time
+    # add each piece from the tray, then turn, flip and move it into the classic cover
+    from plugins.tangram.numbers import QS2
+    from plugins.tangram.pieces import parse_placement
     for move in CLASSIC:
-        name = move.split()[0]
-        r = PUZZLE.edit(inst, f"add:{name}", mode="compose")
+        target = parse_placement(move)
+        r = PUZZLE.edit(inst, f"add:{target.name}")
         inst, sel = r.instance, r.selection
-        assert sel == name
-        target = next(p for p in map(__import__("plugins.tangram.pieces", fromlist=["x"]).parse_placement, [move]))
-        cur = next(p for p in inst.draft if p.name == name)
-        for _ in range((target.rot - cur.rot) % 8):
-            inst = PUZZLE.edit(inst, "rotate", selection=name).instance
+        assert sel == target.name
         if target.flip:
-            inst = PUZZLE.edit(inst, "flip", selection=name).instance
-        cur = next(p for p in inst.draft if p.name == name)
-        inst = PUZZLE.edit(inst, f"move:{target.x + 10 - cur.x},{target.y - cur.y}", selection=name).instance
+            inst = PUZZLE.edit(inst, "flip", selection=sel).instance
+        cur = next(p for p in inst.draft if p.name == sel)
+        for _ in range((target.rot - cur.rot) % 8):
+            inst = PUZZLE.edit(inst, "rotate", selection=sel).instance
+        cur = next(p for p in inst.draft if p.name == sel)
+        assert (cur.rot, cur.flip) == (target.rot, target.flip)
+        inst = PUZZLE.edit(inst, f"move:{target.x - cur.x},{target.y - cur.y}", selection=sel).instance
+    assert sorted(p.notation() for p in inst.draft) == sorted(CLASSIC)
     assert PUZZLE.parse(PUZZLE.format(inst)) == inst          # the draft round-trips
-    used = PUZZLE.edit(inst, "use").instance
+    shifted = PUZZLE.parse("outer 0,0 4,0 4,4 0,4" + "".join(
+        f"\ndraft {parse_placement(m).moved(QS2(10), QS2(0))}" for m in CLASSIC))
+    used = PUZZLE.edit(shifted, "use").instance
     assert used.components == PUZZLE.parse("outer 10,0 14,0 14,4 10,4").components
     with pytest.raises(InputError, match="select a piece"):
         PUZZLE.edit(inst, "rotate")
@@ -107,16 +105,15 @@ def test_compose_then_use_as_silhouette():
         PUZZLE.edit(PUZZLE.edit(inst, "remove", selection="M").instance, "use")
 
 
-def test_renderer_marks_pieces_newest_and_draft_actions():
+def test_renderer_marks_last_and_next_move_and_draft_actions():
     r = DefaultRenderer()
     state = PUZZLE.apply_move(PUZZLE.apply_move(square_state(), CLASSIC[0]), CLASSIC[1])
     svg = r.render(state, last_move=CLASSIC[1], next_move=CLASSIC[2])
     root = ET.fromstring(svg)
     assert root.get("viewBox") and "<style" in svg
-    classes = [el.get("class", "") for el in root.iter()]
-    assert any("piece-L2" in c and "newest" in c for c in classes)
-    assert any("piece-L1" in c and "newest" not in c for c in classes)
-    assert any("preview" in c for c in classes)
+    classes = {el.get("data-key"): el.get("class", "") for el in root.iter() if el.get("data-key")}
+    assert "last-move" in classes["piece-L2"] and "last-move" not in classes["piece-L1"]
+    assert "next-move" in classes["piece-M"]
     assert r.render(state, last_move=CLASSIC[1]) == r.render(state, last_move=CLASSIC[1])
     inst = PUZZLE.edit(PUZZLE.parse("outer 0,0 4,0 4,4 0,4"), "add:M").instance
     svg = r.render(PUZZLE.start(inst), selection="M")

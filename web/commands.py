@@ -35,6 +35,10 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 
     from . import create_app
 
+    from engine.plugins import get_registry, startup_warnings
+
+    for line in startup_warnings(get_registry()):  # a broken or slow plugin is said at start
+        click.echo(f"warning: {line}", err=True)
     if prepare:
         prepare_first()
     config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare}

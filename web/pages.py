@@ -48,24 +48,14 @@ def gallery():
         except Exception:  # a broken plugin still gets its card, without a picture
             thumb = None
         cards.append({"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules, "thumb": thumb})
-    return render_template("gallery.html", cards=cards)
+    return render_template("gallery.html", cards=cards, failures=registry().failures())
 
 
 @bp.get("/-/plugins")
 def plugins():
     reg = registry()
-    rows = []
-    for info in reg.plugins.values():
-        provides = []
-        for pid, puzzle in reg.puzzles.items():
-            if getattr(puzzle, "_plugin", None) == info.name:
-                provides.append(f"puzzle {pid}")
-        for pid in reg.puzzles:
-            provides += [f"solver {pid}/{s.name}" for s in reg.solvers(pid)
-                         if getattr(s, "_plugin", None) == info.name]
-            provides += [f"renderer {pid}/{r.name}" for r in reg.renderers(pid)
-                         if getattr(r, "_plugin", None) == info.name]
-        rows.append({**info.to_json(), "provides": provides})
+    rows = [{**info.to_json(), "provides": reg.provided_by(info.name)}
+            for info in sorted(reg.plugins.values(), key=lambda p: (p.ok, p.name))]
     return render_template("plugins.html", plugins=rows)
 
 

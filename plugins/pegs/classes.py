@@ -61,10 +61,6 @@ class ClassInvariant:
             out |= ((compact_pegs & f).bit_count() & 1) << k
         return out
 
-    @property
-    def class_count(self) -> int:
-        return 1 << len(self.basis)
-
     def hole_classes(self, n: int) -> tuple[int, ...]:
         """The class of each single-peg position; classes add by XOR (the map is linear)."""
         return tuple(self.of(1 << k) for k in range(n))

@@ -9,11 +9,13 @@ from typing import Any, Mapping, Sequence
 
 from engine import EditMode, EditResult, EditTool, InputError, Puzzle
 
-from .board import GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, parse_cell_name
+from .board import (GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, cell_name,
+                    parse_cell_name)
 from .classes import class_verdict
 from .parse import format_instance, parse_instance
 from .presets import BOARDS, PRESETS
-from .rules import apply_jump, group_jumps, legal_moves, validate
+from .wording import no_solution_sentence
+from .rules import apply_jump, group_jumps, legal_moves, parse_jump, validate
 
 #: Boards random() picks from by default: small ones the default solver answers at once.
 DEFAULT_RANDOM_BOARDS = ("triangle-5", "english")
@@ -29,7 +31,7 @@ class PegSolitaire(Puzzle):
                 "from the top), e.g. f4-d4; the jumped hole between them is implied")
     limits = LIMITS_TEXT
     random_options = {
-        "board": "board to play on: " + ", ".join(BOARDS),
+        "board": "the board Random plays on: " + ", ".join(BOARDS),
         "pegs": "pegs at the start (2 up to the board's holes minus one)",
     }
 
@@ -79,14 +81,18 @@ class PegSolitaire(Puzzle):
     def notes(self, instance: PegInstance) -> Sequence[str]:
         board = instance.board
         start, goal = board.to_compact(instance.pegs), board.to_compact(instance.goal)
-        notes = [f"{instance.peg_count} pegs on {board.n} holes ({instance.geometry} geometry); "
-                 f"a solution has exactly {instance.peg_count - (goal.bit_count() or 1)} jumps."]
+        jumps = instance.peg_count - (goal.bit_count() or 1)
+        notes = [f"{_count(instance.peg_count, 'peg')} on {_count(board.n, 'hole')} "
+                 f"({instance.geometry} geometry); a solution has exactly {_count(jumps, 'jump')}."]
         verdict = class_verdict(board, start, goal)
         if not verdict.feasible:
-            notes.append("This board cannot be solved. " + verdict.reason)
+            # One plain sentence; the proof comes with the solver's answer, behind "Why?".
+            sentence = no_solution_sentence(instance).removeprefix("No: ").rstrip(".")
+            notes.append(f"This cannot be solved: {sentence} (position classes rule it out).")
         elif goal == 0 or goal.bit_count() == 1:
-            notes.append("Position classes allow a last peg at: "
-                         + ", ".join(verdict.holes_by_class) + ".")
+            holes = list(verdict.holes_by_class)
+            where = holes[0] if len(holes) == 1 else ", ".join(holes[:-1]) + " or " + holes[-1]
+            notes.append(f"A single last peg can only end on {where} (position classes).")
         return notes
 
     # -- rules -------------------------------------------------------------------------------
@@ -104,6 +110,11 @@ class PegSolitaire(Puzzle):
         grouped = group_jumps(list(moves))
         return {"jumps": len(moves), "moves": len(grouped), "grouped": grouped}
 
+    def describe_move(self, state: PegInstance, move: str) -> str:
+        """"peg d2 jumps over d3 to d4"."""
+        frm, over, to = (cell_name(*divmod(cell, state.cols)) for cell in parse_jump(state, move))
+        return f"peg {frm} jumps over {over} to {to}"
+
     # -- editing -----------------------------------------------------------------------------
 
     def edit_modes(self) -> Sequence[EditMode]:
@@ -115,7 +126,8 @@ class PegSolitaire(Puzzle):
         sizes = ("5x5", "7x7", "9x9", "12x12")
         return (
             EditTool("Geometry", choices=tuple((g, f"geometry:{g}") for g in GEOMETRIES)),
-            EditTool("Board", choices=tuple((n, f"board:{n}") for n in BOARDS)),
+            # Not "Board": that is the name of the page's Random option (a board for Random).
+            EditTool("Load board", choices=tuple((n, f"board:{n}") for n in BOARDS)),
             EditTool("Resize", choices=tuple((s, f"resize:{s}") for s in sizes)),
             EditTool("Goal: one peg anywhere", "goal:any"),
             EditTool("Reset (fill every hole but the goal)", "reset"),
@@ -156,6 +168,11 @@ class PegSolitaire(Puzzle):
         shown = action if len(action) <= 30 else action[:30] + "..."
         raise InputError(f"unknown edit action {shown!r}; expected hole:d4, geometry:NAME, "
                          f"board:NAME, resize:RxC, goal:any or reset")
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 jump"``, ``"31 jumps"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _board_text(name: str) -> str:

@@ -44,6 +44,7 @@ from .board import Board, PegInstance
 from .classes import class_verdict
 from .pagoda import Pagoda, pagodas_for
 from .symmetry import Canonicaliser, goal_symmetries
+from .wording import no_solution_sentence
 
 #: How many positions the backward set may hold, in stages: after each stage the heuristic
 #: probes try to meet it; the exact search uses the last one (memory and build-time budget).
@@ -607,27 +608,31 @@ class SearchSolver(Solver):
         board = instance.board
         verdict = class_verdict(board, board.to_compact(instance.pegs), board.to_compact(instance.goal))
         if not verdict.feasible:
-            return Unsolvable(verdict.reason, stats={"nodes": 0, "proof": "position class"})
+            return Unsolvable(no_solution_sentence(instance), stats={"nodes": 0, "proof": "position class"},
+                              detail=verdict.reason)
         problem = compile_problem(instance)
         reason = quick_verdict(problem)
         if reason:
-            return Unsolvable(reason, stats={"nodes": 0, "proof": "no search"})
+            return Unsolvable(no_solution_sentence(instance), stats={"nodes": 0, "proof": "no search"},
+                              detail=reason)
         result = search(problem, ctx)
         stats = {**result.stats(), "symmetries": problem.symmetry_count}
         ctx.progress(force=True, **stats)
         if result.stopped:
             return GaveUp(result.stopped, stats=stats)
         if result.moves is None and result.found_by == "backward set":
-            return Unsolvable(f"Reverse search from the goal: no position with {result.meet_level} "
-                              f"pegs can reach the goal (all {result.backward_size:,} positions "
-                              f"that can reach it have fewer pegs), and every solution from "
-                              f"{problem.start.bit_count()} pegs would pass through one.",
-                              stats=stats)
+            return Unsolvable(no_solution_sentence(instance), stats=stats,
+                              detail=f"Reverse search from the goal: no position with "
+                                     f"{result.meet_level} pegs can reach the goal (all "
+                                     f"{result.backward_size:,} positions that can reach it have "
+                                     f"fewer pegs), and every solution from "
+                                     f"{problem.start.bit_count()} pegs would pass through one.")
         if result.moves is None:
-            return Unsolvable(f"Exhaustive search: no sequence of jumps reaches the goal "
-                              f"({result.nodes:,} positions examined, merging positions that "
-                              f"are symmetric under the {problem.symmetry_count} goal-preserving "
-                              f"symmetries).", stats=stats)
+            return Unsolvable(no_solution_sentence(instance), stats=stats,
+                              detail=f"Exhaustive search: no sequence of jumps reaches the goal "
+                                     f"({result.nodes:,} positions examined, merging positions "
+                                     f"that are symmetric under the {problem.symmetry_count} "
+                                     f"goal-preserving symmetries).")
         return Solved(_moves(problem, result.moves), stats=stats)
 
 
@@ -646,6 +651,7 @@ class PlainSolver(Solver):
         if result.stopped:
             return GaveUp(result.stopped, stats=stats)
         if result.moves is None:
-            return Unsolvable(f"Exhaustive search: no sequence of jumps reaches the goal "
-                              f"({result.nodes:,} positions examined).", stats=stats)
+            return Unsolvable(no_solution_sentence(instance), stats=stats,
+                              detail=f"Exhaustive search: no sequence of jumps reaches the goal "
+                                     f"({result.nodes:,} positions examined).")
         return Solved(_moves(problem, result.moves), stats=stats)

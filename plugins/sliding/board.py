@@ -153,30 +153,55 @@ def parity_facts(board: Board) -> tuple[int, int]:
     return inversions, row_distance
 
 
-def unsolvable_reason(board: Board) -> str | None:
-    """Why the board cannot reach its goal, in words, or None if it can.
+def parity_proof(board: Board) -> tuple[str, str] | None:
+    """(reason, detail) saying why the board cannot reach its goal, or None if it can.
 
-    A horizontal slide keeps the tiles' reading order. A vertical slide moves one tile past
-    ``cols - 1`` others, so it changes the number of inversions by an odd amount on an even-width
-    board and by an even amount on an odd-width one. Hence the invariant: odd width, the
-    inversion count's parity; even width, the parity of inversions plus the blank's row. On every
-    board of at least 2 x 2 the positions with the goal's invariant are exactly the reachable ones.
+    ``reason`` is one plain sentence; ``detail`` the proof. A horizontal slide keeps the tiles'
+    reading order. A vertical slide moves one tile past ``cols - 1`` others, so it changes the
+    number of inversions by an odd amount on an even-width board and by an even amount on an
+    odd-width one. Hence the invariant: odd width, the inversion count's parity; even width, the
+    parity of inversions plus the blank's row. On every board of at least 2 x 2 the positions with
+    the goal's invariant are exactly the reachable ones, so the test is exact both ways.
     """
     inversions, row_distance = parity_facts(board)
-    if board.cols % 2 == 1:
-        if inversions % 2 == 0:
-            return None
-        return (f"this board cannot be solved: it is {board.cols} wide (odd), so every slide keeps "
-                f"the parity of the number of inversions (pairs of tiles, read row by row, in the "
-                f"opposite order to the goal); the goal has 0 and this board has {inversions}, "
-                f"an odd number")
-    if (inversions + row_distance) % 2 == 0:
+    odd_width = board.cols % 2 == 1
+    if (inversions if odd_width else inversions + row_distance) % 2 == 0:
         return None
-    return (f"this board cannot be solved: it is {board.cols} wide (even), so every slide keeps the "
-            f"parity of the number of inversions (pairs of tiles, read row by row, in the opposite "
-            f"order to the goal) plus the blank's row; this board has {inversions} inversions and "
-            f"its blank is {row_distance} row{'s' if row_distance != 1 else ''} from the goal's "
-            f"blank, {inversions} + {row_distance} = {inversions + row_distance} is odd")
+    reason = ("No: this board cannot be solved, because its inversions have the wrong parity (as "
+              "if two tiles had been swapped) and no slide can change that.")
+    inversion_words = (f"{_count(inversions, 'inversion')} (an inversion is a pair of tiles that, "
+                       f"read row by row, are in the opposite order to the goal)")
+    if odd_width:
+        detail = (f"The board is {board.cols} wide (odd), so every slide keeps the parity of the "
+                  f"number of inversions. The goal has 0 and this board has {inversion_words}: an "
+                  f"odd number, so no sequence of slides reaches the goal. Swapping any two tiles "
+                  f"changes the parity and makes the board solvable.")
+    else:
+        detail = (f"The board is {board.cols} wide (even), so every slide keeps the parity of the "
+                  f"number of inversions plus the blank's row. This board has {inversion_words}, "
+                  f"and its blank is {_count(row_distance, 'row')} from the goal's blank: "
+                  f"{inversions} + {row_distance} = {inversions + row_distance} is odd, so no "
+                  f"sequence of slides reaches the goal. Swapping any two tiles changes the parity "
+                  f"and makes the board solvable.")
+    return reason, detail
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 row"``, ``"3 rows"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def unsolvable_reason(board: Board) -> str | None:
+    """Why the board cannot reach its goal, in one plain sentence, or None if it can (the proof
+    is :func:`unsolvable_detail`)."""
+    proof = parity_proof(board)
+    return proof[0] if proof else None
+
+
+def unsolvable_detail(board: Board) -> str:
+    """The parity proof behind :func:`unsolvable_reason` ("" when the board can be solved)."""
+    proof = parity_proof(board)
+    return proof[1] if proof else ""
 
 
 def is_solvable(board: Board) -> bool:

@@ -11,12 +11,13 @@ import re
 import zlib
 from typing import Any, Mapping, Sequence
 
-from engine import EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .board import (MAX_SIDE, NAMED_GOALS, Board, board_from_json, board_to_json, format_board,
-                    goal_name, is_solvable, movable_tiles, parse_board, parse_size, slide,
-                    unsolvable_reason)
+                    goal_name, is_solvable, movable_tiles, parity_proof, parse_board, parse_size,
+                    slide, unsolvable_reason)
 from .heuristics import lower_bound
+from .render import slide_direction
 
 #: Sizes offered by the editor's Resize tool (any size within the limits is accepted).
 RESIZE_CHOICES = ("2x2", "2x3", "3x3", "3x4", "3x5", "4x4", "4x5", "5x5", "6x6", "7x7", "8x8")
@@ -75,7 +76,7 @@ class SlidingPuzzle(Puzzle):
     limits = f"boards from 2 x 2 up to {MAX_SIDE} x {MAX_SIDE}"
     random_options = {
         "size": "rows x columns, e.g. 4x4 or 3x5 (default 3x3)",
-        "goal": "blank-last (default) or blank-first",
+        "goal": "where the blank ends: blank-last (default) or blank-first",
     }
 
     # -- instances -----------------------------------------------------------------------------
@@ -108,11 +109,13 @@ class SlidingPuzzle(Puzzle):
     def notes(self, instance: Board) -> Sequence[str]:
         reason = unsolvable_reason(instance)
         if reason:
-            return (reason[0].upper() + reason[1:] + ".",)
+            plain = reason.removeprefix("No: ")
+            return (plain[0].upper() + plain[1:],)
         if instance.is_solved():
             return ("The board is solved.",)
-        return (f"Solvable; it takes at least {lower_bound(instance)} moves "
-                f"(Manhattan distance plus linear conflicts).",)
+        bound = lower_bound(instance)
+        return (f"Solvable; it takes at least {bound} move{'' if bound == 1 else 's'} (each tile's "
+                f"distance from its goal cell, plus tiles in a line that must pass each other).",)
 
     # -- rules ---------------------------------------------------------------------------------
 
@@ -125,6 +128,25 @@ class SlidingPuzzle(Puzzle):
     def is_solved(self, state: Board) -> bool:
         return state.tiles == state.goal
 
+    def describe_move(self, state: Board, move: str) -> str:
+        """"tile 5 slides left": the tile and the way it moves (into the blank)."""
+        tile = _tile_number(move, state)
+        direction = slide_direction(state, tile)
+        return f"tile {tile} slides {direction}" if direction else f"tile {tile}"
+
+    def assess(self, state: Board, *, budget: float = 0.05) -> Assessment:
+        """Exact at once: the parity invariant decides every rectangular board both ways."""
+        if self.is_solved(state):
+            return Assessment("solved", "Solved.")
+        proof = parity_proof(state)
+        if proof:
+            return Assessment("cannot", *proof)
+        return Assessment("can", "Yes: this board can still be solved.",
+                          "Every slide keeps the parity of the number of inversions (plus the "
+                          "blank's row on an even-width board), and this board's parity is the "
+                          "goal's. On a rectangular board of at least 2 x 2, every position with "
+                          "the goal's parity can reach it.")
+
     # -- editing -------------------------------------------------------------------------------
 
     def edit_modes(self) -> Sequence[EditMode]:
@@ -134,12 +156,13 @@ class SlidingPuzzle(Puzzle):
     def edit_tools(self, instance: Board) -> Sequence[EditTool]:
         size = f"{instance.rows}x{instance.cols}"
         sizes = RESIZE_CHOICES if size in RESIZE_CHOICES else RESIZE_CHOICES + (size,)
+        # No Shuffle button: the page's one Random button gives a new board (its Size and
+        # Goal options choose the shape). The shuffle[:seed] action stays for API clients.
         return (
-            EditTool("Shuffle", f"shuffle:{_seed_of(instance)}"),
             EditTool("Reset to goal", "reset"),
             EditTool("Resize", choices=tuple((s.replace("x", " x "), f"resize:{s}") for s in sizes)),
-            EditTool("Goal", choices=(("Blank last", "goal:blank-last"),
-                                      ("Blank first", "goal:blank-first"))),
+            EditTool("Blank ends", choices=(("last (bottom right)", "goal:blank-last"),
+                                            ("first (top left)", "goal:blank-first"))),
         )
 
     def edit(self, instance: Board, action: str, *, mode: str | None = None,

@@ -1,10 +1,20 @@
 """SVG drawing of sliding-tile boards (svgwrite), styled by an embedded stylesheet.
 
-Each cell is a ``<g>`` with ``class="tile tile-N"`` (``"blank tile-0"`` for the blank), plus
-``home`` when the tile stands on its goal cell, ``moving`` for the tile of ``last_move`` /
-``next_move`` and ``selected`` for the editor's selection; it carries ``data-tile="N"`` and
-``data-action="tile:N"`` (the editor's current mode decides what a click does). Coordinates are in
-cell units of 100 so fonts scale with the board through the viewBox.
+The markup follows the engine's board contract, so the web client can animate, navigate and
+announce the board without knowing the puzzle:
+
+* Each tile is a ``<g class="tile tile-N">`` keyed ``data-key="tile-N"`` (a tile keeps its key
+  wherever it stands, so the client tweens it between two steps), with ``data-tile="N"``,
+  ``data-action="tile:N"`` (the editor's current mode decides what a click does),
+  ``data-row``/``data-col`` (0-based) and ``aria-label`` naming it and its state ("tile 5, can
+  slide left, row 2, column 3"). ``home`` marks a tile on its goal cell, ``selected`` the
+  editor's selection.
+* The blank is ``<g class="blank tile-0">`` with the same attributes but no key: it has no
+  identity to follow. It is drawn first, so a tile sliding into it passes over it.
+* ``last-move`` marks the tile ``last_move`` slid; ``next-move`` the tile ``next_move`` will
+  slide (only ``next-move`` if that is the same tile: a part carries one cue), and ``<g class="move-arrow next-move">`` draws an arrow from that tile to the blank.
+
+Coordinates are in cell units of 100 so fonts scale with the board through the viewBox.
 """
 
 from __future__ import annotations
@@ -15,7 +25,7 @@ import svgwrite
 
 from engine import Renderer
 
-from .board import Board
+from .board import Board, movable_tiles
 
 CELL = 100
 GAP = 4
@@ -28,11 +38,18 @@ STYLE = """
 .tile text { fill: #3a2a12; font-family: 'DejaVu Sans', Verdana, Arial, sans-serif;
   font-weight: bold; text-anchor: middle; dominant-baseline: central; }
 .blank rect { fill: #2a2d33; stroke: none; }
-.tile.moving rect { fill: #ffd166; stroke: #d08a00; stroke-width: 5; }
-.tile.selected rect, .blank.selected rect { stroke: #1f77d0; stroke-width: 8; }
+.tile.last-move rect { fill: #ffd166; stroke: #d08a00; stroke-width: 6; }
+.tile.next-move rect { stroke: #1f77d0; stroke-width: 5; stroke-dasharray: 12 8; }
+.move-arrow { pointer-events: none; }
+.move-arrow line { stroke: #1f77d0; stroke-width: 8; stroke-linecap: round; opacity: 0.8; }
+.move-arrow polygon { fill: #1f77d0; opacity: 0.8; }
+.tile.selected rect, .blank.selected rect { stroke: #1f77d0; stroke-width: 8; stroke-dasharray: none; }
 .blank.selected rect { fill: #27476b; }
 [data-action] { cursor: pointer; }
 """
+
+#: The word for the direction a tile moves when it slides into the blank, by (row, col) step.
+DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
 
 
 def _tile_of(move: str | None) -> int | None:
@@ -41,10 +58,52 @@ def _tile_of(move: str | None) -> int | None:
     return None
 
 
+def slide_direction(board: Board, tile: int) -> str | None:
+    """"up", "down", "left" or "right": where ``tile`` goes if it slides now (None: it cannot)."""
+    if not 0 < tile < board.size:
+        return None
+    cell, blank = board.tiles.index(tile), board.blank
+    (r, c), (br, bc) = divmod(cell, board.cols), divmod(blank, board.cols)
+    return DIRECTIONS.get((br - r, bc - c))
+
+
 def _font_size(n: int) -> int:
     """Font size in cell units for the widest tile number."""
     digits = len(str(n - 1))
     return {1: 56, 2: 50, 3: 38}.get(digits, 30)
+
+
+def _centre(board: Board, cell: int) -> tuple[float, float]:
+    r, c = divmod(cell, board.cols)
+    return MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2
+
+
+def _arrow(dwg: svgwrite.Drawing, start: tuple[float, float], end: tuple[float, float]):
+    """An arrow from ``start`` towards ``end`` (cell centres), its head stopping short of it."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = (x1 - x0) / CELL, (y1 - y0) / CELL  # a unit step: neighbouring cells
+    tip = (x1 - dx * 22, y1 - dy * 22)
+    base = (tip[0] - dx * 26, tip[1] - dy * 26)
+    wing = (-dy * 16, dx * 16)
+    group = dwg.g(class_="move-arrow next-move")
+    group.attribs["aria-hidden"] = "true"
+    group.add(dwg.line((x0 + dx * 10, y0 + dy * 10), base))
+    group.add(dwg.polygon([tip, (base[0] + wing[0], base[1] + wing[1]),
+                           (base[0] - wing[0], base[1] - wing[1])]))
+    return group
+
+
+def _label(board: Board, tile: int, cell: int, movable: set[int], selected: bool) -> str:
+    r, c = divmod(cell, board.cols)
+    words = ["blank" if tile == 0 else f"tile {tile}"]
+    if tile in movable:
+        words.append(f"can slide {slide_direction(board, tile)}")
+    if tile and board.goal[cell] == tile:
+        words.append("in place")
+    words.append(f"row {r + 1}, column {c + 1}")
+    if selected:
+        words.append("selected")
+    return ", ".join(words)
 
 
 def render_board(board: Board, *, last_move: str | None = None, next_move: str | None = None,
@@ -61,27 +120,42 @@ def render_board(board: Board, *, last_move: str | None = None, next_move: str |
     dwg.set_desc(title=f"{board.rows} x {board.cols} sliding-tile board")
     dwg.defs.add(dwg.style(STYLE))
     dwg.add(dwg.rect((0, 0), (width, height), rx=10, class_="board"))
-    moving = {_tile_of(last_move), _tile_of(next_move)} - {None, 0}
+    last, nxt = _tile_of(last_move), _tile_of(next_move)
+    movable = set(movable_tiles(board))
+    if nxt not in movable:
+        nxt = None  # the contract promises a legal move; draw nothing rather than a wrong cue
     selected = _tile_of(selection)
     font = _font_size(board.size)
     inner = CELL - GAP
-    for cell, tile in enumerate(board.tiles):
+    # The blank first: a tile tweened into it is drawn above it.
+    order = sorted(range(board.size), key=lambda cell: board.tiles[cell] != 0)
+    for cell in order:
+        tile = board.tiles[cell]
         r, c = divmod(cell, board.cols)
         x, y = MARGIN + c * CELL + GAP / 2, MARGIN + r * CELL + GAP / 2
         classes = ["blank" if tile == 0 else "tile", f"tile-{tile}"]
         if tile and board.goal[cell] == tile:
             classes.append("home")
-        if tile in moving:
-            classes.append("moving")
+        if tile and tile == last and tile != nxt:  # one cue per part: the next move wins
+            classes.append("last-move")
+        if tile and tile == nxt:
+            classes.append("next-move")
         if tile == selected:
             classes.append("selected")
         group = dwg.g(class_=" ".join(classes))
+        if tile:
+            group.attribs["data-key"] = f"tile-{tile}"
         group.attribs["data-tile"] = str(tile)
         group.attribs["data-action"] = f"tile:{tile}"
+        group.attribs["data-row"] = str(r)
+        group.attribs["data-col"] = str(c)
+        group.attribs["aria-label"] = _label(board, tile, cell, movable, tile == selected)
         group.add(dwg.rect((x, y), (inner, inner), rx=8))
         if tile:
             group.add(dwg.text(str(tile), insert=(x + inner / 2, y + inner / 2), font_size=font))
         dwg.add(group)
+    if nxt:
+        dwg.add(_arrow(dwg, _centre(board, board.tiles.index(nxt)), _centre(board, board.blank)))
     return dwg.tostring()
 
 

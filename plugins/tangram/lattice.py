@@ -41,10 +41,6 @@ MAX_UNITS = 1 << 15
 FORWARD = (0, 1, 2, 7)
 
 
-class LatticeTooFine(ValueError):
-    """The coordinates need integers larger than :data:`MAX_UNITS` in the common lattice."""
-
-
 def common_denominator(numbers: Iterable[QS2]) -> int:
     d = 1
     for q in numbers:

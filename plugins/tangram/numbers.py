@@ -154,9 +154,6 @@ class QS2:
     def __bool__(self):
         return self.a != 0 or self.b != 0
 
-    def is_rational(self) -> bool:
-        return self.b == 0
-
     # -- text ---------------------------------------------------------------------------------
     def __str__(self):
         return format_number(self)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random as random_module
 import re
-import zlib
 from typing import Any, Mapping, Sequence
 
-from engine import EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .board import (
     MAX_SIDE,
@@ -23,8 +22,8 @@ from .board import (
     parse_size,
     press_masks,
 )
-from .gf2 import reduce_system
-from .solver import unsolvable_reason
+from .gf2 import Reduction, reduce_system
+from .solver import NO_SOLUTION, unsolvable_reason
 
 DEFAULT_SIZE = (5, 5)
 #: Sizes offered by the editor's Resize tool (any size within the limits can be typed in).
@@ -125,7 +124,7 @@ class LightsOut(Puzzle):
         if invariant is None:
             notes.append("This board can be solved.")
         else:
-            notes.append("This board cannot be solved: " + unsolvable_reason(instance, invariant) + ".")
+            notes.append("This board cannot be solved, whatever you press.")
         return notes
 
     # -- rules -----------------------------------------------------------------------------
@@ -139,6 +138,28 @@ class LightsOut(Puzzle):
     def is_solved(self, state: Board) -> bool:
         return state.lights == 0
 
+    def describe_move(self, state: Board, move: str) -> str:
+        """"press b3"."""
+        return f"press {cell_name(cell_index(move, state.rows, state.cols), state.cols)}"
+
+    def assess(self, state: Board, *, budget: float = 0.05) -> Assessment:
+        """Exact: the elimination for the board's size (cached, a few milliseconds at most)
+        decides it, and the fewest presses come from at most 2**8 candidate solutions."""
+        if self.is_solved(state):
+            return Assessment("solved", "Solved: all the lights are off.")
+        reduction = reduce_system(state.rows, state.cols)
+        invariant = reduction.broken_invariant(state.lights)
+        if invariant is not None:
+            proof = unsolvable_reason(state, invariant)
+            return Assessment("cannot", NO_SOLUTION, proof[0].upper() + proof[1:] + ".")
+        presses = fewest_presses(reduction, state.lights)
+        return Assessment("can", f"Yes: it can be solved in {presses} "
+                                 f"press{'' if presses == 1 else 'es'}.",
+                          "Presses commute and pressing a light twice undoes it, so solving is "
+                          "choosing a set of lights to press: a system of equations modulo 2, "
+                          "which this board satisfies. The count is the smallest of its "
+                          "solutions.")
+
     # -- editing ---------------------------------------------------------------------------
 
     def edit_modes(self) -> Sequence[EditMode]:
@@ -146,12 +167,10 @@ class LightsOut(Puzzle):
                 EditMode("toggle", "Draw: a click toggles one light"))
 
     def edit_tools(self, instance: Board) -> Sequence[EditTool]:
-        # The Random tool's seed comes from the current board, so pressing it again gives a new
-        # board while every button press stays reproducible.
-        next_seed = zlib.crc32(format_board(instance).encode()) % 1_000_000
+        # No Random tool: the page's one Random button (with its Size option) makes a new board.
+        # The random[:SEED] action stays for API clients.
         return (
             EditTool("Clear", "clear"),
-            EditTool("Random", f"random:{next_seed}"),
             EditTool("Resize", choices=tuple((f"{r} x {c}", f"resize:{r}x{c}")
                                              for r, c in RESIZE_CHOICES)),
         )
@@ -181,6 +200,16 @@ class LightsOut(Puzzle):
             return EditResult(_resized(instance, rows, cols))
         raise InputError(f"unknown edit action {action[:30]!r}; Lights Out understands cell:b3, "
                          f"clear, random:SEED and resize:RxC")
+
+
+def fewest_presses(reduction: Reduction, lights: int) -> int:
+    """The fewest presses that turn ``lights`` off (the board must be solvable): the smallest of
+    the ``2**k`` solutions, walked in Gray-code order as the solver does."""
+    presses = best = reduction.particular_solution(lights)
+    for step in range(1, 1 << len(reduction.null_basis)):
+        presses ^= reduction.null_basis[(step & -step).bit_length() - 1]
+        best = min(best, presses, key=int.bit_count)
+    return best.bit_count()
 
 
 def _resized(board: Board, rows: int, cols: int) -> Board:

@@ -1,10 +1,22 @@
 """SVG drawing of a Lights Out board.
 
-Pure function of its arguments (same board and moves, same SVG text). Every cell is a ``<rect>``
-with CSS classes (``light on`` / ``light off``, plus ``pressed`` and ``affected`` around the move
-just played or about to be played) and ``data-action="cell:b3"``, which the engine's generic web
-editor sends back to :meth:`LightsOut.edit` when the cell is clicked. The colours live in an
-embedded ``<style>`` so a page can restyle the board with its own CSS.
+Pure function of its arguments (same board and moves, same SVG text). The markup follows the
+engine's board contract, so the generic web client animates, navigates and announces it:
+
+* Every light is a ``<g class="light on">`` (or ``off``) keyed ``data-key="light-b3"``, with
+  ``data-state="on"`` (or ``off``), ``data-action="cell:b3"`` (sent back to
+  :meth:`LightsOut.edit` when clicked), ``data-cell="b3"``, ``data-row``/``data-col`` (0-based)
+  and ``aria-label="light b3, on"``. A light never moves: between two steps only its
+  ``data-state`` changes, which is what the client animates (a flip).
+* The press just played (``last_move``) is ``last-move`` on its light, the one about to be
+  played (``next_move``) ``next-move`` (only that, if it is the same light). The ``<rect>`` of every light such a press toggles gets
+  ``affected``, and a dot (``press-mark press-last``, solid) or a dashed ring (``press-mark
+  press-next``) marks the pressed light. Those marks sit on children, never on the keyed
+  ``<g>``: its classes other than the cues say only what it is and whether it is on, so a
+  client may read any other change of them as a flip.
+* ``<g class="coords">`` holds the column letters and row numbers of the move notation.
+
+The colours live in an embedded ``<style>`` so a page can restyle the board with its own CSS.
 """
 
 from __future__ import annotations
@@ -22,13 +34,17 @@ MARGIN = 22    # room for the column letters and row numbers
 STYLE = """
 .lights-out { font-family: sans-serif; }
 .lights-out .frame { fill: #1d2330; }
-.lights-out .light { stroke: #0b0e14; stroke-width: 1; cursor: pointer; }
-.lights-out .light.on { fill: #ffd34d; }
-.lights-out .light.off { fill: #3a4252; }
-.lights-out .light.affected { stroke: #ff8a3d; stroke-width: 2; }
-.lights-out .light.pressed { stroke: #ff3d3d; stroke-width: 4; }
-.lights-out .press-mark { fill: #ff3d3d; pointer-events: none; }
-.lights-out .label { fill: #8a93a6; font-size: 13px; text-anchor: middle; pointer-events: none; }
+.lights-out .light rect { stroke: #0b0e14; stroke-width: 1; }
+.lights-out .light { cursor: pointer; }
+.lights-out .light.on rect { fill: #ffd34d; }
+.lights-out .light.off rect { fill: #3a4252; }
+.lights-out .light rect.affected { stroke: #ff8a3d; stroke-width: 2; }
+.lights-out .light.last-move rect { stroke: #ff3d3d; stroke-width: 4; }
+.lights-out .light.next-move rect { stroke: #4da3ff; stroke-width: 3; stroke-dasharray: 6 4; }
+.lights-out .press-mark { pointer-events: none; }
+.lights-out .press-last { fill: #ff3d3d; }
+.lights-out .press-next { fill: none; stroke: #4da3ff; stroke-width: 2.5; stroke-dasharray: 4 3; }
+.lights-out .coords text { fill: #8a93a6; font-size: 13px; text-anchor: middle; pointer-events: none; }
 """
 
 
@@ -54,7 +70,7 @@ class ClassicRenderer(Renderer):
         width = MARGIN + state.cols * (CELL + GAP) + GAP
         height = MARGIN + state.rows * (CELL + GAP) + GAP
         drawing = svgwrite.Drawing(size=("100%", "100%"), viewBox=f"0 0 {width} {height}",
-                                   debug=False, class_="lights-out",
+                                   debug=False, class_="lights-out", role="img",
                                    **{"data-rows": state.rows, "data-cols": state.cols})
         drawing.embed_stylesheet(STYLE)
         drawing.set_desc(title=f"Lights Out, {state.rows} x {state.cols}, "
@@ -62,34 +78,40 @@ class ClassicRenderer(Renderer):
         drawing.add(drawing.rect((MARGIN, MARGIN), (width - MARGIN, height - MARGIN), rx=6,
                                  class_="frame"))
 
-        pressed, affected = set(), 0
-        for move in (last_move, next_move):
-            index, mask = _move_cells(state, move)
-            if index is not None:
-                pressed.add(index)
-                affected |= mask
+        last, last_mask = _move_cells(state, last_move)
+        nxt, next_mask = _move_cells(state, next_move)
+        affected = last_mask | next_mask
 
+        coords = drawing.g(class_="coords", **{"aria-hidden": "true"})
         for col in range(state.cols):
             x = MARGIN + GAP + col * (CELL + GAP) + CELL / 2
-            drawing.add(drawing.text(COLUMN_LETTERS[col], insert=(x, MARGIN - 7), class_="label"))
+            coords.add(drawing.text(COLUMN_LETTERS[col], insert=(x, MARGIN - 7)))
         for row in range(state.rows):
             y = MARGIN + GAP + row * (CELL + GAP) + CELL / 2 + 5
-            drawing.add(drawing.text(str(row + 1), insert=(MARGIN / 2, y), class_="label"))
+            coords.add(drawing.text(str(row + 1), insert=(MARGIN / 2, y)))
+        drawing.add(coords)
 
         for index in range(state.size):
             row, col = divmod(index, state.cols)
             x = MARGIN + GAP + col * (CELL + GAP)
             y = MARGIN + GAP + row * (CELL + GAP)
             name = cell_name(index, state.cols)
-            classes = ["light", "on" if state.lights >> index & 1 else "off"]
-            if affected >> index & 1:
-                classes.append("affected")
-            if index in pressed:
-                classes.append("pressed")
-            cell = drawing.rect((x, y), (CELL, CELL), rx=5, class_=" ".join(classes),
-                                **{"data-action": f"cell:{name}", "data-cell": name})
-            cell.set_desc(title=name)
-            drawing.add(cell)
-            if index in pressed:
-                drawing.add(drawing.circle((x + CELL / 2, y + CELL / 2), 5, class_="press-mark"))
+            on = bool(state.lights >> index & 1)
+            classes = ["light", "on" if on else "off"]
+            if index == last and index != nxt:  # one cue per part: the next press wins
+                classes.append("last-move")
+            if index == nxt:
+                classes.append("next-move")
+            light = drawing.g(class_=" ".join(classes), **{
+                "data-key": f"light-{name}", "data-state": "on" if on else "off",
+                "data-action": f"cell:{name}", "data-cell": name, "data-row": row, "data-col": col,
+                "aria-label": f"light {name}, {'on' if on else 'off'}"})
+            light.add(drawing.rect((x, y), (CELL, CELL), rx=5,
+                                   class_="affected" if affected >> index & 1 else "face"))
+            centre = (x + CELL / 2, y + CELL / 2)
+            if index == last:
+                light.add(drawing.circle(centre, 5, class_="press-mark press-last"))
+            if index == nxt:
+                light.add(drawing.circle(centre, 9, class_="press-mark press-next"))
+            drawing.add(light)
         return drawing.tostring()

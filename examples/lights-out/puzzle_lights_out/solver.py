@@ -31,8 +31,13 @@ def describe_cells(cells: int, cols: int) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+#: The one plain sentence for an unsolvable board; :func:`unsolvable_reason` gives the proof.
+NO_SOLUTION = "No: this board cannot be solved, whatever you press."
+
+
 def unsolvable_reason(board: Board, invariant: int) -> str:
-    """Why ``board`` cannot be solved, in words, from a broken invariant light set."""
+    """Why ``board`` cannot be solved, in words, from a broken invariant light set (the proof
+    behind :data:`NO_SOLUTION`; a clause starting in lower case, without a full stop)."""
     lit = (invariant & board.lights).bit_count()
     verb = "is" if lit == 1 else "are"
     return (f"every press toggles an even number of the {invariant.bit_count()} lights "
@@ -54,10 +59,11 @@ class GF2Solver(Solver):
         if ctx.should_stop():
             return ctx.gave_up(nodes=0)
         reduction = reduce_system(instance.rows, instance.cols)
-        stats = {"null_space_dimension": len(reduction.null_basis)}
         invariant = reduction.broken_invariant(instance.lights)
         if invariant is not None:
-            return Unsolvable(unsolvable_reason(instance, invariant), stats=stats)
+            proof = unsolvable_reason(instance, invariant)
+            return Unsolvable(NO_SOLUTION, stats={"nodes": 0},
+                              detail=proof[0].upper() + proof[1:] + ".")
 
         presses = best = reduction.particular_solution(instance.lights)
         candidates = 1 << len(reduction.null_basis)
@@ -68,8 +74,8 @@ class GF2Solver(Solver):
                 best = presses
             if step % CHECK_EVERY == 0:
                 if ctx.should_stop():
-                    return ctx.gave_up(nodes=step, **stats)
+                    return ctx.gave_up(nodes=step)
                 ctx.progress(nodes=step, total=candidates)
         ctx.progress(force=True, nodes=candidates, total=candidates)
         moves = [cell_name(i, instance.cols) for i in range(instance.size) if best >> i & 1]
-        return Solved(moves, optimal=True, stats={"nodes": candidates, **stats})
+        return Solved(moves, optimal=True, stats={"nodes": candidates})

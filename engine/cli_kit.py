@@ -1,0 +1,86 @@
+"""The plugin author's commands: ``puzzle check`` and ``puzzle new-plugin``.
+
+Kept apart from :mod:`engine.cli` (solving, rendering) so each module has one job; ``cli.py``
+only attaches :data:`KIT_COMMANDS` to its group.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .errors import InputError
+from .plugins import get_registry
+
+EXIT_OK, EXIT_BAD_INPUT, EXIT_LAW_FAILED = 0, 2, 4
+
+
+def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.command("check")
+@click.argument("puzzle_id", metavar="PUZZLE")
+@click.option("--examples", type=click.IntRange(1, 100_000), default=50, show_default=True,
+              help="Generated inputs per junk law (more finds rarer bugs, slower).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the random instances and generated inputs (a run is reproducible).")
+@click.option("--law", "laws", multiple=True, metavar="NAME",
+              help="Check only this law (repeatable); names are printed by every run.")
+def check_command(puzzle_id: str, examples: int, seed: int, laws: tuple[str, ...]) -> None:
+    """Check an installed PUZZLE against the engine's conformance laws.
+
+    Prints each law with PASS, FAIL (with a minimal failing example) or SKIP (why it cannot be
+    checked here). Exit code 0 when no law fails, 4 when one does, 2 for bad input. Writes
+    nothing into the current directory.
+    """
+    from . import conformance
+
+    conformance.use_cache_dir()
+    registry = get_registry()
+    try:
+        puzzle = registry.puzzle(puzzle_id)
+    except InputError as exc:
+        _fail(str(exc))
+    owner = registry.owner(puzzle.id)
+    info = registry.plugins.get(owner or "")
+    source = f" from {info.distribution} {info.version}" if info and info.distribution else ""
+    click.echo(f"checking {puzzle.id} (plugin {owner}{source}), seed {seed}, {examples} examples per junk law")
+    try:
+        report = conformance.check_puzzle(puzzle.id, registry=registry, examples=examples, seed=seed,
+                                          laws=laws or None, on_result=lambda r: click.echo(r.text()))
+    except ValueError as exc:
+        _fail(str(exc))
+    click.echo(report.summary())
+    sys.exit(EXIT_OK if report.ok else EXIT_LAW_FAILED)
+
+
+@click.command("new-plugin")
+@click.argument("name")
+@click.option("--dir", "directory", type=click.Path(file_okay=False),
+              help="Where to write the package (default: ./puzzle-engine-NAME).")
+def new_plugin_command(name: str, directory: str | None) -> None:
+    """Write a complete plugin package for a new puzzle called NAME.
+
+    The package (pyproject with the entry point, puzzle, solver, renderer, hooks, README and
+    tests) installs with `pip install -e` and passes `puzzle check` as written: change the rules
+    from there.
+    """
+    from .scaffold import names, write_plugin
+
+    try:
+        files = write_plugin(name, directory)
+        values = names(name)
+    except InputError as exc:
+        _fail(str(exc))
+    root = files[0].parent
+    for path in files:
+        click.echo(f"wrote {path}")
+    click.echo(f"\nnext:\n    pip install -e {root}\n    puzzle check {values['id']}\n"
+               f"    cd {root} && python -m pytest")
+
+
+#: The commands :mod:`engine.cli` adds to the ``puzzle`` group.
+KIT_COMMANDS = (check_command, new_plugin_command)
