@@ -15,6 +15,7 @@ from typing import Any, Mapping
 import click
 
 from .errors import InputError, SolverError
+from .jobs.worker import worker_command
 from .outcomes import GaveUp, Solved, Unsolvable
 from .plugins import get_registry
 from .solving import prepare_solvers, replay, resolve_instance, solve as solve_instance
@@ -251,6 +252,9 @@ def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[s
         _fail(str(exc))
     click.echo(puzzle.format(instance))
 
+
+# `puzzle worker` (RQ on Redis) is the engine's own: the distributed job runner lives in engine.jobs.
+cli.add_command(worker_command)
 
 from .cli_kit import KIT_COMMANDS  # noqa: E402  (the plugin author's commands, own module)
 

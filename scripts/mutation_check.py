@@ -49,7 +49,9 @@ def run_one(mutation: Mutation, workdir: Path, timeout: float, mutate: bool = Tr
         if count != 1:
             return Result(mutation, False, 0.0, f"STALE: the text to mutate occurs {count} times")
         target.write_text(original.replace(mutation.find, mutation.replace))
-    env = dict(os.environ, PYTHONPATH=str(workdir), PYTHONDONTWRITEBYTECODE="1")
+    # The copy's packages shadow the installed (editable) ones, the example plugin's too.
+    paths = [str(workdir), str(workdir / "examples" / "lights-out")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), PYTHONDONTWRITEBYTECODE="1")
     started = time.perf_counter()
     try:
         proc = subprocess.run(

@@ -25,6 +25,7 @@ class Mutation:
 
 PEGS = ("tests/test_pegs_rules.py", "tests/test_pegs_solver.py", "tests/test_pegs_parse.py")
 SLIDING = ("tests/test_sliding_rules.py",)
+JOBS = "tests/test_jobs_reliability.py"
 TANGRAM = ("tests/test_tangram_cover.py", "tests/test_tangram_puzzle.py")
 
 MUTATIONS: list[Mutation] = [
@@ -84,4 +85,59 @@ MUTATIONS: list[Mutation] = [
     Mutation("tangram-cover-area", "plugins/tangram/cover_check.py",
              "if area != target:", "if False:", TANGRAM,
              "a cover with the wrong area passes"),
+    # -- jobs: the local runner, the SQLite store, the service ---------------------------------
+    Mutation("jobs-cancel-flag", "engine/jobs/local.py",
+             "worker.cancel.set()", "pass", (JOBS + "::test_cancel_reaches_the_solver_itself",),
+             "cancel never sets the worker's cancel flag (only the grace kill stops the job)"),
+    Mutation("jobs-no-grace-kill", "engine/jobs/local.py",
+             "elif job.cancel_requested_at is not None and now > job.cancel_requested_at + self.grace:",
+             "elif False:", (JOBS + "::test_a_solver_that_ignores_cancel_is_killed_after_the_grace",),
+             "a solver that ignores cancel is never killed"),
+    Mutation("jobs-cancelled-queued-pending", "engine/jobs/local.py",
+             "self._pending.remove(job)", "pass", (JOBS + "::test_a_cancelled_queued_job_never_runs",),
+             "a cancelled queued job stays in the queue and runs later"),
+    Mutation("jobs-check-bound", "engine/jobs/local.py",
+             "worker.deadline = max(worker.deadline or 0.0, check_until)", "pass",
+             (JOBS + "::test_a_slow_check_does_not_throw_away_a_found_answer",),
+             "the check of a found answer is killed at the search's deadline"),
+    Mutation("jobs-store-ignores-solver", "engine/jobs/store.py",
+             '"SELECT rowid, report FROM results WHERE puzzle=? AND solver=? AND instance=?",\n'
+             "                (puzzle, solver, instance))",
+             '"SELECT rowid, report FROM results WHERE puzzle=? AND instance=?",\n'
+             "                (puzzle, instance))",
+             (JOBS + "::test_a_stored_answer_of_one_solver_is_not_the_answer_of_another",),
+             "the store answers for any solver of the same instance"),
+    Mutation("jobs-store-replace", "engine/jobs/store.py",
+             '"INSERT INTO results (puzzle, solver, instance, status, report, created)"\n'
+             '                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle, solver, instance) DO NOTHING"',
+             '"INSERT OR REPLACE INTO results (puzzle, solver, instance, status, report, created)"\n'
+             '                    " VALUES (?, ?, ?, ?, ?, ?)"',
+             (JOBS + "::test_storing_the_same_answer_again_keeps_its_number",),
+             "storing an answer again renumbers it (every stored-N link handed out breaks)"),
+    Mutation("jobs-interrupted", "engine/jobs/service.py",
+             "if job.status not in FINAL_STATUSES:", "if False:",
+             (JOBS + "::test_a_job_cut_off_by_a_server_kill_answers_with_a_final_error",),
+             "a job cut off by a restart answers as if still queued or running"),
+    Mutation("jobs-runner-setting", "web/__init__.py",
+             "    if runner is None:", "    if True:",
+             (JOBS + "::test_the_job_runner_setting_chooses_a_runner_with_its_options",),
+             "the JOB_RUNNER setting is ignored"),
+    # -- plugins: loading, restriction, ownership; the optimal contract -----------------------
+    Mutation("plugins-owner-first", "engine/plugins.py",
+             "key=lambda e: (e.plugin != owner, e.plugin if e.plugin != owner else \"\", e.seq))",
+             "key=lambda e: (e.plugin, e.seq))",
+             ("tests/test_plugin_ownership.py",),
+             "a foreign plugin named to sort first takes over a puzzle's default solver"),
+    Mutation("plugins-restriction-drops-commands", "engine/plugins.py",
+             "if group == PLUGIN_GROUP and allowed is not None and ep.name not in allowed:",
+             "if allowed is not None and ep.name not in allowed:",
+             ("tests/test_engine.py",),
+             "PUZZLE_ENGINE_PLUGINS also drops command plugins (the `serve` command)"),
+    Mutation("solving-optimal-downgrade", "engine/solving.py",
+             "        if solver.optimal and not outcome.optimal:\n"
+             "            outcome = Solved(outcome.moves, optimal=True, stats=outcome.stats)",
+             "        if not solver.optimal and outcome.optimal:\n"
+             "            outcome = Solved(outcome.moves, optimal=False, stats=outcome.stats)",
+             ("tests/test_engine.py", "tests/test_plugin_kit.py"),
+             "a per-answer proof of optimality is thrown away (the old contract)"),
 ]

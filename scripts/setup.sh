@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Set up everything the project needs on a fresh Debian machine with Python 3.11:
 # a virtual environment in .venv with the engine, its built-in plugins, the test tools and the
-# example third-party plugin. With --browser, also Debian's chromium for the e2e tests
-# (Playwright's own browser download does not work here, so the tests use /usr/bin/chromium).
+# example third-party plugin. With --browser (the test set-up), also Debian's chromium for the
+# e2e tests (Playwright's own browser download does not work here, so the tests use
+# /usr/bin/chromium) and Debian's redis-server for the distributed-job tests. With --redis, only
+# redis-server (for `puzzle serve --redis` / `puzzle worker`; `make run` needs neither).
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +32,12 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e '.[test]' -e examples/lights-out
   touch "$stamp"
+fi
+
+want="${1:-}"
+if { [ "$want" = "--browser" ] || [ "$want" = "--redis" ]; } && [ ! -x /usr/bin/redis-server ]; then
+  # The tests start their own redis-server on a free port; nothing else is configured here.
+  apt_install redis-server
 fi
 
 if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then

@@ -58,7 +58,7 @@ def test_check_fails_a_broken_plugin_with_the_law_and_a_minimal_example(tmp_path
     lines = run.stdout.splitlines()
     failed = {lines[i].split()[1].rstrip(":"): i for i, line in enumerate(lines) if line.startswith("FAIL")}
     # The break shows in its own law, and only in laws that depend on what broke.
-    also = {"text-round-trip": {"canonical-text", "edits"}, "svg": {"edits"}}.get(law, set())
+    also = {"text-round-trip": {"canonical-text", "edits", "junk-text"}, "svg": {"edits", "junk-text"}}.get(law, set())
     assert law in failed and set(failed) <= {law} | also, run.stdout
     detail = "\n".join(lines[failed[law]:failed[law] + 3])
     assert expected in detail and "minimal failing example: " in detail, detail

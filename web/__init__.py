@@ -16,11 +16,15 @@
 ``KILL_GRACE``        seconds past the deadline before a worker is killed (default 2)
 ``PREPARE_SOLVERS``   workers prepare every solver (load tables, compiled code) before their
                       first job (default False; ``puzzle serve`` turns it on)
+``REDIS_URL``         run jobs on RQ in this Redis and keep answers there (default:
+                      ``$PUZZLE_ENGINE_REDIS``; unset: local workers and SQLite)
+``REDIS_QUEUE``       the RQ queue name (default ``"puzzle"``)
 """
 
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 
 from flask import Flask
@@ -107,9 +111,17 @@ def create_app(config: dict | None = None) -> Flask:
     if registry is None:
         from engine.plugins import get_registry
         registry = get_registry()
-    data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
-    store = ResultStore(data_dir / "results.sqlite3")
-    jobs = JobService(registry, _make_runner(app.config), store,
+    redis_url = app.config.get("REDIS_URL") or os.environ.get("PUZZLE_ENGINE_REDIS")
+    if redis_url:  # many machines: RQ workers and the answer store in Redis
+        from engine.jobs.rq_runner import redis_jobs
+        runner, store = redis_jobs(redis_url, queue=app.config.get("REDIS_QUEUE", "puzzle"),
+                                   max_queued=app.config.get("MAX_QUEUED", 16),
+                                   grace=app.config.get("KILL_GRACE", 2.0))
+    else:
+        data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
+        store = ResultStore(data_dir / "results.sqlite3")
+        runner = _make_runner(app.config)
+    jobs = JobService(registry, runner, store,
                       max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),
                       default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT))
     app.extensions["puzzle_registry"] = registry

@@ -29,7 +29,8 @@ def prepare_first() -> None:
 
 
 def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_dir: str | None = None,
-              workers: int = 2, prepare: bool = True) -> None:
+              workers: int = 2, prepare: bool = True, redis: str | None = None,
+              queue: str = "puzzle") -> None:
     """Build the app, start its solver workers, and serve it with waitress until stopped."""
     import waitress
 
@@ -39,14 +40,19 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 
     for line in startup_warnings(get_registry()):  # a broken or slow plugin is said at start
         click.echo(f"warning: {line}", err=True)
-    if prepare:
+    if prepare and not redis:  # with Redis, the `puzzle worker` processes prepare their own
         prepare_first()
     config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare}
     if data_dir:
         config["DATA_DIR"] = data_dir
+    if redis:
+        config["REDIS_URL"] = redis
+        config["REDIS_QUEUE"] = queue
     app = create_app(config)
     jobs = app.extensions["puzzle_jobs"]
     jobs.runner.start()  # spawn the workers now, so the first Solve does not wait for them
+    if redis:
+        click.echo("Jobs run on the RQ queue in Redis: start `puzzle worker --redis URL` to solve them")
     click.echo(f"Serving the puzzle engine on http://{host}:{port}/ (Ctrl+C to stop)")
     try:
         waitress.serve(app, host=host, port=port, threads=threads, ident="puzzle-engine")
@@ -65,10 +71,21 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
               help="Where solved results are stored (default: $PUZZLE_ENGINE_DATA or the user data dir).")
 @click.option("--prepare/--no-prepare", default=True, show_default=True,
               help="Build and load the solvers' tables before serving, so first solves are fast.")
-def serve(host, port, threads, workers, data_dir, prepare):
+@click.option("--redis", default=None, envvar="PUZZLE_ENGINE_REDIS",
+              help="Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
+                   "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
+@click.option("--queue", default="puzzle", show_default=True,
+              help="With --redis: the RQ queue jobs go to (workers take them with the same --queue).")
+def serve(host, port, threads, workers, data_dir, prepare, redis, queue):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
+    if redis:
+        from engine.jobs.rq_runner import check_url
+        try:
+            check_url(redis)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--redis") from None
     serve_app(host=host, port=port, threads=threads, data_dir=data_dir, workers=workers,
-              prepare=prepare)
+              prepare=prepare, redis=redis, queue=queue)
 
 
 @hookimpl

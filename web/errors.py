@@ -11,7 +11,7 @@ from flask import jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine import InputError
-from engine.jobs import JobNotFound, QueueFull
+from engine.jobs import JobNotFound, JobsUnavailable, QueueFull
 
 
 def _wants_json() -> bool:
@@ -47,6 +47,10 @@ def install(app) -> None:
 
     @app.errorhandler(QueueFull)
     def _queue_full(exc: QueueFull):
+        return error_response(exc.message, 503, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.errorhandler(JobsUnavailable)
+    def _jobs_unavailable(exc: JobsUnavailable):
         return error_response(exc.message, 503, headers={"Retry-After": str(exc.retry_after)})
 
     @app.errorhandler(HTTPException)

@@ -1,0 +1,176 @@
+"""Job records and the runner interface: what every part of the job system shares.
+
+Statuses, :class:`JobRequest` (one validated solve), :class:`Job` (its state as clients see it),
+the errors the API maps to 404 and 503, and :class:`JobRunner`, the one interface a runner
+(local processes, RQ on Redis) implements.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import InputError, PuzzleError
+
+#: Job statuses. ``queued`` and ``running`` are not final; the others are.
+QUEUED, RUNNING = "queued", "running"
+SOLVED, UNSOLVABLE, GAVE_UP, ERROR, CANCELLED = "solved", "unsolvable", "gave_up", "error", "cancelled"
+FINAL_STATUSES = frozenset({SOLVED, UNSOLVABLE, GAVE_UP, ERROR, CANCELLED})
+#: Only these answers are facts about the instance, worth storing: "gave up" depends on the
+#: time limit and the machine, so asking again may well do better.
+STORED_STATUSES = frozenset({SOLVED, UNSOLVABLE})
+
+DEFAULT_TIME_LIMIT = 10.0
+MAX_TIME_LIMIT = 120.0
+DEFAULT_REGISTRY_FACTORY = "engine.plugins:get_registry"
+
+
+class QueueFull(PuzzleError):
+    """Too many jobs are waiting; the caller should retry after ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int = 5):
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class JobsUnavailable(PuzzleError):
+    """The job queue or answer store cannot be reached (Redis is down); try again later."""
+
+    def __init__(self, message: str, retry_after: int = 5):
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class JobNotFound(InputError):
+    """No job has this id (it never existed, or it finished long ago and was forgotten)."""
+
+
+def default_data_dir() -> Path:
+    """``$PUZZLE_ENGINE_DATA``, else ``$XDG_DATA_HOME/puzzle-engine``, else ``~/.local/share/...``."""
+    explicit = os.environ.get("PUZZLE_ENGINE_DATA")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "puzzle-engine"
+
+
+def load_object(dotted: str) -> Any:
+    """Import ``"package.module:attribute"`` and return the attribute."""
+    module_name, _, attr = dotted.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"expected 'module:attribute', got {dotted!r}")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+# -- requests and job records ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JobRequest:
+    """One solve to run: everything a worker needs, already validated and canonical."""
+
+    puzzle: str
+    solver: str
+    instance: str
+    time_limit: float
+
+
+@dataclass
+class Job:
+    """The state of one job as a runner knows it; :meth:`to_json` is what clients see."""
+
+    id: str
+    request: JobRequest
+    status: str = QUEUED
+    submitted_at: float = field(default_factory=time.time)
+    started_at: float | None = None
+    finished_at: float | None = None
+    progress: dict = field(default_factory=dict)
+    #: ``SolveReport.to_json()`` once the solver answered (solved, unsolvable or gave up).
+    result: dict | None = None
+    #: Words for the user when there is no result (error, cancelled, killed).
+    message: str | None = None
+    from_store: bool = False
+    #: The permanent id (``stored-N``) of the stored answer, once it is in the result store.
+    stored_id: str | None = None
+    queue_position: int | None = None
+    cancel_requested_at: float | None = None  # monotonic
+    #: The solver answered and the answer is being stored; the job turns final right after.
+    ending: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.status in FINAL_STATUSES
+
+    def to_json(self) -> dict:
+        end = self.finished_at or time.time()
+        elapsed = round(end - self.started_at, 3) if self.started_at else 0.0
+        return {
+            "id": self.id,
+            "puzzle": self.request.puzzle,
+            "solver": self.request.solver,
+            "instance": self.request.instance,
+            "time_limit": self.request.time_limit,
+            "status": self.status,
+            "done": self.done,
+            "from_store": self.from_store,
+            "stored_id": self.stored_id,
+            "queue_position": self.queue_position if self.status == QUEUED else None,
+            "elapsed": elapsed,
+            "progress": dict(self.progress),
+            "result": self.result,
+            "message": self.message,
+        }
+
+
+def status_of_report(report: dict) -> str:
+    """The job status for a solver's answer: ``gave_up`` by cancellation is ``cancelled``."""
+    status = report.get("status")
+    if status == GAVE_UP and report.get("reason") == "cancelled":
+        return CANCELLED
+    return status if status in FINAL_STATUSES else ERROR
+
+
+# -- the runner interface ----------------------------------------------------------------------
+
+
+class JobRunner(ABC):
+    """Runs solve jobs somewhere. The web app only ever uses these methods.
+
+    ``on_finished`` (set by :class:`JobService`) must be called once with every job that ends
+    with a solver's answer (``job.result`` set, before the job shows a final status), so the
+    service can store it and name its ``stored_id``. ``on_final`` is called once with every job
+    after it reached a final status, however it ended (to record it). Neither is called with a
+    lock held that ``submit``/``get``/``cancel`` need. Implementations must be thread-safe: a
+    WSGI server calls them from many threads.
+    """
+
+    on_finished: Callable[[Job], None] | None = None
+    on_final: Callable[[Job], None] | None = None
+
+    @abstractmethod
+    def submit(self, request: JobRequest) -> Job:
+        """Queue a job; raise :class:`QueueFull` rather than queueing without bound."""
+
+    @abstractmethod
+    def get(self, job_id: str) -> Job:
+        """The job's current state; :class:`JobNotFound` for an unknown id."""
+
+    @abstractmethod
+    def cancel(self, job_id: str) -> Job:
+        """Ask the job to stop (a queued job stops at once); returns its state."""
+
+    def start(self) -> None:
+        """Get ready to run jobs (start workers); optional, ``submit`` starts lazily."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop every worker; running jobs end as cancelled."""

@@ -1,0 +1,441 @@
+"""Jobs on RQ and Redis, for many machines: the runner web processes use, and the work a worker does.
+
+Every web process enqueues on one Redis queue and reads any job back from Redis, so submit, poll
+and cancel may land on different processes. ``puzzle worker`` (:mod:`engine.jobs.worker`) runs
+:class:`PuzzleWorker`: it loads the plugins once, then RQ forks a work horse per job, which runs
+:func:`perform`. What the local runner does in its monitor thread, the worker does here:
+
+* progress goes into the RQ job's ``meta`` (at most every 0.25 s);
+* the worker kills the horse at time limit + grace, or, once the horse says the search returned,
+  after the check's own bound (the RQ job timeout is a backstop beyond both);
+* cancel is RQ's stop-job command (a queued job is cancelled at once);
+* while a job runs, the worker refreshes a short-lived "alive" key; a running job whose key
+  expired (worker killed, machine lost) is ended as ``error``, "the worker running it was lost";
+* the horse stores solved and unsolvable answers in the Redis answer store itself, so an answer
+  never depends on a web process being there to receive it.
+
+Redis keys of a job besides RQ's own: ``puzzle:job:<id>:end`` (why it ended, when RQ cannot say:
+killed at its deadline, cancelled, lost), ``:alive`` and ``:kill_at``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+import uuid
+from datetime import timezone
+from typing import Any
+
+from .execute import check_bound, run_job
+from .model import (CANCELLED, DEFAULT_REGISTRY_FACTORY, ERROR, GAVE_UP, QUEUED, RUNNING, Job,
+                    JobNotFound, JobRequest, JobRunner, JobsUnavailable, QueueFull, load_object,
+                    status_of_report)
+from .redis_store import RedisAnswerStore
+from .store import StoreBusy
+
+log = logging.getLogger("engine.jobs")
+
+DEFAULT_QUEUE = "puzzle"
+#: Seconds a running job's "alive" key lives without a refresh from its worker (refreshed every
+#: second): a job is declared lost at most this long after its worker died.
+ALIVE_SECONDS = 15
+#: How long finished jobs (and their results) stay readable in Redis.
+KEEP_SECONDS = 24 * 3600
+#: The longest answer a check is allowed for, for the RQ timeout backstop.
+_LONGEST_ANSWER = 100_000
+LOST = "the worker running it was lost"
+
+_JOB_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def _key(job_id: str, what: str) -> str:
+    return f"puzzle:job:{job_id}:{what}"
+
+
+#: The URL schemes redis-py understands.
+URL_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def check_url(url: str) -> str:
+    """``url`` if it is a Redis URL, else ValueError with an example of one."""
+    if not isinstance(url, str) or not url.startswith(URL_SCHEMES):
+        raise ValueError(f"{url!r} is not a Redis URL; give one like redis://localhost:6379/0 "
+                         f"(or rediss://, unix://)")
+    return url
+
+
+def connect(url: str, *, for_worker: bool = False):
+    """A Redis client for ``url`` that fails fast (a web request must not hang on a dead Redis).
+    A worker's connection has no read timeout: RQ blocks on the queue for minutes."""
+    import redis
+
+    check_url(url)
+    options: dict[str, Any] = {"socket_connect_timeout": 2, "health_check_interval": 10}
+    if not for_worker:
+        options["socket_timeout"] = 3
+    return redis.Redis.from_url(url, **options)
+
+
+def _serializer():
+    from rq.serializers import JSONSerializer
+    return JSONSerializer
+
+
+def _timestamp(value) -> float | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:  # RQ keeps naive UTC datetimes
+        value = value.replace(tzinfo=timezone.utc)
+    return value.timestamp()
+
+
+# -- in the worker and its work horses -----------------------------------------------------------
+
+#: The registry the worker loaded before forking: work horses inherit it.
+_REGISTRY = None
+_REGISTRY_FACTORY = DEFAULT_REGISTRY_FACTORY
+
+
+def use_registry(registry, factory: str = DEFAULT_REGISTRY_FACTORY) -> None:
+    """Set the plugin registry work horses solve with (the worker calls this once)."""
+    global _REGISTRY, _REGISTRY_FACTORY
+    _REGISTRY, _REGISTRY_FACTORY = registry, factory
+
+
+def _registry():
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = load_object(_REGISTRY_FACTORY)()
+    return _REGISTRY
+
+
+def _solver_missing(registry, puzzle: str, solver: str) -> str | None:
+    names = [s.name for s in registry.solvers(puzzle)] if puzzle in registry.puzzles else []
+    if solver in names:
+        return None
+    host = os.uname().nodename
+    has = f"its solvers for {puzzle!r}: {', '.join(names)}" if names else f"no puzzle {puzzle!r}"
+    return (f"the worker on {host} has no solver {solver!r} for {puzzle!r} ({has}); install the "
+            f"same plugins on every worker and web server")
+
+
+def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: float) -> dict:
+    """The work of one job, in an RQ work horse: solve, check, store the answer; never raises
+    for anything a plugin does. Returns ``{"kind": "done", "report": ..., "stored_id": ...}`` or
+    ``{"kind": "failed", "message": ...}``."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    redis = job.connection
+    if redis.exists(_key(job.id, "end")):  # cancelled while a worker was taking it
+        return {"kind": "cancelled"}
+    registry = _registry()
+    missing = _solver_missing(registry, puzzle, solver)
+    if missing:
+        return {"kind": "failed", "message": missing}
+    redis.set(_key(job.id, "alive"), "1", ex=ALIVE_SECONDS)
+
+    def on_progress(stats):
+        job.meta["progress"] = dict(stats)
+        try:
+            job.save_meta()
+        except Exception:  # progress is best effort; the solve goes on
+            pass
+
+    def on_searched(n_moves):
+        job.meta["progress"] = {**job.meta.get("progress", {}), "phase": "checking", "moves": n_moves}
+        redis.set(_key(job.id, "kill_at"), time.time() + check_bound(n_moves), ex=KEEP_SECONDS)
+        job.save_meta()
+
+    kind, payload = run_job(registry, puzzle, solver, instance, time_limit,
+                            on_progress=on_progress, on_searched=on_searched)
+    if kind == "failed":
+        return {"kind": "failed", "message": payload}
+    stored_id = None
+    try:
+        number = RedisAnswerStore(redis).put(payload)
+        stored_id = None if number is None else f"stored-{number}"
+    except StoreBusy as exc:  # the job still answers; only the lasting link is missing
+        log.warning("the answer of job %s was not stored: %s", job.id, exc)
+    return {"kind": "done", "report": payload, "stored_id": stored_id}
+
+
+class _ConnectionState(logging.Filter):
+    """One log line per change of the worker's Redis connection, instead of RQ's line per retry.
+
+    RQ retries a lost connection by itself, with backoff, logging every attempt; this filter on
+    RQ's worker logger lets the first of those through (reworded) and drops the rest until the
+    worker's next successful heartbeat, which logs the recovery.
+    """
+
+    def __init__(self, where: str):
+        super().__init__()
+        self.where = where
+        self.down = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "could not connect to Redis" not in record.getMessage():
+            return True
+        if self.down:
+            return False
+        self.down = True
+        record.msg, record.args = ("lost Redis at %s; RQ reconnects with backoff", (self.where,))
+        return True
+
+    def connected(self) -> None:
+        if self.down:
+            self.down = False
+            log.warning("Redis at %s answers again; taking jobs", self.where)
+
+
+def _worker_class():
+    from rq import Worker
+
+    class PuzzleWorker(Worker):
+        """An RQ worker that keeps each running job's "alive" key fresh and kills its work horse
+        at the job's deadline (time limit + grace, or the check's bound once the search is over)."""
+
+        connection_state: _ConnectionState | None = None
+
+        def heartbeat(self, *args, **kwargs):
+            result = super().heartbeat(*args, **kwargs)
+            if self.connection_state is not None:
+                self.connection_state.connected()  # it reached Redis
+            return result
+
+        def maintain_heartbeats(self, job, *args, **kwargs):
+            super().maintain_heartbeats(job, *args, **kwargs)
+            self.connection.set(_key(job.id, "alive"), "1", ex=ALIVE_SECONDS)
+            started = _timestamp(job.started_at)
+            if started is None:
+                return
+            kw = job.kwargs or {}
+            kill_at = started + float(kw.get("time_limit", 0)) + float(kw.get("grace", 0))
+            extended = self.connection.get(_key(job.id, "kill_at"))
+            if extended is not None:
+                kill_at = max(kill_at, float(extended))
+            if time.time() > kill_at:
+                limit = float(kw.get("time_limit", 0))
+                end = {"status": GAVE_UP,
+                       "message": f"the solver overran its {limit:g} s time limit and did not stop, "
+                                  f"so its work horse was killed"}
+                self.connection.set(_key(job.id, "end"), _json(end), nx=True, ex=KEEP_SECONDS)
+                self.kill_horse()
+
+    return PuzzleWorker
+
+
+def _json(value) -> str:
+    import json
+    return json.dumps(value)
+
+
+def make_worker(connection, queue_name: str = DEFAULT_QUEUE, name: str | None = None):
+    """An RQ worker for the puzzle queue (call :func:`use_registry` first)."""
+    from rq import Queue
+
+    queue = Queue(queue_name, connection=connection, serializer=_serializer())
+    # job_monitoring_interval=1: the deadline, progress and "alive" checks run every second.
+    worker = _worker_class()([queue], connection=connection, serializer=_serializer(), name=name,
+                             job_monitoring_interval=1)
+    kwargs = connection.connection_pool.connection_kwargs
+    state = _ConnectionState(f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}")
+    logging.getLogger("rq.worker").addFilter(state)
+    worker.connection_state = state
+    return worker
+
+
+# -- in the web processes ----------------------------------------------------------------------
+
+
+class RQRunner(JobRunner):
+    """Runs jobs on an RQ queue in Redis; any web process sees any job."""
+
+    def __init__(self, url: str, queue: str = DEFAULT_QUEUE, max_queued: int = 16,
+                 grace: float = 2.0, connection=None):
+        from rq import Queue
+
+        self.url = url
+        self.redis = connection if connection is not None else connect(url)
+        self.queue = Queue(queue, connection=self.redis, serializer=_serializer())
+        self.max_queued = max(0, int(max_queued))
+        self.grace = float(grace)
+        self._down_since: float | None = None
+
+    # Redis failures become one clear 503; the log gets one line per change of state.
+    def _unavailable(self, exc: Exception) -> JobsUnavailable:
+        if self._down_since is None:
+            self._down_since = time.monotonic()
+            log.warning("Redis at %s is unreachable (%s): job requests answer 503", _safe(self.url), exc)
+        return JobsUnavailable("the job queue is unreachable right now (its Redis server does not "
+                               "answer); try again in a few seconds")
+
+    def _up(self) -> None:
+        if self._down_since is not None:
+            self._down_since = None
+            log.warning("Redis at %s answers again: jobs work again", _safe(self.url))
+
+    def _call(self, fn, *args):
+        import redis
+
+        try:
+            result = fn(*args)
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            raise self._unavailable(exc) from None
+        self._up()
+        return result
+
+    def submit(self, request: JobRequest) -> Job:
+        return self._call(self._submit, request)
+
+    def _submit(self, request: JobRequest) -> Job:
+        waiting = self.queue.count
+        if waiting >= self.max_queued:
+            raise QueueFull(f"{waiting} jobs are already waiting; try again shortly", retry_after=5)
+        backstop = request.time_limit + self.grace + check_bound(_LONGEST_ANSWER) + 5
+        rq_job = self.queue.enqueue(
+            perform, job_id=uuid.uuid4().hex, job_timeout=int(backstop) + 1,
+            result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS, ttl=KEEP_SECONDS,
+            kwargs={"puzzle": request.puzzle, "solver": request.solver,
+                    "instance": request.instance, "time_limit": request.time_limit,
+                    "grace": self.grace},
+            meta={"progress": {}})
+        return self._job(rq_job)
+
+    def get(self, job_id: str) -> Job:
+        return self._call(lambda: self._job(self._fetch(job_id)))
+
+    def cancel(self, job_id: str) -> Job:
+        return self._call(self._cancel, job_id)
+
+    def _cancel(self, job_id: str) -> Job:
+        from rq.command import send_stop_job_command
+        from rq.job import JobStatus
+
+        rq_job = self._fetch(job_id)
+        status = rq_job.get_status()
+        if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
+            self._end(job_id, CANCELLED, "cancelled before it started")
+            rq_job.cancel()
+        elif status == JobStatus.STARTED:
+            self._end(job_id, CANCELLED, "cancelled (its work horse was stopped)")
+            try:
+                send_stop_job_command(self.redis, job_id, serializer=_serializer())
+            except Exception as exc:  # e.g. it finished meanwhile; the job says how it ended
+                log.info("stop-job for %s: %s", job_id, exc)
+        return self._job(self._fetch(job_id))
+
+    def close(self) -> None:
+        try:
+            self.redis.close()
+        except Exception:
+            pass
+
+    # -- reading RQ's record ---------------------------------------------------------------
+
+    def _fetch(self, job_id: str):
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job as RQJob
+
+        if not isinstance(job_id, str) or not _JOB_ID.fullmatch(job_id):
+            raise JobNotFound(f"there is no job {job_id!r}")
+        try:
+            return RQJob.fetch(job_id, connection=self.redis, serializer=_serializer())
+        except NoSuchJobError:
+            raise JobNotFound(f"there is no job {job_id!r} (unknown or expired)") from None
+
+    def _end(self, job_id: str, status: str, message: str) -> None:
+        """Say why a job ended, unless something already did (the first reason wins)."""
+        self.redis.set(_key(job_id, "end"), _json({"status": status, "message": message}),
+                       nx=True, ex=KEEP_SECONDS)
+
+    def _job(self, rq_job) -> Job:
+        import json
+
+        from rq.job import JobStatus
+
+        kw = rq_job.kwargs or {}
+        request = JobRequest(kw.get("puzzle", "?"), kw.get("solver", "?"), kw.get("instance", ""),
+                             float(kw.get("time_limit", 0)))
+        job = Job(id=rq_job.id, request=request,
+                  submitted_at=_timestamp(rq_job.enqueued_at) or time.time(),
+                  started_at=_timestamp(rq_job.started_at),
+                  progress=dict((rq_job.meta or {}).get("progress") or {}))
+        status = rq_job.get_status(refresh=False)
+        raw_end = self.redis.get(_key(rq_job.id, "end"))
+        end = json.loads(raw_end) if raw_end else None
+        if status == JobStatus.FINISHED:
+            job.finished_at = _timestamp(rq_job.ended_at)
+            value = rq_job.return_value() or {}
+            if value.get("kind") == "done":
+                job.result = value["report"]
+                job.status = status_of_report(job.result)
+                job.stored_id = value.get("stored_id")
+            elif value.get("kind") == "cancelled":
+                job.status, job.message = CANCELLED, "cancelled before it started"
+            else:
+                job.status, job.message = ERROR, value.get("message") or "the job failed"
+        elif status == JobStatus.STARTED and (end is None or end["message"] != LOST):
+            # Still running (a cancel or a deadline kill may be on its way).
+            job.status = RUNNING
+            started = job.started_at or job.submitted_at
+            if (time.time() - started > ALIVE_SECONDS
+                    and not self.redis.exists(_key(rq_job.id, "alive"))):
+                self.redis.set(_key(rq_job.id, "end"), _json({"status": ERROR, "message": LOST}),
+                               ex=KEEP_SECONDS)
+                log.warning("job %s: %s", rq_job.id, LOST)
+                return self._job(rq_job)
+        elif end is not None or status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
+            job.finished_at = _timestamp(rq_job.ended_at) or time.time()
+            if end is not None:
+                job.status, job.message = end["status"], end["message"]
+            elif status == JobStatus.CANCELED:
+                job.status, job.message = CANCELLED, "cancelled before it started"
+            else:
+                job.status, job.message = ERROR, f"the job failed: {_last_line(rq_job)}"
+        else:
+            job.status = QUEUED
+            position = rq_job.get_position()
+            job.queue_position = None if position is None else position + 1
+        return job
+
+
+def _last_line(rq_job) -> str:
+    try:
+        result = rq_job.latest_result()
+        text = (result.exc_string if result is not None else None) or ""
+    except Exception:
+        text = ""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no reason recorded"
+
+
+def _safe(url: str) -> str:
+    """A Redis URL without its password, for logs."""
+    return re.sub(r"//[^@/]*@", "//***@", url)
+
+
+def redis_jobs(url: str, queue: str = DEFAULT_QUEUE, max_queued: int = 16,
+               grace: float = 2.0) -> tuple[RQRunner, RedisAnswerStore]:
+    """The runner and answer store of the distributed mode, sharing one Redis client."""
+    runner = RQRunner(url, queue=queue, max_queued=max_queued, grace=grace)
+    return runner, GuardedRedisStore(runner)
+
+
+class GuardedRedisStore(RedisAnswerStore):
+    """The Redis answer store for web processes: an unreachable Redis is a clear 503."""
+
+    def __init__(self, runner: RQRunner):
+        super().__init__(runner.redis)
+        self._runner = runner
+
+    def get(self, puzzle, solver, instance):
+        return self._runner._call(super().get, puzzle, solver, instance)
+
+    def get_by_id(self, number):
+        return self._runner._call(super().get_by_id, number)
+
+    def count(self):
+        return self._runner._call(super().count)

@@ -1,0 +1,188 @@
+"""The job service front ends talk to: validate, answer from the store, or run.
+
+It also writes each job's record to the store (off the request path, retried when the store is
+busy), so a job cut off by a restart still answers, with a final status that says so.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..errors import InputError
+from ..solving import resolve_instance
+from .later import LaterWrites
+from .model import (DEFAULT_TIME_LIMIT, ERROR, FINAL_STATUSES, MAX_TIME_LIMIT, STORED_STATUSES, Job,
+                    JobNotFound, JobRequest, JobRunner, status_of_report)
+from .store import AnswerStore
+
+#: What a job that was queued or running when its server stopped answers afterwards.
+INTERRUPTED = "interrupted by a server restart"
+
+STORED_PREFIX = "stored-"
+
+
+class JobService:
+    """Validate, answer from the store, or run: the job API of the web app and other front ends."""
+
+    def __init__(self, registry, runner: JobRunner, store: AnswerStore,
+                 max_time_limit: float = MAX_TIME_LIMIT, default_time_limit: float = DEFAULT_TIME_LIMIT):
+        self.registry = registry
+        self.runner = runner
+        self.store = store
+        self.max_time_limit = float(max_time_limit)
+        self.default_time_limit = float(default_time_limit)
+        #: Store writes that could not be done at once, retried in the background.
+        self.later = LaterWrites()
+        runner.on_finished = self._store_result
+        runner.on_final = self._record_final
+
+    def _store_result(self, job: Job) -> None:
+        """Store a job's answer now if the store allows, else later (then its stored_id comes
+        later too); never raises, never blocks for long."""
+        report = job.result
+        if report is None or report.get("status") not in STORED_STATUSES:
+            return
+
+        def put(job=job, report=report):
+            row_id = self.store.put(report)
+            if row_id is not None:
+                job.stored_id = f"{STORED_PREFIX}{row_id}"
+
+        self.later.write(f"the {report.get('status')} answer of {_describe(job.request)}", put)
+
+    def _record(self, job: Job, now: bool = False) -> None:
+        if not self.store.keeps_job_records:
+            return
+        record = job.to_json()
+        if record["status"] in STORED_STATUSES:
+            record["result"] = None  # the answer itself is in the store (stored_id)
+        self.later.write(f"the record of job {job.id}", lambda: self.store.record_job(record), now=now)
+
+    def _record_final(self, job: Job) -> None:
+        self._record(job, now=True)
+
+    def time_limit(self, value: Any) -> float:
+        """A validated time limit in seconds (None: the default)."""
+        if value is None or value == "":
+            return self.default_time_limit
+        if isinstance(value, bool):  # JSON true is not "1 second"
+            raise InputError(f"the time limit must be a number of seconds, not {value!r}",
+                             where="time_limit")
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            raise InputError(f"the time limit must be a number of seconds, not {value!r}",
+                             where="time_limit") from None
+        if not math.isfinite(seconds) or seconds <= 0:
+            raise InputError("the time limit must be a positive number of seconds", where="time_limit")
+        if seconds > self.max_time_limit:
+            raise InputError(f"the time limit is at most {self.max_time_limit:g} seconds",
+                             where="time_limit")
+        return seconds
+
+    def request(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
+                time_limit: Any = None) -> JobRequest:
+        """Check a solve request and make it canonical; InputError names what is wrong."""
+        puzzle = self.registry.puzzle(puzzle_id)
+        if solver is not None and not isinstance(solver, str):
+            raise InputError("the solver must be given by name", where="solver")
+        solver_obj = self.registry.solver(puzzle.id, solver or None)
+        try:
+            if isinstance(instance_text, dict):  # the puzzle's JSON form, as the web API allows
+                instance = puzzle.from_json(instance_text)
+            else:
+                instance = resolve_instance(puzzle, instance_text)
+            text = puzzle.format(instance)
+        except InputError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+            # A plugin that breaks the contract on odd input still gets the user a 400 in words.
+            raise InputError(f"the instance was rejected: {exc}", where="instance") from None
+        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
+
+    def submit(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
+               time_limit: Any = None) -> Job:
+        """A job for this request: finished at once if the store knows the answer."""
+        request = self.request(puzzle_id, instance_text, solver, time_limit)
+        stored = self.store.get(request.puzzle, request.solver, request.instance)
+        if stored is not None:
+            row_id, report = stored
+            return self._stored_job(row_id, request, report)
+        job = self.runner.submit(request)
+        # Written in the background: a busy store never delays a submit.
+        self._record(job, now=False)
+        return job
+
+    def get(self, job_id: str) -> Job:
+        if not isinstance(job_id, str) or not job_id:
+            raise JobNotFound("a job id is required")
+        if job_id.startswith(STORED_PREFIX):
+            # Stored answers need no memory of the job: the id names the row.
+            row = job_id[len(STORED_PREFIX):]
+            # SQLite row ids are signed 64-bit: a longer number is no row (and would overflow).
+            valid = row.isascii() and row.isdigit() and len(row) <= 18
+            found = self.store.get_by_id(int(row)) if valid else None
+            if found is None:
+                raise JobNotFound(f"there is no job {job_id!r}")
+            request, report = found
+            return self._stored_job(int(row), request, report)
+        try:
+            return self.runner.get(job_id)
+        except JobNotFound:
+            record = self.store.job_record(job_id)
+            if record is None:
+                raise
+            return self._recorded_job(record)
+
+    def _recorded_job(self, record: dict) -> Job:
+        """A job this runner no longer knows, from its record: a job that was queued or running
+        when its server stopped ends as an error that says so."""
+        request = JobRequest(record["puzzle"], record["solver"], record["instance"],
+                             float(record.get("time_limit") or 0.0))
+        now = time.time()
+        job = Job(id=record["id"], request=request, status=record["status"],
+                  submitted_at=now - float(record.get("elapsed") or 0.0),
+                  started_at=None, finished_at=now, progress=dict(record.get("progress") or {}),
+                  result=record.get("result"), message=record.get("message"),
+                  stored_id=record.get("stored_id"))
+        if job.status not in FINAL_STATUSES:
+            job.status, job.message, job.result = ERROR, INTERRUPTED, None
+        elif job.status in STORED_STATUSES and job.result is None:
+            stored = self.store.get(request.puzzle, request.solver, request.instance)
+            if stored is None:  # the answer never reached the store
+                job.status, job.message = ERROR, "the answer was lost before it could be stored"
+            else:
+                job.stored_id = f"{STORED_PREFIX}{stored[0]}"
+                job.result = stored[1]
+        return job
+
+    def cancel(self, job_id: str) -> Job:
+        if isinstance(job_id, str) and job_id.startswith(STORED_PREFIX):
+            return self.get(job_id)  # already finished; nothing to stop
+        try:
+            return self.runner.cancel(job_id)
+        except JobNotFound:
+            if isinstance(job_id, str) and self.store.job_record(job_id) is not None:
+                return self.get(job_id)  # ended with its server; nothing left to stop
+            raise
+
+    def close(self) -> None:
+        self.runner.close()
+        self.later.close()
+        self.store.close()
+
+    @staticmethod
+    def _stored_job(row_id: int, request: JobRequest, report: dict) -> Job:
+        now = time.time()
+        return Job(id=f"{STORED_PREFIX}{row_id}", stored_id=f"{STORED_PREFIX}{row_id}",
+                   request=request, status=status_of_report(report),
+                   submitted_at=now, started_at=now, finished_at=now,
+                   progress=dict(report.get("stats") or {}), result=report, from_store=True)
+
+
+def _describe(request: JobRequest) -> str:
+    """A job request in a few words, for log lines."""
+    text = request.instance if len(request.instance) <= 60 else request.instance[:57] + "..."
+    return f"{request.puzzle} / {request.solver} / {text!r}"

@@ -1,0 +1,162 @@
+"""Answer stores: where finished answers (and job records) are kept between requests.
+
+:class:`AnswerStore` is the interface the job service uses. :class:`ResultStore` keeps answers
+in SQLite for the embedded mode; ``engine.jobs.redis_store`` keeps them in Redis for many
+machines. Answers are keyed by puzzle, solver and *canonical* instance text, and each has a
+permanent number (``stored-N`` links name it) that never changes once handed out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+from .model import STORED_STATUSES, JobRequest
+
+
+class StoreBusy(Exception):
+    """The store could not take a write right now (locked by another process, or down); the
+    caller should keep the write and try again later."""
+
+
+class AnswerStore(ABC):
+    """Solved and unsolvable answers, keyed by (puzzle, solver, canonical instance text)."""
+
+    #: Whether :meth:`record_job` keeps anything (a runner whose jobs outlive the web process,
+    #: such as RQ, needs no records of its own).
+    keeps_job_records = False
+
+    @abstractmethod
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+        """(permanent number, report) for the stored answer, or None."""
+
+    @abstractmethod
+    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
+        """(request, report) of the answer with this permanent number, or None."""
+
+    @abstractmethod
+    def put(self, report: dict) -> int | None:
+        """Store a solver's answer if it is a fact (solved/unsolvable) and return its permanent
+        number, the same one every time the same answer is stored; None when not stored.
+        Raises :class:`StoreBusy` when the write cannot be done now."""
+
+    @abstractmethod
+    def count(self) -> int:
+        """How many answers are stored."""
+
+    def record_job(self, record: dict) -> None:
+        """Keep a job's public record (``Job.to_json()`` without a stored answer's moves), so
+        a job cut off by a restart can still be answered. Optional: the default keeps nothing.
+        Raises :class:`StoreBusy` when the write cannot be done now."""
+
+    def job_record(self, job_id: str) -> dict | None:
+        """The last record kept for this job, or None."""
+        return None
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+#: Job records older than this are dropped when a store opens.
+JOB_RECORD_DAYS = 7
+#: How long a write waits for another process's lock before giving up (and being retried later):
+#: short, because a finishing job waits for it.
+WRITE_WAIT_SECONDS = 0.25
+
+
+class ResultStore(AnswerStore):
+    """Solved and unsolvable answers in SQLite (WAL), keyed by (puzzle, solver, canonical instance).
+
+    Reads and writes use separate connections: in WAL mode a reader is never blocked by a writer,
+    so lookups stay fast even while another process holds a write lock, and a write waits at most
+    :data:`WRITE_WAIT_SECONDS` before raising :class:`StoreBusy`.
+    """
+
+    keeps_job_records = True
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._read_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._write = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self._write.execute("PRAGMA journal_mode=WAL")
+        self._write.execute(
+            "CREATE TABLE IF NOT EXISTS results ("
+            " puzzle TEXT NOT NULL, solver TEXT NOT NULL, instance TEXT NOT NULL,"
+            " status TEXT NOT NULL, report TEXT NOT NULL, created REAL NOT NULL,"
+            " PRIMARY KEY (puzzle, solver, instance))"
+        )
+        self._write.execute(
+            "CREATE TABLE IF NOT EXISTS jobs ("
+            " id TEXT PRIMARY KEY, record TEXT NOT NULL, final INTEGER NOT NULL, updated REAL NOT NULL)")
+        self._write.execute("DELETE FROM jobs WHERE updated < ?",
+                            (time.time() - JOB_RECORD_DAYS * 86400,))
+        self._write.execute(f"PRAGMA busy_timeout={int(WRITE_WAIT_SECONDS * 1000)}")
+        self._read = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+        with self._read_lock:
+            row = self._read.execute(
+                "SELECT rowid, report FROM results WHERE puzzle=? AND solver=? AND instance=?",
+                (puzzle, solver, instance)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def get_by_id(self, row_id: int) -> tuple[JobRequest, dict] | None:
+        with self._read_lock:
+            row = self._read.execute("SELECT puzzle, solver, instance, report FROM results WHERE rowid=?",
+                                     (row_id,)).fetchone()
+        if not row:
+            return None
+        return JobRequest(row[0], row[1], row[2], 0.0), json.loads(row[3])
+
+    def put(self, report: dict) -> int | None:
+        if report.get("status") not in STORED_STATUSES:
+            return None
+        key = (report["puzzle"], report["solver"], report["instance"])
+        # Never replace: the row id is the answer's permanent number, and links name it. The same
+        # answer stored twice (two identical jobs in flight) keeps the first row.
+        with self._write_lock:
+            try:
+                self._write.execute(
+                    "INSERT INTO results (puzzle, solver, instance, status, report, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle, solver, instance) DO NOTHING",
+                    (*key, report["status"], json.dumps(report), time.time()))
+                row = self._write.execute(
+                    "SELECT rowid FROM results WHERE puzzle=? AND solver=? AND instance=?",
+                    key).fetchone()
+            except sqlite3.OperationalError as exc:  # "database is locked" by another process
+                raise StoreBusy(f"SQLite: {exc}") from None
+        return row[0] if row else None
+
+    def record_job(self, record: dict) -> None:
+        with self._write_lock:
+            try:
+                # A late "queued" record never overwrites a final one (writes may be retried).
+                self._write.execute(
+                    "INSERT INTO jobs (id, record, final, updated) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET record=excluded.record, final=excluded.final,"
+                    " updated=excluded.updated WHERE excluded.final >= jobs.final",
+                    (record["id"], json.dumps(record), int(bool(record.get("done"))), time.time()))
+            except sqlite3.OperationalError as exc:
+                raise StoreBusy(f"SQLite: {exc}") from None
+
+    def job_record(self, job_id: str) -> dict | None:
+        with self._read_lock:
+            row = self._read.execute("SELECT record FROM jobs WHERE id=?", (job_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def count(self) -> int:
+        with self._read_lock:
+            return self._read.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+    def close(self) -> None:
+        with self._write_lock:
+            self._write.close()
+        with self._read_lock:
+            self._read.close()

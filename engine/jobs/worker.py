@@ -1,0 +1,93 @@
+"""``puzzle worker``: an RQ worker for solve jobs, with its Redis connection kept alive.
+
+It loads the plugins and prepares every solver once, then lets RQ fork a work horse per job
+(the horses inherit the loaded plugins and tables). When Redis cannot be reached it retries
+with growing pauses and logs one line per change of state, never one per attempt. SIGTERM
+(or Ctrl+C) is RQ's warm shutdown: the current job finishes, then the worker exits; a second
+one stops the job at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+
+import click
+
+from .model import DEFAULT_REGISTRY_FACTORY, load_object
+
+log = logging.getLogger("engine.jobs.worker")
+
+#: Pauses between connection attempts grow from the first to the last.
+FIRST_PAUSE, LAST_PAUSE = 0.5, 15.0
+
+
+def run_worker(url: str, queue: str, burst: bool = False,
+               registry_factory: str = DEFAULT_REGISTRY_FACTORY, prepare: bool = True,
+               name: str | None = None) -> None:
+    """Serve the queue until stopped (or, with ``burst``, until it is empty)."""
+    import redis
+
+    from ..solving import prepare_solvers
+    from .rq_runner import _safe, connect, make_worker, use_registry
+
+    registry = load_object(registry_factory)()
+    use_registry(registry, registry_factory)
+    if prepare:
+        for done in prepare_solvers(registry):
+            if done.error:
+                log.warning("%s solver %r is not prepared: %s", done.puzzle_id, done.solver, done.error)
+    where = _safe(url)
+    state, pause = None, FIRST_PAUSE
+    while True:
+        connection = connect(url, for_worker=True)
+        try:
+            connection.ping()
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            if state != "down":
+                log.warning("Redis at %s is unreachable (%s); retrying with backoff", where, exc)
+                state = "down"
+            if burst:
+                raise click.ClickException(f"Redis at {where} is unreachable: {exc}") from None
+            time.sleep(pause)
+            pause = min(LAST_PAUSE, pause * 2)
+            continue
+        if state != "up":
+            log.warning("connected to Redis at %s; taking jobs from queue %r", where, queue)
+            state, pause = "up", FIRST_PAUSE
+        worker = make_worker(connection, queue, name=name)
+        try:
+            worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
+            return  # the queue is empty (burst) or the worker was told to stop
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            log.warning("lost Redis at %s (%s); reconnecting with backoff", where, exc)
+            state = "down"
+            time.sleep(pause)
+
+
+@click.command("worker")
+@click.option("--redis", "redis_url", default=None, envvar="PUZZLE_ENGINE_REDIS",
+              help="Redis URL, e.g. redis://localhost:6379/0 (default: $PUZZLE_ENGINE_REDIS).")
+@click.option("--queue", default="puzzle", show_default=True, help="The RQ queue to take jobs from.")
+@click.option("--burst", is_flag=True, help="Exit once the queue is empty.")
+@click.option("--name", default=None, help="The worker's name in RQ (default: a random one).")
+@click.option("--prepare/--no-prepare", default=True, show_default=True,
+              help="Build and load every solver's tables before taking jobs.")
+@click.option("--registry-factory", default=DEFAULT_REGISTRY_FACTORY, show_default=True, hidden=True,
+              help="module:function that returns the plugin registry (for tests).")
+def worker_command(redis_url, queue, burst, name, prepare, registry_factory):
+    """Run a solve worker on RQ (Redis): many of them, on many machines, serve `puzzle serve --redis`."""
+    if not redis_url:
+        raise click.UsageError("give the Redis URL with --redis or $PUZZLE_ENGINE_REDIS")
+    from .rq_runner import check_url
+    try:
+        check_url(redis_url)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--redis") from None
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format=f"%(asctime)s worker {os.getpid()}: %(message)s")
+    logging.getLogger("rq").setLevel(logging.WARNING)
+    run_worker(redis_url, queue, burst=burst, registry_factory=registry_factory, prepare=prepare,
+               name=name)

@@ -1,0 +1,66 @@
+"""Toy plugins for the job tests: the "pairs" puzzle plus a puzzle whose rules are slow.
+
+"slowpairs" is "pairs" with a rule that takes 0.1 s a move, and its solver "hasty" answers
+just before its deadline: checking the answer then takes longer than the kill grace, which
+shows whether a runner gives the check its own time. Worker processes load
+:func:`jobs_registry` by its dotted path, :data:`JOBS_FACTORY`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine import Solved, Solver, hookimpl
+from engine.plugins import Registry
+
+from test_web_toy import Pairs, _Plugin
+
+#: Seconds one slowpairs move takes to apply.
+SLOW_MOVE_SECONDS = 0.1
+
+
+class SlowPairs(Pairs):
+    id = "slowpairs"
+    title = "Slow pairs"
+
+    def apply_move(self, state, move):
+        time.sleep(SLOW_MOVE_SECONDS)
+        return super().apply_move(state, move)
+
+
+class Hasty(Solver):
+    """Sweeps left to right after ``instance``-independent 0.3 s of "search"."""
+
+    puzzle_id = "slowpairs"
+    name = "hasty"
+
+    def solve(self, instance, ctx):
+        time.sleep(0.3)
+        bits, moves = list(instance), []
+        for k in range(len(bits) - 1):
+            if bits[k]:
+                bits[k] ^= 1
+                bits[k + 1] ^= 1
+                moves.append(str(k))
+        return Solved(moves)
+
+
+class _SlowPlugin:
+    @hookimpl
+    def register_puzzles(self, register):
+        register(SlowPairs())
+
+    @hookimpl
+    def register_solvers(self, register):
+        register(Hasty())
+
+
+def jobs_registry() -> Registry:
+    registry = Registry()
+    registry.add_plugin("pairs-plugin", _Plugin(), version="9.9")
+    registry.add_plugin("slow-plugin", _SlowPlugin(), version="1.0")
+    registry.collect()
+    return registry
+
+
+JOBS_FACTORY = f"{__name__}:jobs_registry"

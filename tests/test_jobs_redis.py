@@ -1,0 +1,356 @@
+"""Jobs on RQ and a real redis-server: many web processes and workers, cancel, deadlines, a lost
+worker, Redis going away and coming back, answers surviving a Redis restart (AOF), and a worker
+without the plugin a job needs.
+
+Every test starts what it needs: redis-server on a free port in a temp dir (AOF on), `puzzle
+worker` processes with the toy plugins of tests/jobs_toy.py, and each test its own queue.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from jobs_toy import jobs_registry
+from redis_helpers import TESTS, RedisServer, free_port, start_worker, stop, worker_env
+from test_web_toy import flip
+from web import create_app
+
+pytestmark = [pytest.mark.slow,  # subprocesses and a Redis server: seconds per test
+              pytest.mark.skipif(not os.path.exists("/usr/bin/redis-server"),
+                                 reason="needs Debian's redis-server (scripts/setup.sh installs it)")]
+
+_queues = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def queue():
+    return f"test-{os.getpid()}-{next(_queues)}"
+
+
+@pytest.fixture()
+def workers():
+    started: list[subprocess.Popen] = []
+    yield started
+    for process in started:
+        stop(process)
+
+
+def make_app(redis_server, queue, **config):
+    return create_app({"REGISTRY": jobs_registry(), "REDIS_URL": redis_server.url,
+                       "REDIS_QUEUE": queue, "KILL_GRACE": 0.5, **config})
+
+
+def wait_done(client, job: dict, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while not job["done"]:
+        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
+        time.sleep(0.1)
+        job = client.get(f"/api/jobs/{job['id']}").get_json()
+    return job
+
+
+def wait_status(client, job_id, status, timeout=30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        job = client.get(f"/api/jobs/{job_id}").get_json()
+        if job["status"] == status:
+            return job
+        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
+        time.sleep(0.1)
+
+
+def replayed(bits: str, moves) -> str:
+    for move in moves:
+        bits = flip(bits, move)
+    return bits
+
+
+# -- two web processes, two workers ------------------------------------------------------------
+
+WEB = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {tests!r})
+    import waitress
+    from jobs_toy import jobs_registry
+    from web import create_app
+    app = create_app({{"REGISTRY": jobs_registry(), "REDIS_URL": sys.argv[1], "REDIS_QUEUE": sys.argv[2],
+                      "KILL_GRACE": 0.5, "MAX_QUEUED": 200}})
+    waitress.serve(app, host="127.0.0.1", port=int(sys.argv[3]), threads=4, _quiet=True)
+""")
+
+
+def http(base: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method="POST" if body is not None else "GET",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def start_web(url: str, queue: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-c", WEB.format(tests=str(TESTS)), url, queue, str(port)],
+                               env=worker_env())
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/puzzles", timeout=2).read()
+            return process, base
+        except OSError:
+            assert process.poll() is None and time.monotonic() < deadline, "web process did not start"
+            time.sleep(0.1)
+
+
+def mixed_jobs(n: int, seed: int = 5) -> list[dict]:
+    rng = random.Random(seed)
+    jobs = []
+    for i in range(n):
+        bits = "".join(rng.choice("01") for _ in range(rng.randint(4, 16)))
+        kind = i % 10
+        if kind < 6:  # solvable (an even number of ones)
+            if bits.count("1") % 2:
+                bits = ("0" if bits[0] == "1" else "1") + bits[1:]
+            jobs.append({"instance": bits, "solver": "sweep"})
+        elif kind < 8:  # unsolvable
+            if bits.count("1") % 2 == 0:
+                bits = ("0" if bits[0] == "1" else "1") + bits[1:]
+            jobs.append({"instance": bits, "solver": "sweep"})
+        elif kind == 8:
+            jobs.append({"instance": bits, "solver": "patient", "time_limit": 0.3})
+        else:
+            jobs.append({"instance": "0011", "solver": "liar"})
+    return jobs
+
+
+def test_two_web_processes_and_two_workers_share_every_job(redis_server, queue, workers):
+    workers += [start_worker(redis_server.url, queue), start_worker(redis_server.url, queue)]
+    (web_a, a), (web_b, b) = start_web(redis_server.url, queue), start_web(redis_server.url, queue)
+    try:
+        submitted = []
+        for i, body in enumerate(mixed_jobs(50)):
+            code, job = http(a if i % 2 else b, "/api/pairs/jobs", body)
+            assert code in (200, 202), job
+            submitted.append((body, job, b if i % 2 else a))  # read back from the other one
+        deadline = time.monotonic() + 120
+        for body, job, other in submitted:
+            while not job["done"]:
+                assert time.monotonic() < deadline, f"job {job['id']} still {job['status']}"
+                time.sleep(0.1)
+                code, job = http(other, f"/api/jobs/{job['id']}")
+                assert code == 200
+            bits = body["instance"]
+            if body["solver"] == "liar":
+                assert job["status"] == "error" and "do not reach the goal" in job["message"]
+            elif body["solver"] == "patient":
+                assert job["status"] == "gave_up" and job["result"]["reason"] == "deadline"
+            elif bits.count("1") % 2:
+                assert job["status"] == "unsolvable" and "odd" in job["result"]["reason"]
+            else:
+                assert job["status"] == "solved"
+                assert replayed(bits, job["result"]["moves"]) == "0" * len(bits)
+            if job["status"] in ("solved", "unsolvable"):
+                for base in (a, b):  # the lasting link works from every web process
+                    code, stored = http(base, f"/api/jobs/{job['stored_id']}")
+                    assert code == 200 and stored["result"]["moves"] == job["result"]["moves"]
+        # The same request again is answered from the shared store, on either process.
+        body = next(body for body, job, _ in submitted if body["solver"] == "sweep")
+        assert http(a, "/api/pairs/jobs", body)[1]["from_store"]
+        assert http(b, "/api/pairs/jobs", body)[1]["from_store"]
+    finally:
+        for process in (web_a, web_b):
+            process.terminate()
+            process.wait(10)
+
+
+def test_a_job_outlives_the_web_process_that_took_it(redis_server, queue, workers):
+    first = make_app(redis_server, queue)
+    job = first.test_client().post("/api/pairs/jobs", json={"instance": "100100"}).get_json()
+    first.extensions["puzzle_jobs"].close()  # that web process is gone
+    workers.append(start_worker(redis_server.url, queue))
+    second = make_app(redis_server, queue)
+    done = wait_done(second.test_client(), job)
+    assert done["status"] == "solved" and replayed("100100", done["result"]["moves"]) == "000000"
+
+
+def test_progress_is_visible_while_running(redis_server, queue, workers):
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                               "time_limit": 3}).get_json()
+    wait_status(client, job["id"], "running")
+    time.sleep(0.6)
+    running = client.get(f"/api/jobs/{job['id']}").get_json()
+    assert running["status"] == "running" and running["progress"].get("nodes", 0) > 0
+    assert wait_done(client, running)["status"] == "gave_up"
+
+
+# -- cancel, deadline, queue bound -------------------------------------------------------------
+
+
+def test_cancel_queued_and_running(redis_server, queue, workers):
+    client = make_app(redis_server, queue).test_client()
+    # No worker yet: the job waits, and a cancel ends it at once.
+    queued = client.post("/api/pairs/jobs", json={"instance": "1100"}).get_json()
+    assert queued["status"] == "queued" and queued["queue_position"] == 1
+    cancelled = client.post(f"/api/jobs/{queued['id']}/cancel").get_json()
+    assert cancelled["status"] == "cancelled" and cancelled["done"]
+    workers.append(start_worker(redis_server.url, queue))
+    running = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 60}).get_json()
+    wait_status(client, running["id"], "running")
+    client.delete(f"/api/jobs/{running['id']}")
+    running = wait_done(client, running, timeout=15)  # far less than its 60 s
+    assert running["status"] == "cancelled" and running["result"] is None
+    # The cancelled queued job never ran: a later job is done and it is still as it was.
+    later = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0101"}).get_json())
+    assert later["status"] == "solved"
+    again = client.get(f"/api/jobs/{queued['id']}").get_json()
+    assert again["status"] == "cancelled" and again["result"] is None
+
+
+def test_a_solver_past_its_deadline_is_killed(redis_server, queue, workers):
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "stubborn",
+                                               "time_limit": 0.5}).get_json()
+    job = wait_done(client, job, timeout=20)
+    assert job["status"] == "gave_up" and "killed" in job["message"]
+    assert "0.5 s time limit" in job["message"]
+    after = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0011"}).get_json())
+    assert after["status"] == "solved"  # the worker took the next job
+
+
+def test_a_slow_check_is_allowed_its_own_time(redis_server, queue, workers):
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    job = client.post("/api/slowpairs/jobs", json={"instance": "1" * 24, "solver": "hasty",
+                                                   "time_limit": 0.5}).get_json()
+    job = wait_done(client, job)
+    assert job["status"] == "solved" and replayed("1" * 24, job["result"]["moves"]) == "0" * 24
+
+
+def test_a_full_queue_is_503_with_retry_after(redis_server, queue):
+    client = make_app(redis_server, queue, MAX_QUEUED=1).test_client()
+    # (instances no other test solves: a stored answer would not be queued)
+    assert client.post("/api/pairs/jobs", json={"instance": "1111000000"}).status_code == 202
+    full = client.post("/api/pairs/jobs", json={"instance": "0000001111"})
+    assert full.status_code == 503 and int(full.headers["Retry-After"]) >= 1
+    assert "waiting" in full.get_json()["error"]
+
+
+# -- failures ----------------------------------------------------------------------------------
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def test_a_worker_killed_mid_job_ends_the_job_as_lost(redis_server, queue, workers):
+    doomed = start_worker(redis_server.url, queue)
+    workers.append(doomed)
+    client = make_app(redis_server, queue).test_client()
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                               "time_limit": 100}).get_json()
+    wait_status(client, job["id"], "running")
+    for pid in children(doomed.pid) + [doomed.pid]:  # the worker and its work horse: machine lost
+        os.kill(pid, signal.SIGKILL)
+    doomed.wait()
+    workers.append(start_worker(redis_server.url, queue))
+    lost = wait_done(client, job, timeout=60)
+    assert lost["status"] == "error" and lost["message"] == "the worker running it was lost"
+    other = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "011110"}).get_json())
+    assert other["status"] == "solved"
+
+
+def test_redis_down_is_503_then_recovers(redis_server, queue, workers):
+    workers.append(start_worker(redis_server.url, queue))
+    app = make_app(redis_server, queue)
+    client = app.test_client()
+    assert wait_done(client, client.post("/api/pairs/jobs", json={"instance": "1001"}).get_json())["done"]
+    redis_server.stop()
+    try:
+        down = client.post("/api/pairs/jobs", json={"instance": "0110"})  # (its answer is stored)
+        assert down.status_code == 503 and "Retry-After" in down.headers
+        assert "unreachable" in down.get_json()["error"] and "Traceback" not in down.get_data(True)
+        assert client.get("/api/jobs/0123456789abcdef0123456789abcdef").status_code == 503
+        assert client.get("/").status_code == 200  # pages that need no jobs still work
+        assert client.get("/api/puzzles").status_code == 200
+    finally:
+        redis_server.start()
+    # No restart of anything else: the web app and the worker reconnect by themselves.
+    job = client.post("/api/pairs/jobs", json={"instance": "011000000110"})
+    assert job.status_code == 202
+    assert wait_done(client, job.get_json(), timeout=60)["status"] == "solved"
+
+
+def test_answers_survive_a_redis_restart_with_aof(redis_server, queue, workers):
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "110000110"}).get_json())
+    assert job["status"] == "unsolvable" or job["status"] == "solved"
+    link = job["stored_id"]
+    redis_server.stop()
+    redis_server.start()  # same data directory: the append-only file is replayed
+    fresh = make_app(redis_server, queue).test_client()
+    stored = fresh.get(f"/api/jobs/{link}").get_json()
+    assert stored["result"] == job["result"] and stored["from_store"]
+    again = fresh.post("/api/pairs/jobs", json={"instance": "110000110"}).get_json()
+    assert again["from_store"] and again["stored_id"] == link
+
+
+def test_a_worker_without_the_solver_says_so(redis_server, queue, workers):
+    # This worker has only the "pairs" plugin; the web app also knows "slowpairs".
+    workers.append(start_worker(redis_server.url, queue, factory="test_web_toy:toy_registry"))
+    client = make_app(redis_server, queue).test_client()
+    job = wait_done(client, client.post("/api/slowpairs/jobs", json={"instance": "0110"}).get_json())
+    assert job["status"] == "error"
+    assert "has no solver 'hasty' for 'slowpairs'" in job["message"]
+    assert "install the same plugins on every worker" in job["message"]
+
+
+def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue):
+    worker = start_worker(redis_server.url, queue)
+    try:
+        client = make_app(redis_server, queue).test_client()
+        job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 2}).get_json()
+        wait_status(client, job["id"], "running")
+        worker.send_signal(signal.SIGTERM)  # warm shutdown: the running job is finished first
+        assert worker.wait(30) == 0
+        done = client.get(f"/api/jobs/{job['id']}").get_json()
+        assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline"
+    finally:
+        stop(worker)
