@@ -139,8 +139,7 @@ KEYED_POSITIONS = """() => Object.fromEntries(Array.from(
 def test_next_step_is_animated(page, server, installed, puzzle):
     details = need(installed, puzzle)
     play_link(page, server, puzzle, next(iter(details["presets"])))
-    if not page.locator("#playback-board [data-key]").count():
-        pytest.xfail(f"the {puzzle} renderer gives its parts no data-key yet")
+    assert page.locator("#playback-board [data-key]").count(), f"the {puzzle} board has no data-key"
     before = page.evaluate(KEYED_POSITIONS)
     # Watch the animations start as the new board goes in.
     page.evaluate("""() => { window.__seen = 0; new MutationObserver(() => {
@@ -164,10 +163,9 @@ def test_last_and_next_move_are_distinct_cues(page, server, installed, puzzle):
     details = need(installed, puzzle)
     play_link(page, server, puzzle, next(iter(details["presets"])), step=1)
     board = page.locator("#playback-board")
-    if not board.locator(".last-move").count():
-        pytest.xfail(f"the {puzzle} renderer does not mark .last-move yet")
     last = board.locator(".last-move")
     nxt = board.locator(".next-move")
+    expect(last.first).to_be_attached()
     expect(nxt.first).to_be_attached()
     assert board.locator(".last-move.next-move").count() == 0
     # The host styles them differently: solid versus dashed.
@@ -452,8 +450,7 @@ def test_hint_shows_a_legal_next_move(page, server, installed, puzzle):
     # The move is legal from here (the server replays it) ...
     replay = api(server, f"/api/{puzzle}/replay", {"instance": instance, "moves": [hint["move"]]})
     assert replay["steps"] == 1
-    if not page.locator("#board .next-move").count():
-        pytest.xfail(f"the {puzzle} renderer does not mark .next-move yet")
+    expect(page.locator("#board .next-move").first).to_be_attached()
     expect(page.locator("#legend")).to_be_visible()
     if puzzle in ONE_CLICK:
         # ... and playing it keeps the position solvable.
