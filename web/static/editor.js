@@ -573,6 +573,12 @@
     } else {
       setStatus("The solver failed: " + sentence(state.message || "no reason given"), "error");
     }
+    // Solve (or Cancel) was disabled under the keyboard's focus while the job ran: give focus
+    // back to the way forward rather than leave it on the page body.
+    if (view !== "solution") {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost) (el.tryFast.hidden ? el.solve : el.tryFast).focus({ preventScroll: true });
+    }
   }
 
   async function poll() {
