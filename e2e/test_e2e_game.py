@@ -486,3 +486,18 @@ def test_live_verdict_after_each_move(page, server, installed):
     expect(note).to_have_attribute("data-verdict", verdict)
     if verdict == "unknown":
         expect(note).to_contain_text("Unknown")
+
+
+def test_step_tween_follows_the_speed_setting(page, server, installed):
+    need(installed, "sliding")
+    play_link(page, server, "sliding", "8-puzzle")
+    durations = {}
+    for label in ("Normal", "Fast", "Slow"):
+        page.get_by_label("Speed").select_option(label=label)
+        page.get_by_role("button", name="Next step").click()
+        page.wait_for_function("document.getAnimations().length > 0")
+        durations[label] = page.evaluate(
+            "Math.max(...document.getAnimations().map(a => a.effect.getTiming().duration))")
+        page.wait_for_function("document.getAnimations().length === 0")
+    assert 150 <= durations["Normal"] <= 300
+    assert durations["Fast"] < durations["Normal"] <= durations["Slow"]
