@@ -4,12 +4,16 @@ Plugins import from ``engine`` only (never from ``engine.something`` internals t
 need, never from ``web`` or another plugin).
 """
 
-from .context import SolveContext
-from .contract import Assessment, EditMode, EditResult, EditTool, Puzzle, Renderer, Solver
-from .errors import InputError, PuzzleError, SolverError
-from .hookspecs import hookimpl
-from .outcomes import GaveUp, Outcome, Solved, Unsolvable
-from .solving import replay
+from ._ctrl_c import guard_startup
+
+guard_startup()  # the `puzzle` command exits 3 on Ctrl+C while it loads (a no-op elsewhere)
+
+from .context import SolveContext  # noqa: E402
+from .contract import Assessment, EditMode, EditResult, EditTool, Puzzle, Renderer, Solver  # noqa: E402
+from .errors import InputError, PuzzleError, SolverError  # noqa: E402
+from .hookspecs import hookimpl  # noqa: E402
+from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
+from .solving import replay  # noqa: E402
 
 __all__ = [
     "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",

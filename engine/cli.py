@@ -1,36 +1,65 @@
 """The ``puzzle`` command line.
 
 Exit codes: 0 solved (or success), 1 unsolvable, 2 bad input (one-line message on stderr, no
-traceback), 3 gave up (deadline or cancelled), 4 a solver or plugin broke its contract.
-Plugins add commands through the ``register_commands`` hook (the web app adds ``serve``).
+traceback), 3 gave up (deadline or cancelled, including a solver killed for ignoring its time
+limit, and Ctrl+C at any moment), 4 a solver or plugin broke its contract (it raised, returned a
+wrong or unencodable answer, or its process died), 5 the environment failed a plugin (an
+unwritable directory, a missing file, out of memory). Errors are one ``error:`` line on stderr.
+
+``puzzle solve`` runs the solver in a child process (:mod:`engine.isolation`) with the web app's
+rules: ``--timeout`` is the solver's cooperative deadline, and a solver still running ``--grace``
+seconds past it is killed. Plugins add commands through the ``register_commands`` hook (the web
+app adds ``serve``).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import threading
-from typing import Any, Mapping
+import traceback
+from typing import Any, Mapping, NoReturn
 
 import click
 
-from .errors import InputError, SolverError
+from ._ctrl_c import guard_startup
+from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
+from .isolation import DEFAULT_GRACE, Stopped, solve_isolated
 from .jobs.worker import worker_command
-from .outcomes import GaveUp, Solved, Unsolvable
 from .plugins import get_registry
-from .solving import prepare_solvers, replay, resolve_instance, solve as solve_instance
+from .svgsafe import UnsafeSVG, sanitize_svg
+from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
+EXIT_ENVIRONMENT = 5
+#: The exit code for each engine error a command can end with.
+EXIT_CODES = ((InputError, EXIT_BAD_INPUT), (EnvironmentProblem, EXIT_ENVIRONMENT),
+              (SolverError, EXIT_SOLVER_ERROR), (PluginError, EXIT_SOLVER_ERROR))
 
 
-def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
 
 
+def _fail_with(exc: Exception) -> NoReturn:
+    """End with the one line and exit code an engine error stands for."""
+    for kind, code in EXIT_CODES:
+        if isinstance(exc, kind):
+            _fail(str(exc) if isinstance(exc, InputError) else exc.message, code)
+    raise exc
+
+
 def _read_instance(text: str) -> str:
+    """The INSTANCE argument, or stdin for ``-``: at most the size limit plus one character is
+    read, so a huge input costs no memory before it is refused."""
     if text == "-":
-        return sys.stdin.read()
+        text = sys.stdin.read(MAX_INPUT_CHARS + 1)
+        if len(text) > MAX_INPUT_CHARS:
+            raise InputError(f"the instance on stdin is longer than the limit of "
+                             f"{MAX_INPUT_CHARS:,} characters")
     return text
 
 
@@ -121,39 +150,44 @@ def _summary(report_json: dict) -> str:
 @click.argument("instance")
 @click.option("--solver", "solver_name", help="Solver name (default: the puzzle's first).")
 @click.option("--timeout", type=float, help="Give up after this many seconds.")
+@click.option("--grace", type=click.FloatRange(0, 3600), default=DEFAULT_GRACE, show_default=True,
+              help="Seconds a solver may overrun --timeout (or a Ctrl+C) before it is killed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve_command(puzzle_id: str, instance: str, solver_name: str | None,
-                  timeout: float | None, as_json: bool) -> None:
-    """Solve INSTANCE (instance text, a preset name, or - for stdin)."""
-    cancel = threading.Event()
+                  timeout: float | None, grace: float, as_json: bool) -> None:
+    """Solve INSTANCE (instance text, a preset name, or - for stdin).
+
+    The solver runs in a child process: with --timeout, one that is still running --grace
+    seconds after it is killed (exit 3); one whose process dies is reported (exit 4).
+    """
     progress = _ProgressLine()
     try:
-        report = solve_instance(get_registry(), puzzle_id, _read_instance(instance),
-                                solver_name=solver_name, timeout=timeout,
-                                on_progress=progress, cancel=cancel)
-    except KeyboardInterrupt:
+        registry = get_registry()
+        text = _read_instance(instance)
+        puzzle = registry.puzzle(puzzle_id)
+        solver = registry.solver(puzzle_id, solver_name)
+        if timeout is not None and not timeout > 0:
+            raise InputError("the timeout must be a positive number of seconds")
+        plugin = owner_of(registry, solver)
+        label = f"solver {solver.name!r}" + (f" of plugin {plugin!r}" if plugin else "")
+        result = solve_isolated(puzzle.id, text, solver.name, timeout, grace=grace,
+                                on_progress=progress, solver_label=label)
+    except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
         progress.close()
-        _fail("cancelled", EXIT_GAVE_UP)
-    except InputError as exc:
-        progress.close()
-        _fail(str(exc))
-    except SolverError as exc:
-        progress.close()
-        _fail(exc.message, EXIT_SOLVER_ERROR)
+        _fail_with(exc)
     progress.close()
-    data = report.to_json()
+    if isinstance(result, Stopped):
+        _fail(result.message, EXIT_GAVE_UP)
     if as_json:
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(result, indent=2))
     else:
-        for move in data["moves"]:
+        for move in result["moves"]:
             click.echo(move)
-        click.echo(_summary(data))
-    outcome = report.outcome
-    if isinstance(outcome, Unsolvable):
+        click.echo(_summary(result))
+    if result["status"] == "unsolvable":
         sys.exit(EXIT_UNSOLVABLE)
-    if isinstance(outcome, GaveUp):
+    if result["status"] == "gave_up":
         sys.exit(EXIT_GAVE_UP)
-    assert isinstance(outcome, Solved)
 
 
 @cli.command("prepare")
@@ -205,17 +239,25 @@ def render_command(puzzle_id: str, instance: str, moves: str | None, step: int |
     try:
         puzzle = registry.puzzle(puzzle_id)
         renderer = registry.renderer(puzzle_id, renderer_name)
-        inst = resolve_instance(puzzle, _read_instance(instance))
+        with plugin_call(what="the instance", plugin=owner_of(registry, puzzle),
+                         doing=f"reading a {puzzle.id} instance"):
+            inst = resolve_instance(puzzle, _read_instance(instance))
         move_list = _split_moves(moves)
         step = len(move_list) if step is None else step
         if not 0 <= step <= len(move_list):
             raise InputError(f"--step must be between 0 and {len(move_list)} (the number of moves)")
-        states = replay(puzzle, inst, move_list[:step])
-    except InputError as exc:
-        _fail(str(exc))
-    last = move_list[step - 1] if step > 0 else None
-    nxt = move_list[step] if step < len(move_list) else None
-    click.echo(renderer.render(states[-1], last_move=last, next_move=nxt))
+        with plugin_call(what="a move", plugin=owner_of(registry, puzzle), doing="replaying moves"):
+            state = final_state(puzzle, inst, move_list[:step])
+        last = move_list[step - 1] if step > 0 else None
+        nxt = move_list[step] if step < len(move_list) else None
+        with plugin_call(plugin=owner_of(registry, renderer), doing=f"rendering a {puzzle.id} board"):
+            svg = sanitize_svg(renderer.render(state, last_move=last, next_move=nxt))
+    except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
+        _fail_with(exc)
+    except UnsafeSVG as exc:
+        _fail(f"renderer {renderer.name!r} of plugin {owner_of(registry, renderer)!r} drew "
+              f"an SVG that cannot be made safe: {exc}", EXIT_SOLVER_ERROR)
+    click.echo(svg)
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -247,9 +289,11 @@ def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[s
         if unknown:
             known = ", ".join(puzzle.random_options) or "none"
             raise InputError(f"{puzzle.title} has no random option {unknown[0]!r}; options: {known}")
-        instance = puzzle.random(seed, opts)
-    except InputError as exc:
-        _fail(str(exc))
+        with plugin_call(what="the random options", plugin=owner_of(registry, puzzle),
+                         doing=f"making a random {puzzle.id} instance"):
+            instance = puzzle.random(seed, opts)
+    except (InputError, PluginError, EnvironmentProblem) as exc:
+        _fail_with(exc)
     click.echo(puzzle.format(instance))
 
 
@@ -267,9 +311,14 @@ def main(argv: list[str] | None = None) -> None:
 
     Click's own usage errors (a bad option value, a missing argument, an unknown command) are
     printed as one ``error:`` line with exit code 2, like every other bad input, instead of
-    Click's four-line usage block.
+    Click's four-line usage block. Ctrl+C at any moment ends with exit 3 and no traceback.
     """
-    get_registry().add_commands(cli)
+    guard_startup()  # already in place when run as `puzzle`; main() may be called otherwise
+    try:
+        get_registry().add_commands(cli)
+    finally:
+        # From here on Ctrl+C is a KeyboardInterrupt each command (and the end of main) handles.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         cli.main(args=argv, prog_name="puzzle", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `puzzle`: the help is the answer
@@ -280,8 +329,33 @@ def main(argv: list[str] | None = None) -> None:
         _fail(exc.format_message() + hint, exc.exit_code)
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code)
-    except click.Abort:
+    except (click.Abort, KeyboardInterrupt):
         _fail("cancelled", EXIT_GAVE_UP)
+    except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
+        _fail_with(exc)
+    except Exception as exc:  # a plugin's bug anywhere else: one line naming it, exit 4
+        if os.environ.get("PUZZLE_ENGINE_DEBUG"):
+            raise
+        _fail(_unexpected(exc), EXIT_SOLVER_ERROR)
+
+
+def _unexpected(exc: BaseException) -> str:
+    """One line for an exception no command expected, naming the plugin whose code raised it
+    (the innermost traceback frame in a plugin's package), or the engine."""
+    modules = {}
+    for info in get_registry().plugins.values():
+        package = (info.module or "").rsplit(".", 1)[0] if "." in (info.module or "") else info.module
+        if package:
+            modules[package] = info.name
+    culprit = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        name = frame.f_globals.get("__name__", "")
+        for package, plugin in modules.items():
+            if name == package or name.startswith(package + "."):
+                culprit = plugin
+    who = f"plugin {culprit!r}" if culprit else "the puzzle engine"
+    return (f"{who} failed: {type(exc).__name__}: {exc} "
+            f"(set PUZZLE_ENGINE_DEBUG=1 to see the traceback)")
 
 
 if __name__ == "__main__":

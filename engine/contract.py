@@ -166,6 +166,20 @@ class Puzzle(ABC):
     def apply_move(self, state: State, move: str) -> State:
         """The state after ``move``; raise InputError if the move is malformed or illegal."""
 
+    def apply_moves(self, state: State, moves: Sequence[str]) -> State:
+        """The state after every move in turn: an optional fast path for long move lists.
+
+        The engine checks answers (which can be 100,000 moves) through this, a chunk of moves at
+        a time, keeping one state alive. Override it when a state is costly to copy per move
+        (a big board): apply the chunk to a mutable copy and build one state at the end. Raise
+        InputError if any move is illegal; the engine then replays that chunk with
+        :meth:`apply_move` to name the first bad move, so the message need not locate it.
+        Default: :meth:`apply_move` for each move.
+        """
+        for move in moves:
+            state = self.apply_move(state, move)
+        return state
+
     @abstractmethod
     def is_solved(self, state: State) -> bool:
         """True when the state is a goal state."""

@@ -3,9 +3,17 @@
 Every problem with what a user typed, sent or clicked is an :class:`InputError` carrying a
 message meant for that user (and, when known, where in the input the problem is). The web app
 turns it into a 4xx answer, the CLI into exit code 2; nothing else about it needs to be known.
+
+Plugin code can raise anything. :func:`convert_exception` (and :func:`plugin_call`, its context
+manager) is the one place that says what an exception from a plugin means: bad user input
+(InputError), a broken contract (:class:`PluginError`, :class:`SolverError`) or a failing
+environment (:class:`EnvironmentProblem`). The web app, the CLI and the job workers use it.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
 
 
 class PuzzleError(Exception):
@@ -44,3 +52,79 @@ class SolverError(PuzzleError):
         self.message = message
         self.solver = solver
         self.move_index = move_index
+
+
+class PluginError(PuzzleError):
+    """A plugin broke its contract: it raised something the contract does not allow, or returned
+    something the engine cannot use (a value JSON cannot encode, say).
+
+    ``plugin`` names the plugin (its entry-point name) when known, so the user knows whose fault
+    it is. The CLI exits 4 on it, the web app answers 500 with the message and the job API marks
+    the job ``error``.
+    """
+
+    def __init__(self, message: str, plugin: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.plugin = plugin
+
+
+class EnvironmentProblem(PuzzleError):
+    """The machine could not give a plugin what it needed: a writable directory, a file, memory.
+
+    Not a broken contract (the CLI exits 5, not 4): the same plugin works where the directory is
+    writable. ``plugin`` names the plugin when known.
+    """
+
+    def __init__(self, message: str, plugin: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.plugin = plugin
+
+
+#: The plain exceptions a plugin may let escape while it reads *user input* (instance text, JSON,
+#: a move, an edit action, random options). They are still about that input, so the user hears
+#: about it in words (a 400, exit 2) instead of as a crash. Anything else is the plugin's fault.
+INPUT_EXCEPTIONS: tuple[type[BaseException], ...] = (
+    ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError)
+
+
+def convert_exception(exc: BaseException, *, what: str | None = None, plugin: str | None = None,
+                      doing: str = "running") -> PuzzleError:
+    """The one mapping from an exception raised in plugin code to an engine error.
+
+    * a :class:`PuzzleError` (InputError, SolverError, ...) stands as it is;
+    * with ``what`` (the plugin was reading user input, e.g. ``"the instance"``), the
+      :data:`INPUT_EXCEPTIONS` become ``InputError("<what> was rejected: ...")``;
+    * ``OSError`` and ``MemoryError`` become :class:`EnvironmentProblem`;
+    * anything else becomes :class:`PluginError` naming ``plugin`` and what it was ``doing``.
+
+    The web app (``web.rendering``), the CLI and the job workers all convert through here, so
+    one exception means the same thing everywhere.
+    """
+    if isinstance(exc, PuzzleError):
+        return exc
+    who = f"plugin {plugin!r}" if plugin else "a plugin"
+    if what is not None and isinstance(exc, INPUT_EXCEPTIONS):
+        return InputError(f"{what} was rejected: {exc}")
+    if isinstance(exc, (OSError, MemoryError)):
+        return EnvironmentProblem(f"{who} could not run ({doing}): {type(exc).__name__}: {exc}",
+                                  plugin=plugin)
+    return PluginError(f"{who} failed while {doing}: {type(exc).__name__}: {exc}", plugin=plugin)
+
+
+@contextmanager
+def plugin_call(*, what: str | None = None, plugin: str | None = None,
+                doing: str = "running") -> Iterator[None]:
+    """Run plugin code; raise what :func:`convert_exception` makes of any exception it raises.
+
+    ``with plugin_call(what="the instance"): instance = puzzle.parse(text)`` turns a ValueError
+    into an InputError. KeyboardInterrupt and SystemExit pass through untouched.
+    """
+    try:
+        yield
+    except Exception as exc:
+        converted = convert_exception(exc, what=what, plugin=plugin, doing=doing)
+        if converted is exc:
+            raise
+        raise converted from (None if isinstance(converted, InputError) else exc)

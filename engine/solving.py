@@ -1,19 +1,25 @@
-"""The solving service: run a solver under a context, then replay its answer.
+"""The solving service: run a solver under a context, then check its answer.
 
 The engine never trusts a solver. A returned solution is replayed move by move through the
 puzzle's own rules; an illegal move or a final state that is not solved turns into a
 :class:`~engine.errors.SolverError` naming the solver and the first bad move.
+
+The check streams (one state alive at a time, :func:`final_state`) and has its own time bound,
+:func:`check_time_bound`, separate from the solver's deadline: an answer found in time is never
+lost to a slow check. :func:`replay` still returns every state, for callers that want them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Sequence
 
 from .context import SolveContext
 from .contract import Instance, Puzzle, Solver, State
-from .errors import InputError, SolverError
+from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
+from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
 
 #: Longest instance text or JSON accepted anywhere, before a puzzle even looks at it.
@@ -39,37 +45,130 @@ def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
     return puzzle.parse(text)
 
 
-def replay(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> list[State]:
-    """All states from the start through each move (``len(moves) + 1`` of them).
+def iter_states(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> Iterator[State]:
+    """The start state, then the state after each move, one at a time (``len(moves) + 1``).
 
-    Raises InputError with ``where="move N"`` (1-based) at the first illegal move.
+    Streams: only the current state is alive, so a caller that does not keep them needs O(1)
+    states of memory. Raises InputError with ``where="move N (...)"`` (1-based) at the first
+    illegal move, after yielding the states before it.
     """
     if len(moves) > MAX_MOVES:
         raise InputError(f"{len(moves):,} moves given; the limit is {MAX_MOVES:,}")
     state = puzzle.start(instance)
-    states = [state]
+    yield state
     for i, move in enumerate(moves, start=1):
-        if not isinstance(move, str):
-            raise InputError(f"move {move!r} is not a string", where=f"move {i}")
-        try:
-            state = puzzle.apply_move(state, move)
-        except InputError as exc:
-            raise InputError(exc.message, where=f"move {i} ({move})") from None
-        states.append(state)
-    return states
+        state = _apply(puzzle, state, move, i)
+        yield state
 
 
-def verify_solution(puzzle: Puzzle, instance: Instance, moves: Sequence[str], solver_name: str) -> None:
-    """Raise SolverError unless ``moves`` replay legally to a solved state."""
+def _apply(puzzle: Puzzle, state: State, move: Any, index: int) -> State:
+    if not isinstance(move, str):
+        raise InputError(f"move {move!r} is not a string", where=f"move {index}")
     try:
-        states = replay(puzzle, instance, moves)
+        return puzzle.apply_move(state, move)
+    except InputError as exc:
+        raise InputError(exc.message, where=f"move {index} ({move})") from None
+
+
+def replay(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> list[State]:
+    """Every state from the start through each move: a list of ``len(moves) + 1`` states.
+
+    The list holds all of them at once, so its memory grows with the number of moves (83,000
+    moves of a 32 x 32 sliding board are ~700 MB). Use it when you need the states themselves
+    (small boards, step-by-step displays); to only *check* moves use :func:`final_state`, and
+    to walk through them use :func:`iter_states`, which keep one state at a time.
+    Raises InputError with ``where="move N (...)"`` (1-based) at the first illegal move.
+    """
+    return list(iter_states(puzzle, instance, moves))
+
+
+#: Seconds the check of any answer may take, plus CHECK_SECONDS_PER_MOVE per move.
+CHECK_BASE_SECONDS = 2.0
+#: Per-move allowance of the check: ~20 x what a 32 x 32 sliding move costs a busy machine, so
+#: the bound only ever stops a puzzle whose rules are pathologically slow.
+CHECK_SECONDS_PER_MOVE = 1e-4
+#: Moves applied between two looks at the clock during a check.
+CHECK_CLOCK_EVERY = 1024
+
+
+def check_time_bound(n_moves: int) -> float:
+    """The most seconds checking an answer of ``n_moves`` moves may take (replay + is_solved).
+
+    ``CHECK_BASE_SECONDS + CHECK_SECONDS_PER_MOVE * n_moves``: 2 s plus 0.1 ms a move, so 12 s
+    for the longest answer accepted (MAX_MOVES). The check runs after the solver's search and is
+    *not* charged to its time limit: a runner that kills overrunning solves should allow
+    ``time_limit + grace + check_time_bound(n)`` once the solve reports that it is checking
+    ``n`` moves (see :func:`run_solver`'s progress report with ``phase="checking"``).
+    """
+    return CHECK_BASE_SECONDS + CHECK_SECONDS_PER_MOVE * max(0, int(n_moves))
+
+
+def final_state(puzzle: Puzzle, instance: Instance, moves: Sequence[str],
+                deadline: float | None = None) -> State:
+    """The state after playing every move, keeping one state at a time.
+
+    Plays chunks of CHECK_CLOCK_EVERY moves through :meth:`Puzzle.apply_moves` (a puzzle's fast
+    path for long lists). Raises InputError at the first illegal move, named as
+    :func:`iter_states` names it, and :class:`CheckTooSlow` if ``deadline`` (a
+    :func:`time.monotonic` value) passes first.
+    """
+    if len(moves) > MAX_MOVES:
+        raise InputError(f"{len(moves):,} moves given; the limit is {MAX_MOVES:,}")
+    state = puzzle.start(instance)
+    for begin in range(0, len(moves), CHECK_CLOCK_EVERY):
+        chunk = moves[begin:begin + CHECK_CLOCK_EVERY]
+        if not all(isinstance(move, str) for move in chunk):
+            state = _apply_each(puzzle, state, chunk, begin)  # names the first non-string
+            continue
+        try:
+            state = puzzle.apply_moves(state, chunk)
+        except InputError:
+            # Replay the chunk one move at a time to name the first bad move.
+            _apply_each(puzzle, state, chunk, begin)
+            raise InputError("a move was rejected by the puzzle's apply_moves but "
+                             "accepted by apply_move", where=f"moves {begin + 1}-{begin + len(chunk)}") from None
+        if deadline is not None and time.monotonic() > deadline and begin + len(chunk) < len(moves):
+            raise CheckTooSlow(begin + len(chunk), len(moves))
+    return state
+
+
+def _apply_each(puzzle: Puzzle, state: State, moves: Sequence[str], offset: int) -> State:
+    for i, move in enumerate(moves, start=offset + 1):
+        state = _apply(puzzle, state, move, i)
+    return state
+
+
+class CheckTooSlow(Exception):
+    """The check of an answer passed its :func:`check_time_bound` after ``done`` of ``total``
+    moves (the puzzle's rules are too slow for that many moves, not the solver's fault)."""
+
+    def __init__(self, done: int, total: int):
+        super().__init__(f"checked {done:,} of {total:,} moves")
+        self.done = done
+        self.total = total
+
+
+def verify_solution(puzzle: Puzzle, instance: Instance, moves: Sequence[str], solver_name: str,
+                    *, time_bound: float | None = None) -> None:
+    """Raise SolverError unless ``moves`` replay legally to a solved state.
+
+    Streams the replay (one state alive at a time). ``time_bound`` (default:
+    :func:`check_time_bound` of the move count) limits the check's own time; past it a
+    :class:`~engine.errors.PluginError` blames the puzzle's rules.
+    """
+    bound = check_time_bound(len(moves)) if time_bound is None else time_bound
+    try:
+        last = final_state(puzzle, instance, moves, deadline=time.monotonic() + bound)
     except InputError as exc:
         index = None
         if exc.where and exc.where.startswith("move "):
             index = int(exc.where.split()[1])
         raise SolverError(f"solver {solver_name!r} returned an illegal move: {exc}",
                           solver=solver_name, move_index=index) from None
-    if not puzzle.is_solved(states[-1]):
+    except CheckTooSlow as slow:
+        raise PluginError(f"the {puzzle.id} rules are too slow to check an answer of "
+                          f"{slow.total:,} moves within {bound:.1f} s ({slow})") from None
+    if not puzzle.is_solved(last):
         raise SolverError(f"solver {solver_name!r} returned {len(moves)} moves that do not reach "
                           f"the goal", solver=solver_name, move_index=len(moves))
 
@@ -113,35 +212,86 @@ class SolveReport:
         }
 
 
+def owner_of(registry: Any, obj: Any) -> str | None:
+    """The name of the plugin that registered ``obj`` (a puzzle, solver or renderer), if known."""
+    plugin_of = getattr(registry, "plugin_of", None)
+    if callable(plugin_of):
+        try:
+            return plugin_of(obj)
+        except Exception:  # a name for a message is not worth failing over
+            return None
+    return getattr(obj, "_plugin", None)
+
+
+def _of(plugin: str | None) -> str:
+    return f" (plugin {plugin!r})" if plugin else ""
+
+
+def _safe_outcome(outcome: Outcome, solver_name: str, plugin: str | None) -> Outcome:
+    """``outcome`` with JSON-safe stats; PluginError naming the solver if they cannot be."""
+    try:
+        stats = json_safe(dict(outcome.stats), "stats")
+    except (NotJSONable, TypeError, ValueError) as exc:
+        who = f" (plugin {plugin!r})" if plugin else ""
+        raise PluginError(f"solver {solver_name!r}{who} returned stats JSON cannot encode: {exc}",
+                          plugin=plugin) from None
+    return dataclasses.replace(outcome, stats=stats)
+
+
 def run_solver(
     puzzle: Puzzle,
     solver: Solver,
     instance: Instance,
     ctx: SolveContext | None = None,
+    *,
+    plugins: tuple[str | None, str | None] = (None, None),
 ) -> SolveReport:
-    """Run ``solver`` on ``instance`` and verify the answer; SolverError if it misbehaves."""
+    """Run ``solver`` on ``instance`` and verify the answer; SolverError if it misbehaves.
+
+    The context's deadline bounds the solver's search only. A solution is then checked (streamed,
+    one state at a time) under its own bound, :func:`check_time_bound` of its length; before
+    checking, the context gets a forced progress report ``phase="checking", moves=n`` so a
+    runner that kills overrunning solves can extend its kill deadline by that bound. An answer
+    found in time is never thrown away for being checked after the deadline.
+
+    Stats and details are converted to JSON here (:func:`engine.jsonsafe.json_safe`); a value
+    JSON cannot encode is a :class:`PluginError`. ``plugins`` names the plugins that registered
+    (the puzzle, the solver), for messages.
+    """
     ctx = ctx or SolveContext()
+    puzzle_plugin, solver_plugin = plugins
     started = time.perf_counter()
     try:
         outcome = solver.solve(instance, ctx)
     except InputError:
         raise
+    except (OSError, MemoryError) as exc:
+        raise EnvironmentProblem(f"solver {solver.name!r} could not run{_of(solver_plugin)}: "
+                                 f"{type(exc).__name__}: {exc}", plugin=solver_plugin) from exc
     except Exception as exc:
-        raise SolverError(f"solver {solver.name!r} crashed: {type(exc).__name__}: {exc}",
-                          solver=solver.name) from exc
+        raise SolverError(f"solver {solver.name!r} crashed{_of(solver_plugin)}: "
+                          f"{type(exc).__name__}: {exc}", solver=solver.name) from exc
     seconds = time.perf_counter() - started
     if not isinstance(outcome, (Solved, Unsolvable, GaveUp)):
         raise SolverError(f"solver {solver.name!r} returned {outcome!r}, not an outcome",
                           solver=solver.name)
+    outcome = _safe_outcome(outcome, solver.name, solver_plugin)
     details: Mapping[str, Any] = {}
     if isinstance(outcome, Solved):
+        ctx.progress(force=True, phase="checking", moves=len(outcome.moves))
         verify_solution(puzzle, instance, outcome.moves, solver.name)
         # The optimal contract: the class flag promises every answer is shortest; without it, an
         # answer's own optimal=True is the solver's proof for that answer. `puzzle check` tests
         # both kinds of claim against breadth-first search on small instances.
         if solver.optimal and not outcome.optimal:
             outcome = Solved(outcome.moves, optimal=True, stats=outcome.stats)
-        details = puzzle.describe_solution(instance, outcome.moves)
+        with plugin_call(plugin=puzzle_plugin, doing=f"describing a {puzzle.id} solution"):
+            details = puzzle.describe_solution(instance, outcome.moves)
+        try:
+            details = json_safe(dict(details), "details")
+        except (NotJSONable, TypeError, ValueError) as exc:
+            raise PluginError(f"puzzle {puzzle.id!r} described its solution with a value JSON "
+                              f"cannot encode: {exc}", plugin=puzzle_plugin) from None
     return SolveReport(puzzle_id=puzzle.id, solver=solver.name, instance_text=puzzle.format(instance),
                        outcome=outcome, seconds=seconds, details=details)
 
@@ -187,11 +337,18 @@ def solve(
     on_progress=None,
     cancel=None,
 ) -> SolveReport:
-    """Resolve a puzzle, solver and instance text by name and solve with verification."""
+    """Resolve a puzzle, solver and instance text by name and solve with verification.
+
+    Whatever a plugin raises comes out as an engine error (:func:`engine.errors.convert_exception`):
+    InputError (bad instance, including a plugin's plain ValueError on it), SolverError,
+    PluginError or EnvironmentProblem.
+    """
     puzzle = registry.puzzle(puzzle_id)
     solver = registry.solver(puzzle_id, solver_name)
-    instance = resolve_instance(puzzle, instance_text)
+    puzzle_plugin = owner_of(registry, puzzle)
+    with plugin_call(what="the instance", plugin=puzzle_plugin, doing=f"reading a {puzzle.id} instance"):
+        instance = resolve_instance(puzzle, instance_text)
     if timeout is not None and not timeout > 0:
         raise InputError("the timeout must be a positive number of seconds")
     ctx = SolveContext.with_timeout(timeout, cancel=cancel, on_progress=on_progress)
-    return run_solver(puzzle, solver, instance, ctx)
+    return run_solver(puzzle, solver, instance, ctx, plugins=(puzzle_plugin, owner_of(registry, solver)))

@@ -6,7 +6,8 @@
 ``REGISTRY_FACTORY``  dotted path worker processes call to load the registry themselves
                       (default ``"engine.plugins:get_registry"``)
 ``DATA_DIR``          where the SQLite result store lives (default: ``$PUZZLE_ENGINE_DATA``,
-                      ``$XDG_DATA_HOME/puzzle-engine`` or ``~/.local/share/puzzle-engine``)
+                      ``$XDG_DATA_HOME/puzzle-engine`` or ``~/.local/share/puzzle-engine``); if
+                      it cannot be created or written, answers are kept in memory (one warning)
 ``JOB_RUNNER``        dotted path of a :class:`engine.jobs.JobRunner` class (or a factory) to use
                       instead of the local process pool; called with ``JOB_RUNNER_OPTIONS``
 ``JOB_WORKERS``       local worker processes (default 2)
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import sqlite3
 from pathlib import Path
 
 from flask import Flask
@@ -57,10 +59,11 @@ def _make_runner(config) -> object:
 
 #: Pages may run only the app's own scripts (editor.js and /-/client/<puzzle>.js): the board SVG
 #: is inserted into the page, so if a renderer ever failed to escape user text, an injected
-#: attribute such as onload= still would not run. Inline styles stay allowed for the SVG boards.
-#: 'unsafe-eval' stays allowed: no page code evaluates strings, but browser automation does
-#: (Playwright's wait_for_function, used by the e2e suite) and so may a plugin's client script.
-PAGE_CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+#: attribute such as onload= still would not run (and the engine sanitises renderer SVG too,
+#: engine/svgsafe.py). Inline styles stay allowed for the SVG boards. No 'unsafe-eval': no page
+#: code evaluates strings, and browser automation (Playwright's evaluate and wait_for_function)
+#: runs through the DevTools protocol, which the page's CSP does not govern.
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'self'")
 
@@ -100,6 +103,21 @@ def _compress(response):
     return response
 
 
+def _open_store(app: Flask):
+    """The result store in the data directory, or in memory (with one warning line) when the
+    directory cannot be created or written: a read-only home must not stop the app serving."""
+    try:
+        data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
+        return ResultStore(data_dir / "results.sqlite3")
+    except (OSError, RuntimeError, sqlite3.Error) as exc:  # RuntimeError: Path.home() unknown
+        app.logger.warning("cannot keep solved answers on disk (%s: %s); keeping them in memory "
+                           "until the server stops (set --data-dir or PUZZLE_ENGINE_DATA to a "
+                           "writable directory)", type(exc).__name__, exc)
+        app.extensions["puzzle_store_in_memory"] = True
+        from .memory_store import MemoryAnswerStore
+        return MemoryAnswerStore()
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build the web app; see the module docstring for the configuration keys."""
     app = Flask(__name__)
@@ -118,8 +136,7 @@ def create_app(config: dict | None = None) -> Flask:
                                    max_queued=app.config.get("MAX_QUEUED", 16),
                                    grace=app.config.get("KILL_GRACE", 2.0))
     else:
-        data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
-        store = ResultStore(data_dir / "results.sqlite3")
+        store = _open_store(app)
         runner = _make_runner(app.config)
     jobs = JobService(registry, runner, store,
                       max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),

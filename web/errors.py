@@ -11,6 +11,7 @@ from flask import jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine import InputError
+from engine.errors import EnvironmentProblem, PluginError
 from engine.jobs import JobNotFound, JobsUnavailable, QueueFull
 
 
@@ -44,6 +45,17 @@ def install(app) -> None:
     @app.errorhandler(InputError)
     def _input_error(exc: InputError):
         return error_response(exc.message, 400, exc.where)
+
+    @app.errorhandler(PluginError)
+    def _plugin_error(exc: PluginError):
+        # A plugin's bug, not the user's: say whose, without a traceback.
+        app.logger.error("%s %s: %s", request.method, request.path, exc.message)
+        return error_response(exc.message, 500)
+
+    @app.errorhandler(EnvironmentProblem)
+    def _environment_problem(exc: EnvironmentProblem):
+        app.logger.error("%s %s: %s", request.method, request.path, exc.message)
+        return error_response(exc.message, 503, headers={"Retry-After": "30"})
 
     @app.errorhandler(QueueFull)
     def _queue_full(exc: QueueFull):

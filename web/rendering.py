@@ -12,11 +12,12 @@ import json
 import re
 import threading
 from collections import OrderedDict, namedtuple
-from contextlib import contextmanager
 from typing import Any, Callable, Sequence
 
 from engine import InputError
-from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, resolve_instance
+from engine.errors import plugin_call
+from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, resolve_instance
+from engine.svgsafe import sanitize_svg
 
 #: Longest single move accepted in a move list.
 MAX_MOVE_CHARS = 200
@@ -43,19 +44,14 @@ PARSE_CACHE_CHARS = 16_000_000
 REPLAY_CACHE_CHARS = 64_000_000
 
 
-@contextmanager
 def user_input(what: str):
     """Turn a plugin's plain exception on user input into an InputError (a 400, not a 500).
 
     The contract says plugins raise InputError; a ValueError or KeyError escaping from parsing
-    someone's text is still about that text, so the user hears about it in words.
+    someone's text is still about that text, so the user hears about it in words. The mapping
+    is the engine's one converter, :func:`engine.errors.convert_exception`.
     """
-    try:
-        yield
-    except InputError:
-        raise
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
-        raise InputError(f"{what} was rejected: {exc}") from None
+    return plugin_call(what=what)
 
 
 def parse_moves(raw: Any) -> tuple[str, ...]:
@@ -175,13 +171,8 @@ class Replay:
     def __init__(self, puzzle, instance, moves: tuple[str, ...]):
         self.puzzle = puzzle
         self.moves = moves
-        state = puzzle.start(instance)
-        self.checkpoints = [state]
-        for i, move in enumerate(moves, start=1):
-            try:
-                state = puzzle.apply_move(state, move)
-            except InputError as exc:
-                raise InputError(exc.message, where=f"move {i} ({move})") from None
+        self.checkpoints = []
+        for i, state in enumerate(iter_states(puzzle, instance, moves)):
             if i % CHECKPOINT_EVERY == 0:
                 self.checkpoints.append(state)
         self.final = state
@@ -268,8 +259,14 @@ class Boards:
         """The SVG of an instance's start state (editor board; not cached: selection varies).
         ``next_move`` (legal in that state) is drawn as the move about to be played: a hint."""
         puzzle = self.registry.puzzle(puzzle_id)
-        return self.registry.renderer(puzzle_id, renderer).render(
-            puzzle.start(instance), selection=selection, next_move=next_move)
+        return self._draw(self.registry.renderer(puzzle_id, renderer), puzzle.start(instance),
+                          selection=selection, next_move=next_move)
+
+    def _draw(self, renderer, state, **options) -> str:
+        """A renderer's SVG of ``state``, sanitised (:func:`engine.svgsafe.sanitize_svg`): the
+        page inserts it, so plugin SVG gets no script, event handler or outside reference in."""
+        with plugin_call(plugin=owner_of(self.registry, renderer), doing="rendering a board"):
+            return sanitize_svg(renderer.render(state, **options))
 
     def step(self, puzzle_id: str, renderer: str | None, text: str, moves: tuple[str, ...],
              step: int | None = None, selection: str | None = None,
@@ -288,7 +285,8 @@ class Boards:
         replayed = self.states(puzzle_id, text, moves, work_limit)
         with user_input("a move"):
             state = replayed.state(step)
-        svg = self.registry.renderer(puzzle_id, renderer_name).render(
+        svg = self._draw(
+            self.registry.renderer(puzzle_id, renderer_name),
             state,
             last_move=moves[step - 1] if step > 0 else None,
             next_move=moves[step] if step < len(moves) else None,
@@ -318,8 +316,9 @@ class Boards:
         frames, total = [], 0
         with user_input("a move"):
             for i in range(len(moves) + 1):
-                frame = renderer.render(replayed.state(i), last_move=moves[i - 1] if i else None,
-                                        next_move=moves[i] if i < len(moves) else None)
+                frame = self._draw(renderer, replayed.state(i),
+                                   last_move=moves[i - 1] if i else None,
+                                   next_move=moves[i] if i < len(moves) else None)
                 total += len(frame)
                 if total > 2 * MAX_ANIMATION_BYTES:  # the first frame was unusually small
                     raise InputError("this animation would be too large; use the step images",

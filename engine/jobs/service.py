@@ -10,8 +10,8 @@ import math
 import time
 from typing import Any
 
-from ..errors import InputError
-from ..solving import resolve_instance
+from ..errors import InputError, plugin_call
+from ..solving import owner_of, resolve_instance
 from .later import LaterWrites
 from .model import (DEFAULT_TIME_LIMIT, ERROR, FINAL_STATUSES, MAX_TIME_LIMIT, STORED_STATUSES, Job,
                     JobNotFound, JobRequest, JobRunner, status_of_report)
@@ -89,17 +89,14 @@ class JobService:
         if solver is not None and not isinstance(solver, str):
             raise InputError("the solver must be given by name", where="solver")
         solver_obj = self.registry.solver(puzzle.id, solver or None)
-        try:
+        # A plugin that breaks the contract on odd input still gets the user a 400 in words.
+        with plugin_call(what="the instance", plugin=owner_of(self.registry, puzzle),
+                         doing="reading the instance"):
             if isinstance(instance_text, dict):  # the puzzle's JSON form, as the web API allows
                 instance = puzzle.from_json(instance_text)
             else:
                 instance = resolve_instance(puzzle, instance_text)
             text = puzzle.format(instance)
-        except InputError:
-            raise
-        except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
-            # A plugin that breaks the contract on odd input still gets the user a 400 in words.
-            raise InputError(f"the instance was rejected: {exc}", where="instance") from None
         return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
 
     def submit(self, puzzle_id: str, instance_text: Any, solver: str | None = None,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Sequence
 
 from engine import InputError
@@ -51,9 +52,10 @@ class Board:
     def size(self) -> int:
         return self.rows * self.cols
 
-    @property
+    @cached_property
     def blank(self) -> int:
-        """The index of the blank cell."""
+        """The index of the blank cell (found once per board: replaying a long solution asks
+        for it at every move, and a scan of a 32 x 32 board is the cost of the whole move)."""
         return self.tiles.index(0)
 
     def is_solved(self) -> bool:
@@ -111,13 +113,46 @@ def slide(board: Board, tile: int) -> Board:
         raise InputError(f"there is no tile {tile} on this {board.rows} x {board.cols} board "
                          f"(tiles are 1 to {n - 1})")
     blank = board.blank
-    cell = board.tiles.index(tile)
-    if cell not in neighbours(board.rows, board.cols, blank):
+    # Look for the tile only next to the blank: O(1), where tiles.index(tile) scanned the board.
+    cell = next((c for c in neighbours(board.rows, board.cols, blank) if board.tiles[c] == tile), None)
+    if cell is None:
         can = ", ".join(str(t) for t in sorted(movable_tiles(board)))
         raise InputError(f"tile {tile} is not next to the blank; the tiles that can slide are {can}")
     tiles = list(board.tiles)
     tiles[blank], tiles[cell] = tile, 0
-    return Board(board.rows, board.cols, tuple(tiles), board.goal)
+    moved = Board(board.rows, board.cols, tuple(tiles), board.goal)
+    moved.__dict__["blank"] = cell  # seed the cached_property: the blank is where the tile was
+    return moved
+
+
+def slide_many(board: Board, tiles: Sequence[int]) -> Board:
+    """The board after each tile in turn slides into the blank; InputError at an illegal one.
+
+    The same rule as :func:`slide`, on one mutable copy: checking a long solution (83,000
+    moves of a 32 x 32 board) costs one board copy instead of one per move.
+    """
+    cols, rows, n = board.cols, board.rows, board.size
+    cells = list(board.tiles)
+    blank = board.blank
+    for tile in tiles:
+        if not 1 <= tile < n:
+            raise InputError(f"there is no tile {tile} on this {rows} x {cols} board")
+        r, c = divmod(blank, cols)
+        if r > 0 and cells[blank - cols] == tile:
+            cell = blank - cols
+        elif r < rows - 1 and cells[blank + cols] == tile:
+            cell = blank + cols
+        elif c > 0 and cells[blank - 1] == tile:
+            cell = blank - 1
+        elif c < cols - 1 and cells[blank + 1] == tile:
+            cell = blank + 1
+        else:
+            raise InputError(f"tile {tile} is not next to the blank")
+        cells[blank], cells[cell] = tile, 0
+        blank = cell
+    moved = Board(rows, cols, tuple(cells), board.goal)
+    moved.__dict__["blank"] = blank  # seed the cached_property
+    return moved
 
 
 # -- solvability ---------------------------------------------------------------------------------

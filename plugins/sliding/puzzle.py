@@ -15,7 +15,7 @@ from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzl
 
 from .board import (MAX_SIDE, NAMED_GOALS, Board, board_from_json, board_to_json, format_board,
                     goal_name, is_solvable, movable_tiles, parity_proof, parse_board, parse_size,
-                    slide, unsolvable_reason)
+                    slide, slide_many, unsolvable_reason)
 from .heuristics import lower_bound
 from .render import slide_direction
 
@@ -124,6 +124,17 @@ class SlidingPuzzle(Puzzle):
 
     def apply_move(self, state: Board, move: str) -> Board:
         return slide(state, _tile_number(move, state))
+
+    def apply_moves(self, state: Board, moves: Sequence[str]) -> Board:
+        # The engine's fast path for checking long answers; the same notation as _tile_number
+        # (1 to 5 ASCII digits, spaces around allowed), and the engine names a bad move itself.
+        tiles = []
+        for move in moves:
+            text = move.strip() if isinstance(move, str) else ""
+            if not (0 < len(text) <= 5 and text.isascii() and text.isdigit()):
+                raise InputError(f"{move!r} is not a tile number")
+            tiles.append(int(text))
+        return slide_many(state, tiles)
 
     def is_solved(self, state: Board) -> bool:
         return state.tiles == state.goal

@@ -11,12 +11,19 @@ union of the pieces is the silhouette (up to its boundary, which is what "cover"
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 from .geometry import Point, interiors_overlap, point_in_ring, signed_area
 from .numbers import QS2
 from .pieces import Placement
 from .silhouette import Silhouette
+
+
+@lru_cache(maxsize=4096)
+def _vertices(piece: Placement) -> tuple[Point, ...]:
+    """A placed piece's vertices, computed once: checking a cover asks for them many times."""
+    return piece.vertices()
 
 
 def _centroid(pts: Sequence[Point]) -> Point:
@@ -38,7 +45,7 @@ def point_in_silhouette(p: Point, s: Silhouette) -> int:
 
 def piece_inside(piece: Placement, s: Silhouette) -> str | None:
     """None if the piece lies inside the silhouette, else why not."""
-    pts = piece.vertices()
+    pts = _vertices(piece)
     for ring in s.rings():
         n = len(ring)
         for i in range(n):
@@ -52,7 +59,7 @@ def piece_inside(piece: Placement, s: Silhouette) -> str | None:
 
 def pieces_overlap(a: Placement, b: Placement) -> bool:
     """True if the two placed pieces share interior area (touching edges or corners is fine)."""
-    return interiors_overlap(a.vertices(), b.vertices())
+    return interiors_overlap(_vertices(a), _vertices(b))
 
 
 def silhouette_area(s: Silhouette) -> QS2:
@@ -73,7 +80,7 @@ def cover_problems(s: Silhouette, pieces: Sequence[Placement]) -> list[str]:
         for b in pieces[i + 1:]:
             if pieces_overlap(a, b):
                 problems.append(f"{a.name} and {b.name} overlap")
-    area = sum((signed_area(p.vertices()) for p in pieces), QS2(0))
+    area = sum((signed_area(_vertices(p)) for p in pieces), QS2(0))
     target = silhouette_area(s)
     if area != target:
         problems.append(f"the pieces cover area {area}, the silhouette has area {target}")

@@ -14,6 +14,8 @@ magnitude of the decision boundary (float errors are below 1e-15 of it): the ans
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from fractions import Fraction
 from math import lcm
 from typing import Iterable, Iterator, Sequence
@@ -78,20 +80,80 @@ def form_ranges(points: Sequence[Point]) -> list[tuple[QS2, QS2]]:
 
 
 def interiors_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """True if convex polygons (or a segment ``a``) with 45-degree edges share interior area
+    (see :func:`_interiors_overlap`; answers are cached, as checking a move and then the whole
+    cover asks the same questions twice)."""
+    return _interiors_overlap(tuple(a), tuple(b))
+
+
+@lru_cache(maxsize=16384)
+def _interiors_overlap(a: tuple[Point, ...], b: tuple[Point, ...]) -> bool:
     """True if convex polygons (or a segment ``a``) with 45-degree edges share interior area.
 
     For a segment ``a`` this answers whether the segment meets the open interior of ``b``.
     Separated (weakly) along any of the four forms means no overlap.
+
+    Exact, but filtered: each form's ranges are first compared in floating point with a bound on
+    the rounding error, and only a form whose ranges touch or nearly touch (pieces sharing an
+    edge) is decided with exact arithmetic. Checking a solution does thousands of these tests.
     """
-    ra, rb = form_ranges(a), form_ranges(b)
-    for (amin, amax), (bmin, bmax) in zip(ra, rb):
+    fa, fb = _float_forms(a), _float_forms(b)
+    exact = []
+    for k in range(4):
+        avals, bvals = fa[k], fb[k]
+        amin, amax, bmin, bmax = min(avals), max(avals), min(bvals), max(bvals)
+        margin = 2 * (fa[4][k] + fb[4][k])
+        if amax < bmin - margin or bmax < amin - margin:
+            return False  # clearly apart along this form
+        if amax > bmin + margin and bmax > amin + margin:
+            continue  # clearly overlapping along this form
+        exact.append(k)
+    for k in exact:
+        margin = 2 * (fa[4][k] + fb[4][k])
+        amin, amax = _exact_extremes(a, fa[k], k, margin)
+        bmin, bmax = _exact_extremes(b, fb[k], k, margin)
         if amax <= bmin or bmax <= amin:
             return False
     return True
 
 
+@lru_cache(maxsize=8192)  # the same pieces and ring edges are tested against each other often
+def _float_forms(points: tuple[Point, ...]) -> tuple:
+    """The four forms of each point as floats, and per form a bound on their rounding error."""
+    xs, ys, ss, ds = [], [], [], []
+    ex = ey = 0.0
+    for x, y in points:
+        fx, errx = x._approx()
+        fy, erry = y._approx()
+        xs.append(fx)
+        ys.append(fy)
+        ss.append(fx + fy)
+        ds.append(fy - fx)
+        ex = max(ex, errx)
+        ey = max(ey, erry)
+    # A sum's own rounding is below 1e-16 of its size, far inside the 1e-12 bounds added here.
+    both = ex + ey + 1e-12 * max((abs(v) for v in ss + ds), default=0.0)
+    return xs, ys, ss, ds, (ex, ey, both, both)
+
+
+def _exact_extremes(points: Sequence[Point], approx: Sequence[float], k: int,
+                    margin: float) -> tuple[QS2, QS2]:
+    """The exact (min, max) of form ``k``, computing it only for the points whose float value
+    could be the minimum or the maximum (within ``margin``, which bounds the rounding)."""
+    low, high = min(approx), max(approx)
+    form = _FORMS[k]
+    lows = [form(p) for p, v in zip(points, approx) if v <= low + margin]
+    highs = [form(p) for p, v in zip(points, approx) if v >= high - margin]
+    return min(lows), max(highs)
+
+
+_FORMS = (lambda p: p[0], lambda p: p[1], lambda p: p[0] + p[1], lambda p: p[1] - p[0])
+
+
 def on_segment(p: Point, a: Point, b: Point) -> bool:
     """True if p lies on the closed segment a-b (a 45-degree segment)."""
+    if _clearly_outside_box(p, a, b):
+        return False
     if not (min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])):
         return False
     d = direction(a, b)
@@ -100,6 +162,17 @@ def on_segment(p: Point, a: Point, b: Point) -> bool:
     dx, dy = DIRECTION_STEPS[d]
     # p - a must be parallel to (dx, dy): cross product zero
     return (p[0] - a[0]) * dy - (p[1] - a[1]) * dx == ZERO
+
+
+def _clearly_outside_box(p: Point, a: Point, b: Point) -> bool:
+    """True if floats show p well outside the bounding box of a-b (the exact test then agrees)."""
+    (px, epx), (py, epy) = p[0]._approx(), p[1]._approx()
+    (ax, eax), (ay, eay) = a[0]._approx(), a[1]._approx()
+    (bx, ebx), (by, eby) = b[0]._approx(), b[1]._approx()
+    mx = 2 * (epx + eax + ebx)
+    my = 2 * (epy + eay + eby)
+    return (px < min(ax, bx) - mx or px > max(ax, bx) + mx
+            or py < min(ay, by) - my or py > max(ay, by) + my)
 
 
 def point_in_ring(p: Point, ring: Sequence[Point]) -> int:

@@ -41,15 +41,22 @@ def sign_of(a: Fraction, b: Fraction) -> int:
     return sa if a * a > 2 * b * b else sb
 
 
+def _same(x: Fraction, y: Fraction) -> bool:
+    """x == y for two Fractions (always in lowest terms), without Fraction.__eq__'s generic
+    number-tower checks, which made equality the cost of checking a tangram cover."""
+    return x.numerator == y.numerator and x.denominator == y.denominator
+
+
 @total_ordering
 class QS2:
     """An exact number ``a + b*sqrt(2)`` (``a``, ``b`` are Fractions). Immutable and hashable."""
 
-    __slots__ = ("a", "b", "_hash")
+    __slots__ = ("a", "b", "_hash", "_float", "_error")
 
     def __init__(self, a=0, b=0):
-        object.__setattr__(self, "a", Fraction(a))
-        object.__setattr__(self, "b", Fraction(b))
+        # Fraction(x) of a Fraction is a needless copy, and QS2s are made by the million.
+        object.__setattr__(self, "a", a if type(a) is Fraction else Fraction(a))
+        object.__setattr__(self, "b", b if type(b) is Fraction else Fraction(b))
 
     def __setattr__(self, name, value):  # immutability: instances are shared and hashed
         raise AttributeError("QS2 is immutable")
@@ -127,13 +134,59 @@ class QS2:
         o = self._coerce(other)
         if o is NotImplemented:
             return NotImplemented
-        return self.a == o.a and self.b == o.b
+        return _same(self.a, o.a) and _same(self.b, o.b)
+
+    def _approx(self) -> tuple[float, float]:
+        """(float value, a bound on its error), cached. float(Fraction) is correctly rounded,
+        so each part is off by at most half an ulp; 1e-12 of the magnitude is far above that."""
+        try:
+            return self._float, self._error
+        except AttributeError:
+            try:
+                fa, fb = float(self.a), float(self.b) * SQRT2_FLOAT
+            except OverflowError:
+                fa, fb = math.inf, math.inf
+            value, error = fa + fb, 1e-12 * (abs(fa) + abs(fb)) + 1e-300
+            object.__setattr__(self, "_float", value)
+            object.__setattr__(self, "_error", error)
+            return value, error
+
+    def compare(self, other) -> int:
+        """-1, 0 or 1 as self is below, equal to or above ``other``, decided exactly.
+
+        Floats answer when the two values are clearly apart (the usual case: geometry compares
+        vertices that differ by whole units); only near-ties fall back to rational arithmetic.
+        """
+        o = self._coerce(other)
+        if o is self or (_same(self.a, o.a) and _same(self.b, o.b)):
+            return 0  # ties are common (vertices sharing a coordinate) and floats cannot see them
+        (x, ex), (y, ey) = self._approx(), o._approx()
+        d = x - y
+        if d > ex + ey and math.isfinite(d):
+            return 1
+        if -d > ex + ey and math.isfinite(d):
+            return -1
+        return sign_of(self.a - o.a, self.b - o.b)
 
     def __lt__(self, other):
-        o = self._coerce(other)
-        if o is NotImplemented:
-            return o
-        return (self - o).sign() < 0
+        if self._coerce(other) is NotImplemented:
+            return NotImplemented
+        return self.compare(other) < 0
+
+    def __le__(self, other):
+        if self._coerce(other) is NotImplemented:
+            return NotImplemented
+        return self.compare(other) <= 0
+
+    def __gt__(self, other):
+        if self._coerce(other) is NotImplemented:
+            return NotImplemented
+        return self.compare(other) > 0
+
+    def __ge__(self, other):
+        if self._coerce(other) is NotImplemented:
+            return NotImplemented
+        return self.compare(other) >= 0
 
     def __hash__(self):
         # cached: points are hashed over and over (sets of vertices and edges), and hashing
@@ -149,7 +202,7 @@ class QS2:
         return -self if self.sign() < 0 else self
 
     def __float__(self):
-        return float(self.a) + float(self.b) * SQRT2_FLOAT
+        return self._approx()[0]
 
     def __bool__(self):
         return self.a != 0 or self.b != 0
