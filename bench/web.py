@@ -129,7 +129,7 @@ def browser_figures(port: int, installed: dict, solutions: dict, clicks: int) ->
                 query = urllib.parse.urlencode({"instance": instance, "moves": json.dumps(moves)})
                 page.goto(f"{base}/{puzzle}?{query}#step=0")
                 page.wait_for_load_state("load")
-                page.wait_for_function("document.getElementById('playback-board').dataset.step === '0'")
+                page.wait_for_function("() => document.getElementById('playback-board').dataset.step === '0'")
                 page.wait_for_timeout(300)
                 steps = page.evaluate(NEXT_STEP_JS, clicks)
                 print(f"{puzzle}: Next step click to new board painted: p50 {median_ms(steps)} "

@@ -52,7 +52,7 @@ def edit_by_steps(page, steps) -> str:
     before = page.locator("#instance-text").input_value()
     for kind, action in steps:
         # A part still gliding to its new place is clicked where it lands, not mid-way.
-        page.wait_for_function("document.getAnimations().length === 0")
+        page.wait_for_function("() => document.getAnimations().length === 0")
         with page.expect_response(re.compile(r"/edit$")) as answer:
             if kind == "click":
                 page.locator(f'#board [data-action="{action}"]').click(force=True)
@@ -74,7 +74,7 @@ def click_board_until_changed(page, attempts: int = 40) -> str:
     count = parts.count()
     assert count > 0, "the board has no clickable parts"
     for index in range(min(count, attempts)):
-        page.wait_for_function("document.getAnimations().length === 0")
+        page.wait_for_function("() => document.getAnimations().length === 0")
         with page.expect_response(re.compile(r"/edit$")) as answer:
             parts.nth(index).click(force=True)
         if answer.value.ok:

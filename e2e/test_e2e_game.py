@@ -38,7 +38,7 @@ def open_editor(page, server, puzzle, instance=None, **query):
 def solve_here(page):
     page.get_by_role("button", name="Solve", exact=True).click()
     # The solve status says how it ended by its kind: success, warning or error.
-    page.wait_for_function("['success', 'warning', 'error'].includes("
+    page.wait_for_function("() => ['success', 'warning', 'error'].includes("
                            "document.getElementById('solve-status').dataset.kind)", timeout=60_000)
     return page.locator("#solve-status").inner_text()
 
@@ -114,7 +114,7 @@ def test_animate_js_tweens_moved_keys_and_fades_the_rest(page):
     # a moved (tween), "new" appeared (fade in), "gone" vanished (ghost fading out).
     assert result["count"] == 3 and result["animations"] == 3 and result["ghosts"] == 1
     assert result["x"] < 150, "the moved part starts where it was, not where it goes"
-    page.wait_for_function("document.getAnimations().length === 0")
+    page.wait_for_function("() => document.getAnimations().length === 0")
     assert page.evaluate("document.querySelector('[data-key=a]').getBoundingClientRect().left") == 200
     assert page.locator(".flip-ghost").count() == 0
     # A part with its own transform is tweened inside a wrapper that goes away afterwards.
@@ -147,8 +147,8 @@ def test_next_step_is_animated(page, server, installed, puzzle):
         .observe(document.getElementById('playback-board'), {childList: true}); }""")
     page.get_by_role("button", name="Next step").click()
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "1")
-    page.wait_for_function("window.__seen > 0 || document.getAnimations().length > 0")
-    page.wait_for_function("document.getAnimations().length === 0")
+    page.wait_for_function("() => window.__seen > 0 || document.getAnimations().length > 0")
+    page.wait_for_function("() => document.getAnimations().length === 0")
     after = page.evaluate(KEYED_POSITIONS)
     changed = set(before) ^ set(after) or {k for k in before if k in after and before[k] != after[k]}
     if puzzle != "lights_out":  # a light flips in place; everything else moves or goes
@@ -423,7 +423,7 @@ def test_gave_up_offers_the_fast_solver(page, server, installed):
     page.get_by_label("Time limit (s)").fill("1")
     page.get_by_role("button", name="Solve", exact=True).focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("['success', 'warning', 'error'].includes("
+    page.wait_for_function("() => ['success', 'warning', 'error'].includes("
                            "document.getElementById('solve-status').dataset.kind)", timeout=60_000)
     assert "Gave up" in page.locator("#solve-status").inner_text()
     fast = page.get_by_role("button", name="Try the fast solver")
@@ -495,9 +495,9 @@ def test_step_tween_follows_the_speed_setting(page, server, installed):
     for label in ("Normal", "Fast", "Slow"):
         page.get_by_label("Speed").select_option(label=label)
         page.get_by_role("button", name="Next step").click()
-        page.wait_for_function("document.getAnimations().length > 0")
+        page.wait_for_function("() => document.getAnimations().length > 0")
         durations[label] = page.evaluate(
             "Math.max(...document.getAnimations().map(a => a.effect.getTiming().duration))")
-        page.wait_for_function("document.getAnimations().length === 0")
+        page.wait_for_function("() => document.getAnimations().length === 0")
     assert 150 <= durations["Normal"] <= 300
     assert durations["Fast"] < durations["Normal"] <= durations["Slow"]
