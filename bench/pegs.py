@@ -1,8 +1,16 @@
-"""Peg solitaire figures: the default solver against the textbook DFS, side by side.
+"""Peg solitaire figures: solvers against the textbook DFS, counting, live verdicts.
 
-    .venv/bin/python bench/pegs.py            # everything (a few minutes: the baseline is capped)
+    .venv/bin/python bench/pegs.py            # everything (several minutes: the baseline is capped)
     .venv/bin/python bench/pegs.py --cap 5    # a shorter cap for the baseline
     .venv/bin/python bench/pegs.py --no-plain # the default solver only
+    .venv/bin/python bench/pegs.py --only count      # or: solvers, verdict, fewest (repeatable)
+    .venv/bin/python bench/pegs.py --only verdict --positions 2000
+
+Counting prints the number of solutions, the time and the peak memory (Python allocations
+including numpy's, and the process's maximum resident size) beside the published figures.
+The live verdict plays random games on the English (goal d4) and European (vacancy c1, goal
+e1) boards and judges every position reached, after building each board's table once (its
+time printed separately); it prints the latency distribution and the share of "unknown".
 
 Each row: the problem, the answer, the solver's time and positions visited (forward positions +
 backward-set positions), then the plain DFS with a visited set (jumps in board order, nothing
@@ -134,11 +142,143 @@ def class_infeasible_problems():
     return out
 
 
+def bench_count() -> None:
+    import resource
+    import tracemalloc
+
+    from plugins.pegs.count import count_solutions
+
+    print("\ncounting every solution (jump sequences to the goal), meeting in the middle")
+    cases = [("15-hole triangle, corner vacancy, 1 peg anywhere", PRESETS["triangle-5"],
+              "29,760 (brute force)"),
+             ("English central game (33 holes)", PRESETS["english"],
+              "40,861,647,040,079,968 (published); target <= 60 s, <= 4 GB")]
+    for label, text, known in cases:
+        inst = PUZZLE.parse(text)
+        count_solutions(PUZZLE.parse(PRESETS["triangle-5"]))  # load the compiled kernels first
+        tracemalloc.start()
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = count_solutions(inst)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  {label:<50} {result.solutions:>26,} solutions  {seconds:7.2f} s (CPU {cpu:.2f} s)  "
+              f"peak {peak / 2**20:,.0f} MB traced (process max RSS {rss:,.0f} MB)  "
+              f"{result.positions:,} positions up to symmetry, meet at {result.meet_pegs} pegs"
+              f"   | quoted: {known}", flush=True)
+
+
+def random_positions(inst, count, rng):
+    """Positions reached by random play from ``inst`` (each move played until stuck)."""
+    out = []
+    while len(out) < count:
+        state = inst
+        while len(out) < count:
+            moves = PUZZLE.legal_moves(state)
+            if not moves:
+                break
+            state = PUZZLE.apply_move(state, moves[rng.randrange(len(moves))])
+            out.append(state)
+    return out
+
+
+def bench_verdict(total: int, budget: float) -> None:
+    import random
+
+    from plugins.pegs import verdict
+
+    print(f"\nlive verdict (Puzzle.assess, budget {budget * 1000:g} ms) over {total:,} positions "
+          f"from random play; target p99 <= 50 ms and <= 1% unknown")
+    rng = random.Random(12)
+    every = []
+    for label, name in (("English, goal d4", "english"), ("European, c1 -> e1", "european-c1")):
+        inst = PUZZLE.parse(PRESETS[name])
+        t0 = time.perf_counter()
+        judge = verdict.prepare_table(inst)  # the large table, as `puzzle pegs table` builds
+        build = time.perf_counter() - t0
+        states = random_positions(inst, total // 2, rng)
+        lat, cpu, seen = [], [], {"solved": 0, "can": 0, "cannot": 0, "unknown": 0}
+        for state in states:
+            t, c = time.perf_counter(), time.thread_time()
+            a = PUZZLE.assess(state, budget=budget)
+            lat.append(time.perf_counter() - t)
+            cpu.append(time.thread_time() - c)
+            seen[a.verdict] += 1
+        cpu.sort()
+        every += lat
+        lat.sort()
+        print(f"  {label:<22} table {judge.backward_size:,} positions up to {judge.top} pegs "
+              f"(built or loaded in {build:.1f} s)")
+        print(f"  {'':<22} {len(lat):,} positions: p50 {lat[len(lat) // 2] * 1000:.2f} ms, p90 "
+              f"{lat[int(0.9 * len(lat))] * 1000:.2f} ms, p99 {lat[int(0.99 * len(lat))] * 1000:.2f}"
+              f" ms, max {lat[-1] * 1000:.2f} ms; can {seen['can']:,}, cannot {seen['cannot']:,}, "
+              f"solved {seen['solved']:,}, unknown {seen['unknown']:,} "
+              f"({100 * seen['unknown'] / len(lat):.1f}%)", flush=True)
+        print(f"  {'':<22} CPU time per verdict (immune to other processes): p50 "
+              f"{cpu[len(cpu) // 2] * 1000:.2f} ms, p99 {cpu[int(0.99 * len(cpu))] * 1000:.2f} ms, "
+              f"max {cpu[-1] * 1000:.2f} ms", flush=True)
+    every.sort()
+    print(f"  {'both boards':<22} p99 {every[int(0.99 * len(every))] * 1000:.2f} ms")
+
+
+def bench_fewest(cap: float = 60.0) -> None:
+    from dataclasses import replace
+
+    from plugins.pegs.fewest import FewestMovesSolver
+    from plugins.pegs.rules import group_jumps
+
+    solver = FewestMovesSolver()
+    print(f"\nfewest moves (a move = a chain of jumps by one peg), cap {cap:g} s each")
+
+    def one(label, inst, quoted):
+        t0 = time.perf_counter()
+        report = run_solver(PUZZLE, solver, inst, SolveContext.with_timeout(cap))
+        seconds = time.perf_counter() - t0
+        o = report.outcome
+        if o.status == "solved":
+            answer = (f"{len(group_jumps(list(o.moves)))} moves"
+                      f"{' (proved optimal)' if o.optimal else ''}")
+        else:
+            answer = f"{o.status} ({o.reason}; lower bound {o.stats.get('bound')})"
+        print(f"  {label:<46} {answer:<40} {seconds:7.2f} s  {o.stats.get('nodes', 0):>10,} "
+              f"states | quoted: {quoted}", flush=True)
+
+    tri = "geometry: triangular; goal: {g}; board: ./oo/ooo/oooo/ooooo"
+    for start, goal, quoted in (("a1", "a1", "10 (Bell)"), ("c5", "a1", "9 (Bell)"),
+                                ("b3", "c5", "11 (Bell)"), ("c5", "c5", "9 (Bell)")):
+        inst = PUZZLE.parse(tri.format(g=goal))
+        cell = inst.board.cells[inst.board.names.index(start)]
+        one(f"15-hole triangle, vacancy {start}, last peg {goal}",
+            replace(inst, pegs=inst.holes & ~(1 << cell)), quoted)
+    one("21-hole triangle, vacancy a1, one peg anywhere", PUZZLE.parse(PRESETS["triangle-6"]),
+        "(Bell: 9 for the best vacancy and finish)")
+    one("English central game", PUZZLE.parse(PRESETS["english"]), "18 (Bergholt 1912); "
+        "target found and proved <= 60 s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=20.0, help="seconds per problem for the plain DFS")
     ap.add_argument("--no-plain", action="store_true", help="skip the textbook baseline")
+    ap.add_argument("--only", action="append",
+                    choices=("solvers", "count", "verdict", "fewest"),
+                    help="run only these parts (default: all)")
+    ap.add_argument("--positions", type=int, default=10_000, help="positions for the verdict")
+    ap.add_argument("--budget", type=float, default=0.05, help="seconds per verdict")
     args = ap.parse_args()
+    parts = set(args.only or ("solvers", "count", "verdict", "fewest"))
+    if "solvers" in parts:
+        bench_solvers(args)
+    if "count" in parts:
+        bench_count()
+    if "verdict" in parts:
+        bench_verdict(args.positions, args.budget)
+    if "fewest" in parts:
+        bench_fewest()
+
+
+def bench_solvers(args) -> None:
     plain = not args.no_plain
     print(f"peg solitaire bench; default solver 'search' vs 'plain' DFS with a visited set "
           f"(cap {args.cap:g} s per problem); positions = forward positions + backward set")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import hookimpl
 
+from .fewest import FewestMovesSolver
 from .puzzle import PegSolitaire
 from .render import DefaultRenderer
 from .solver import PlainSolver, SearchSolver
@@ -18,8 +19,16 @@ def register_puzzles(register):
 def register_solvers(register):
     register(SearchSolver())  # first: the default
     register(PlainSolver())
+    register(FewestMovesSolver())
 
 
 @hookimpl
 def register_renderers(register):
     register(DefaultRenderer())
+
+
+@hookimpl
+def register_commands(cli):
+    from .commands import pegs_group  # click and the counters load only for the CLI
+
+    cli.add_command(pegs_group)

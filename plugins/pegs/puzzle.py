@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from engine import EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .board import (GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, cell_name,
                     parse_cell_name)
@@ -105,6 +105,13 @@ class PegSolitaire(Puzzle):
 
     def is_solved(self, state: PegInstance) -> bool:
         return state.is_solved()
+
+    def assess(self, state: PegInstance, *, budget: float = 0.05) -> Assessment:
+        """Can the goal still be reached? Class test, pagodas, backward set, capped search
+        (see :mod:`.verdict`)."""
+        from .verdict import assess  # the search machinery loads on the first verdict only
+
+        return assess(state, budget=budget)
 
     def describe_solution(self, instance: PegInstance, moves: Sequence[str]) -> Mapping[str, Any]:
         grouped = group_jumps(list(moves))

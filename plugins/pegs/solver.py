@@ -462,7 +462,6 @@ class _CompiledSearch:
         self.flip = np.array([fl for _, _, fl, _ in p.jumps], dtype=np.uint64)
         pags = list(p.pagodas[:2]) + [None] * (2 - len(p.pagodas[:2]))
         self.need_values = [pg.value(p.goal) if pg else 0 for pg in pags]
-        self.start_values = [pg.value(p.start) if pg else 0 for pg in pags]
         self.loss = [np.array([(pg.weights[f] + pg.weights[o] - pg.weights[t]) if pg else 0
                                for f, o, t in (p.board.jumps[j] for *_, j in p.jumps)],
                               dtype=np.int64) for pg in pags]
@@ -472,27 +471,39 @@ class _CompiledSearch:
         if dead:
             fastdfs.insert_all(self.table, np.fromiter(dead, dtype=np.uint64, count=len(dead)))
 
+    def meet_sorted(self, levels: dict[int, set[int]]) -> np.ndarray:
+        """The meeting level with every symmetric image, sorted (the kernel bisects it)."""
+        images = self.p.canon.images
+        return np.unique(np.array([x for m in levels[max(levels)] for x in images(m)],
+                                  dtype=np.uint64))
+
     def run(self, levels: dict[int, set[int]], ctx: SolveContext, counter: list[int],
-            cap: int | None) -> list[int] | None:
+            cap: int | None, *, start: int | None = None, meet_sorted: np.ndarray | None = None,
+            chunk: int = fastdfs.BUDGET) -> list[int] | None:
+        """The exact search from ``start`` (default: the problem's start) down to the meeting
+        level; ``chunk`` positions between deadline checks. The live verdict reuses one object
+        (and so its dead table) for every position of a game, passing each position as
+        ``start``."""
         p = self.p
-        start_count = p.start.bit_count()
+        start = p.start if start is None else start
+        start_count = start.bit_count()
         meet = max(levels)
-        images = p.canon.images
-        meet_sorted = np.unique(np.array([x for m in levels[meet] for x in images(m)],
-                                         dtype=np.uint64))
-        if start_count <= meet or any(v < need for v, need in zip(self.start_values, self.need_values)):
+        if meet_sorted is None:
+            meet_sorted = self.meet_sorted(levels)
+        start_values = [pg.value(start) for pg in p.pagodas[:2]] + [0] * (2 - len(p.pagodas[:2]))
+        if start_count <= meet or any(v < need for v, need in zip(start_values, self.need_values)):
             return None  # handled by the Python search (never reached from search())
         size = start_count + 2
         stack_pos = np.zeros(size, dtype=np.uint64)
         stack_next = np.zeros(size, dtype=np.int64)
         stack_v0 = np.zeros(size, dtype=np.int64)
         stack_v1 = np.zeros(size, dtype=np.int64)
-        stack_pos[0] = p.start
-        stack_v0[0], stack_v1[0] = self.start_values
+        stack_pos[0] = start
+        stack_v0[0], stack_v1[0] = start_values
         state = np.zeros(4, dtype=np.int64)
         base = list(counter)
         while True:
-            budget = fastdfs.BUDGET
+            budget = chunk
             if cap is not None:
                 budget = min(budget, max(1, cap - counter[0]))
             code = fastdfs.run(start_count, meet, self.need, self.to, self.flip, self.loss[0],
@@ -507,7 +518,7 @@ class _CompiledSearch:
             if code == fastdfs.FOUND:
                 depth = int(state[0])
                 order = [int(stack_next[i]) - 1 for i in range(depth + 1)]
-                pos = p.start
+                pos = start
                 for k in order:
                     pos ^= p.jumps[k][2]
                 return [p.jumps[k][3] for k in order] + finish_from(p, pos, levels)

@@ -1,0 +1,147 @@
+"""The ``fewest-moves`` solver: a solution with the fewest *moves*, a move being a chain of
+jumps by one peg (Bergholt's and Beasley's measure; every solution has the same number of
+jumps, but not of moves).
+
+The search is A* over states (position, hole where the last jump landed): a jump by the peg
+that just landed continues the move (cost 0), any other jump starts a new one (cost 1). The
+lower bound counts pegs standing on holes that no jump can pass over (the corners of the
+English board, for example): such a peg can only leave its hole by a move of its own, so each
+needs a move starting there, except the peg that is mid-move and one that may stay as the last
+peg. The bound never drops by more than the cost of a step, so the first goal taken from the
+queue has the fewest moves: the answer is reported optimal only then; at the deadline the
+solver gives up rather than offer an unproved answer. Positions are pruned only by proofs
+(pagoda functions of the goal; on small boards, the exact table of positions that can reach
+the goal from :mod:`.verdict`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+
+from .board import PegInstance
+from .classes import class_verdict
+from .solver import compile_problem, quick_verdict
+
+#: Boards up to this many holes use the exact table of positions that can reach the goal.
+TABLE_HOLES = 25
+#: States between two looks at the clock.
+CHECK_EVERY = 4096
+
+
+class Stopped(Exception):
+    """The search stopped (deadline or cancelled): how far it got, and the proved lower bound
+    on the number of moves."""
+
+    def __init__(self, reason: str, expanded: int, bound: int):
+        super().__init__(reason)
+        self.reason, self.expanded, self.bound = reason, expanded, bound
+
+
+def unjumpable_holes(board) -> int:
+    """Holes that are never the middle of a jump (compact bitboard)."""
+    middle = 0
+    for _, o, _ in board.jumps:
+        middle |= 1 << o
+    return board.full & ~middle
+
+
+def fewest_moves(inst: PegInstance, ctx: SolveContext, alive=None):
+    """(jump names, moves, states expanded) for a solution with the fewest moves, None as the
+    first item when no solution exists; raises :class:`Stopped` when ``ctx`` says stop.
+    ``alive(pos) -> bool | None`` may prune positions proved unable to reach the goal."""
+    p = compile_problem(inst, use_symmetry=False)
+    board = p.board
+    corners = unjumpable_holes(board) & ~p.goal
+    any_goal = p.goal == 0
+    jumps = [(f, need, 1 << t, flip, j, t)
+             for (need, _, flip, j), (f, _, t) in zip(p.jumps, board.jumps)]
+    pagodas = p.pagodas
+    need_vals = [pg.value(p.goal) for pg in pagodas]
+
+    def h(pos: int, last: int) -> int:
+        c = pos & corners
+        if last >= 0:
+            c &= ~(1 << last)
+        k = c.bit_count()
+        return max(0, k - 1) if any_goal else k
+
+    start = (p.start, -1)
+    best = {start: 0}
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
+    tie = itertools.count()
+    queue = [(h(*start), 0, next(tie), start)]
+    expanded = 0
+    while queue:
+        f_cost, g, _, state = heapq.heappop(queue)
+        if g > best.get(state, g):
+            continue
+        pos, last = state
+        if p.is_goal(pos):
+            moves = []
+            while state in parent:
+                state, j = parent[state]
+                moves.append(p.move_name(j))
+            moves.reverse()
+            return moves, g, expanded
+        expanded += 1
+        if expanded % CHECK_EVERY == 0:
+            if ctx.should_stop():
+                raise Stopped(ctx.stop_reason() or "deadline", expanded, f_cost)
+            ctx.progress(nodes=expanded, bound=f_cost, pegs=pos.bit_count())
+        for frm, need, to, flip, j, landing in jumps:
+            if pos & need != need or pos & to:
+                continue
+            child = pos ^ flip
+            if any(pg.value(child) < v for pg, v in zip(pagodas, need_vals)):
+                continue
+            if alive is not None and alive(child) is False:
+                continue
+            cost = g + (0 if frm == last else 1)
+            nxt = (child, landing)
+            if cost < best.get(nxt, cost + 1):
+                best[nxt] = cost
+                parent[nxt] = (state, j)
+                heapq.heappush(queue, (cost + h(child, landing), cost, next(tie), nxt))
+    return None, 0, expanded
+
+
+class FewestMovesSolver(Solver):
+    """A* over chain moves with the unjumpable-holes lower bound: the fewest moves, proved."""
+
+    puzzle_id = "pegs"
+    name = "fewest-moves"
+    optimal = True
+    description = ("A solution with the fewest moves, a move being a chain of jumps by one peg; "
+                   "A* search with a lower bound from pegs on holes no jump can pass over. "
+                   "Affordable on small boards; gives up at the deadline on large ones.")
+
+    def solve(self, instance: PegInstance, ctx: SolveContext):
+        if instance.is_solved():
+            return Solved((), optimal=True, stats={"nodes": 0, "moves": 0})
+        board = instance.board
+        start, goal = board.to_compact(instance.pegs), board.to_compact(instance.goal)
+        verdict = class_verdict(board, start, goal)
+        if not verdict.feasible:
+            return Unsolvable(verdict.reason, stats={"nodes": 0, "proof": "position class"})
+        reason = quick_verdict(compile_problem(instance))
+        if reason:
+            return Unsolvable(reason, stats={"nodes": 0, "proof": "no search"})
+        alive = None
+        if board.n <= TABLE_HOLES:
+            from .verdict import judge_for  # the exact table: tiny on boards this small
+
+            judge = judge_for(instance, wait=True)
+
+            def alive(pos, judge=judge):
+                return judge.is_alive(pos) if pos.bit_count() <= judge.top else None
+        try:
+            moves, count, expanded = fewest_moves(instance, ctx, alive)
+        except Stopped as exc:
+            return GaveUp(exc.reason, stats={"nodes": exc.expanded, "bound": exc.bound})
+        if moves is None:
+            return Unsolvable("Exhaustive search: no sequence of jumps reaches the goal.",
+                              stats={"nodes": expanded})
+        return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})

@@ -1,0 +1,318 @@
+"""Level sets of peg positions, compiled with numba: the engine under counting and verdicts.
+
+A *level* is every position with the same number of pegs reached from a start by jumps
+(forward) or from a goal by reverse jumps (backward), stored as a sorted ``uint64`` array of
+canonical positions (the least image under a symmetry group that fixes both the start and the
+goal) with a ``uint64`` count per position. The count of a canonical position is the total over
+its whole orbit of the number of jump sequences reaching its members, which makes the counts
+add up exactly under symmetry: for a parent orbit ``P`` and a child orbit ``Q``, the sequences
+into ``Q`` through ``P`` number ``count(P)`` times the jumps from one member of ``P`` into ``Q``.
+
+Expanding a level is one kernel call per chunk of parents (so progress and Ctrl+C are
+responsive; the kernels release the GIL, so a table built in a background thread does not
+stall the others) into an open-addressing hash table that sums the counts, then a sort. Pagoda
+functions prune positions that provably cannot reach the other side. Boards of at most 64 holes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import fastdfs
+
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is a dependency
+    njit = None
+
+AVAILABLE = njit is not None
+
+#: Bytes per position while a level is being built (hash slot: key + count, half full) and
+#: once stored (key + count).
+BUILD_BYTES, STORED_BYTES = 32, 16
+
+
+def byte_tables(perms: list[tuple[int, ...]], n: int) -> np.ndarray:
+    """``t[s, chunk, byte]``: the image under ``perms[s]`` of ``byte`` placed at ``chunk``."""
+    chunks = max(1, (n + 7) // 8)
+    out = np.zeros((len(perms), chunks, 256), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        for j in range(chunks):
+            for i in range(8):
+                k = 8 * j + i
+                if k >= n:
+                    break
+                bit = np.uint64(1) << np.uint64(perm[k])
+                for byte in range(256):
+                    if byte >> i & 1:
+                        out[s, j, byte] |= bit
+    return out
+
+
+if AVAILABLE:
+    _fd_lookup = fastdfs._lookup
+    _fd_insert_images = fastdfs._insert_images
+
+    @njit(cache=True)
+    def canon(x, tables):
+        best = x
+        for s in range(tables.shape[0]):
+            image = np.uint64(0)
+            y = x
+            for c in range(tables.shape[1]):
+                image |= tables[s, c, np.int64(y & np.uint64(255))]
+                y >>= np.uint64(8)
+            if image < best:
+                best = image
+        return best
+
+    @njit(cache=True)
+    def orbit_sizes(keys, tables):
+        """Distinct images of each position under the group (the tables hold every element)."""
+        out = np.empty(keys.shape[0], dtype=np.uint64)
+        g = tables.shape[0]
+        for i in range(keys.shape[0]):
+            x = keys[i]
+            fixed = 0
+            for s in range(g):
+                image = np.uint64(0)
+                y = x
+                for c in range(tables.shape[1]):
+                    image |= tables[s, c, np.int64(y & np.uint64(255))]
+                    y >>= np.uint64(8)
+                if image == x:
+                    fixed += 1
+            out[i] = np.uint64(g // fixed)
+        return out
+
+    @njit(cache=True)
+    def _value(x, weights):
+        total = 0
+        k = 0
+        while x:
+            if x & np.uint64(1):
+                total += weights[k]
+            x >>= np.uint64(1)
+            k += 1
+        return total
+
+    @njit(cache=True, nogil=True)
+    def expand(keys, counts, lo, hi, need, to, flip, backward, tables, weights, delta, bound,
+               complement, hkeys, hcounts, flags):
+        """Add the children of ``keys[lo:hi]`` to the hash table ``hkeys``/``hcounts``.
+
+        ``backward``: reverse jumps (a peg at ``to``, holes at ``need``). A child is dropped
+        when, for some pagoda ``k``, ``value_k + delta[k, j] < bound[k]``, where ``value_k`` is
+        the weight of the parent's pegs (or, with ``complement``, of its empty holes).
+        ``flags[0]`` is set when the table gets too full (rebuild bigger), ``flags[1]`` when a
+        count overflows 64 bits. Returns the number of children generated.
+        """
+        mask = hkeys.shape[0] - 1
+        limit = (hkeys.shape[0] * 3) // 4
+        used = flags[2]
+        made = 0
+        npag = weights.shape[0]
+        vals = np.zeros(max(npag, 1), dtype=np.int64)
+        for i in range(lo, hi):
+            pos = keys[i]
+            c = counts[i]
+            src = ~pos & complement if complement != np.uint64(0) else pos
+            for k in range(npag):
+                vals[k] = _value(src, weights[k])
+            for j in range(need.shape[0]):
+                if backward:
+                    ok = (pos & to[j]) != np.uint64(0) and (pos & need[j]) == np.uint64(0)
+                else:
+                    ok = (pos & need[j]) == need[j] and (pos & to[j]) == np.uint64(0)
+                if not ok:
+                    continue
+                pruned = False
+                for k in range(npag):
+                    if vals[k] + delta[k, j] < bound[k]:
+                        pruned = True
+                        break
+                if pruned:
+                    continue
+                child = canon(pos ^ flip[j], tables)
+                made += 1
+                h = np.int64(((child * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)) & np.uint64(mask))
+                while True:
+                    v = hkeys[h]
+                    if v == child:
+                        s = hcounts[h] + c
+                        if s < c:
+                            flags[1] = 1
+                        hcounts[h] = s
+                        break
+                    if v == np.uint64(0):
+                        hkeys[h] = child
+                        hcounts[h] = c
+                        used += 1
+                        break
+                    h = (h + 1) & mask
+                if used > limit:
+                    flags[0] = 1
+                    flags[2] = used
+                    return made
+        flags[2] = used
+        return made
+
+    @njit(cache=True)
+    def meet_total(fkeys, fcounts, bkeys, bcounts, forbits, flags):
+        """Sum over common positions of (forward count / orbit size) x backward count;
+        ``flags[0]`` is set on 64-bit overflow. Both key arrays sorted."""
+        i = 0
+        j = 0
+        total = np.uint64(0)
+        common = 0
+        while i < fkeys.shape[0] and j < bkeys.shape[0]:
+            a = fkeys[i]
+            b = bkeys[j]
+            if a < b:
+                i += 1
+            elif b < a:
+                j += 1
+            else:
+                per = fcounts[i] // forbits[i]
+                if per != np.uint64(0) and bcounts[j] > np.uint64(0xFFFFFFFFFFFFFFFF) // per:
+                    flags[0] = 1
+                prod = per * bcounts[j]
+                s = total + prod
+                if s < total:
+                    flags[0] = 1
+                total = s
+                common += 1
+                i += 1
+                j += 1
+        return total, common
+
+    @njit(cache=True)
+    def _member(sorted_keys, x):
+        i = np.searchsorted(sorted_keys, x)
+        return i < sorted_keys.shape[0] and sorted_keys[i] == x
+
+    @njit(cache=True, nogil=True)
+    def search_down(top_keys, top, need, to, flip, loss, need_vals, tables, perms, n, dead,
+                    stack_pos, stack_next, stack_vals, state, budget):
+        """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
+        alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
+        = [depth, positions expanded]. ``dead`` is the dead-position table of
+        :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
+        Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
+        jumps = need.shape[0]
+        npag = loss.shape[0]
+        d = state[0]
+        start_count = 0
+        x = stack_pos[0]
+        while x:
+            start_count += 1
+            x &= x - np.uint64(1)
+        while d >= 0:
+            pos = stack_pos[d]
+            j = stack_next[d]
+            count = start_count - d
+            last = count - 1 == top
+            pushed = False
+            while j < jumps:
+                if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
+                    child = pos ^ flip[j]
+                    if last:
+                        if _member(top_keys, canon(child, tables)):
+                            stack_next[d] = j + 1
+                            state[0] = d
+                            return 1
+                        j += 1
+                        continue
+                    pruned = False
+                    for k in range(npag):
+                        if stack_vals[d, k] - loss[k, j] < need_vals[k]:
+                            pruned = True
+                            break
+                    if pruned or _fd_lookup(dead, child):
+                        j += 1
+                        continue
+                    stack_next[d] = j + 1
+                    d += 1
+                    stack_pos[d] = child
+                    stack_next[d] = 0
+                    for k in range(npag):
+                        stack_vals[d, k] = stack_vals[d - 1, k] - loss[k, j]
+                    state[1] += 1
+                    pushed = True
+                    break
+                j += 1
+            if pushed:
+                budget -= 1
+                if budget <= 0:
+                    state[0] = d
+                    return 2
+                continue
+            _fd_insert_images(dead, pos, perms, n)
+            d -= 1
+        state[0] = d
+        return 0
+
+    @njit(cache=True)
+    def _score(pos, hard, nbr):
+        """Lower is more promising: pegs on hard-to-clear holes, and stranded pegs."""
+        total = 0
+        x = pos
+        k = 0
+        while x:
+            if x & np.uint64(1):
+                total += hard[k]
+                if (pos & nbr[k]) == np.uint64(0):
+                    total += 3
+            x >>= np.uint64(1)
+            k += 1
+        return total
+
+    @njit(cache=True, nogil=True)
+    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, need_vals, dead, hard,
+             nbr, width):
+        """A heuristic probe: keep the ``width`` most promising positions per peg count from
+        ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
+        form is in ``top_keys``. True only when such a position is reached (a proof that the
+        goal can be reached); False proves nothing."""
+        jumps = need.shape[0]
+        npag = pag_weights.shape[0]
+        cur = np.empty(1, dtype=np.uint64)
+        cur[0] = start
+        count = 0
+        x = start
+        while x:
+            count += 1
+            x &= x - np.uint64(1)
+        while count > top and cur.shape[0] > 0:
+            last = count - 1 == top
+            kids = np.empty(cur.shape[0] * jumps, dtype=np.uint64)
+            m = 0
+            for i in range(cur.shape[0]):
+                pos = cur[i]
+                for j in range(jumps):
+                    if (pos & need[j]) != need[j] or (pos & to[j]) != np.uint64(0):
+                        continue
+                    child = pos ^ flip[j]
+                    if last:
+                        if _member(top_keys, canon(child, tables)):
+                            return True
+                        continue
+                    ok = True
+                    for k in range(npag):
+                        if _value(child, pag_weights[k]) < need_vals[k]:
+                            ok = False
+                            break
+                    if ok and not _fd_lookup(dead, child):
+                        kids[m] = child
+                        m += 1
+            if last:
+                return False
+            kids = np.unique(kids[:m])
+            if kids.shape[0] > width:
+                scores = np.empty(kids.shape[0], dtype=np.int64)
+                for i in range(kids.shape[0]):
+                    scores[i] = _score(kids[i], hard, nbr)
+                kids = kids[np.argsort(scores, kind="mergesort")[:width]]
+            cur = kids
+            count -= 1
+        return False

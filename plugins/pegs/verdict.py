@@ -1,0 +1,404 @@
+"""The live verdict: can the goal still be reached from the position on the board?
+
+:func:`assess` answers within a time budget, cheapest proof first, and never says "can" or
+"cannot" without a proof:
+
+1. solved; a goal with more pegs than the board; no jump left;
+2. the position-class test (:mod:`.classes`);
+3. the pagoda functions of the goal (:mod:`.pagoda`);
+4. the *backward set*: every position with few pegs that can reach the goal (built once per
+   board and goal by reverse jumps). A position with that few pegs is decided by one lookup;
+5. the exact depth-first search of the ``search`` solver (:class:`.solver._CompiledSearch`,
+   compiled with numba) from the position down to the backward set, stopped at the budget
+   ("unknown"). Finding a path proves "can"; running out of positions proves "cannot".
+
+Steps 4 and 5 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
+class): its table of positions proved dead is the *dead-position cache*, kept from one verdict
+to the next, so the positions of a game in progress, which share most of their futures, are
+judged faster and faster. A dead position stays dead, so the cache never makes a verdict wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from engine import Assessment, SolveContext
+
+from . import fastdfs
+from . import levels as lv
+from .board import PegInstance
+from .classes import class_verdict, invariant_for
+from .count import _grow, _Side
+from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
+
+#: Positions (up to symmetry) in the table a judge builds by itself, on first use, in the
+#: background: every position with at most ``top`` pegs that can reach the goal (about a
+#: second of work; kept on disk).
+LIVE_POSITIONS = 300_000
+#: Positions in the large table that :func:`prepare_table` builds (``puzzle pegs table``);
+#: used whenever it is on disk. The English board with the goal at d4: every position, 23.5
+#: million up to symmetry, 190 MB, one to two minutes.
+LARGE_POSITIONS = 24_000_000
+#: Positions in the backward set of the Python fallback (boards over 64 holes).
+BACKWARD_BUDGET = 40_000
+#: Positions the compiled search visits between two looks at the clock.
+CHUNK = 500
+#: Widths of the heuristic probes tried before the exhaustive search.
+BEAM_WIDTHS = (32, 256)
+#: A generous guess of a probe's time per unit of width on a 37-hole board (seconds).
+BEAM_SECONDS_PER_WIDTH = 0.0001
+#: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
+DEADLINE_MARGIN = 0.004
+#: Judges kept in memory.
+MAX_JUDGES = 4
+#: Version of the on-disk backward sets (change it when their format changes).
+FORMAT_VERSION = 1
+
+
+class Judge:
+    """Everything the verdicts for one board and goal share: the backward set, the search
+    and its dead-position cache. Not thread-safe by itself: :attr:`lock` guards it.
+
+    ``levels[k]``: the canonical positions with ``k`` pegs (up to ``top``) that can reach the
+    goal, exactly: a position with at most ``top`` pegs is decided by one lookup.
+    """
+
+    def __init__(self, inst: PegInstance, positions: int | None = None, progress=None,
+                 load_only: bool = False):
+        """``positions``: the table's budget (default :data:`LIVE_POSITIONS`); ``load_only``:
+        raise FileNotFoundError rather than build a missing table."""
+        self.positions = LIVE_POSITIONS if positions is None else positions
+        self.problem = compile_problem(inst)
+        p = self.problem
+        self.lock = threading.Lock()
+        self.compiled = lv.AVAILABLE and p.board.n <= 64
+        if self.compiled:
+            self._init_compiled(inst, progress, load_only)
+        else:
+            levels = backward_levels(p, BACKWARD_BUDGET, stop_at=p.board.n)
+            self.levels = {k: frozenset(v) for k, v in levels.items()}
+            self.dead: set[int] = set()
+        self.top = max(self.levels)
+        self.backward_size = sum(len(s) for s in self.levels.values())
+
+    def is_alive(self, pos: int) -> bool:
+        """Exact, for a position with at most :attr:`top` pegs."""
+        level = self.levels.get(pos.bit_count())
+        if level is None:
+            return False
+        if self.compiled:
+            c = np.uint64(lv.canon(np.uint64(pos), self.tables))
+            i = int(np.searchsorted(level, c))
+            return i < len(level) and level[i] == c
+        return self.problem.canon.canon(pos) in level
+
+    # -- the compiled judge ----------------------------------------------------------------
+
+    def _init_compiled(self, inst: PegInstance, progress, load_only: bool) -> None:
+        p = self.problem
+        board = p.board
+        perms = list(p.canon.perms) or [tuple(range(board.n))]
+        self.tables = lv.byte_tables(perms, board.n)
+        self.perms = np.array(perms, dtype=np.int64).reshape(len(perms), board.n)
+        self.need = np.array([nd for nd, _, _, _ in p.jumps], dtype=np.uint64)
+        self.to = np.array([to for _, to, _, _ in p.jumps], dtype=np.uint64)
+        self.flip = self.need | self.to
+        pags = p.pagodas
+        self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
+                               for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
+                              for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
+        self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
+        self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
+        self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
+            len(pags), board.n)
+        # The beam's ranking (as the search solver's probes): pegs on holes few jumps pass
+        # over are hard to clear; a peg with no neighbour is stranded.
+        over = [0] * board.n
+        nbr = [0] * board.n
+        for f, o, _ in board.jumps:
+            over[o] += 1
+            nbr[f] |= 1 << o
+        self.hard = np.array([8 // (1 + c) for c in over], dtype=np.int64)
+        self.nbr = np.array(nbr, dtype=np.uint64)
+        self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
+                                     self.positions, progress, load_only)
+
+    def search(self, start: int, deadline: float) -> tuple[str, int]:
+        """("can" | "cannot" | "unknown", positions visited) for a position with more pegs than
+        :attr:`top`."""
+        if not self.compiled:
+            return self._search_python(start, deadline)
+        top_keys = self.levels[self.top]
+        # Heuristic probes first: they find a way down for most live positions in a few
+        # milliseconds, where the exhaustive search can wander for seconds.
+        for width in BEAM_WIDTHS:
+            # A probe cannot be interrupted: start a wide one only with time to spare.
+            if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
+                break
+            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
+                       self.tables, self.pag_weights, self.need_vals, self.dead_table,
+                       self.hard, self.nbr, width):
+                return "can", 0
+        depth = start.bit_count() - self.top + 2
+        stack_pos = np.zeros(depth, np.uint64)
+        stack_next = np.zeros(depth, np.int64)
+        stack_vals = np.zeros((depth, max(1, len(self.need_vals))), np.int64)
+        stack_pos[0] = start
+        for k, pg in enumerate(self.problem.pagodas):
+            stack_vals[0, k] = pg.value(start)
+            if stack_vals[0, k] < self.need_vals[k]:
+                return "cannot", 0
+        state = np.zeros(2, np.int64)
+        while True:
+            code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip, self.loss,
+                                  self.need_vals, self.tables, self.perms, self.problem.board.n,
+                                  self.dead_table, stack_pos, stack_next, stack_vals, state,
+                                  CHUNK)
+            if code == 1:
+                return "can", int(state[1])
+            if code == 0:
+                return "cannot", int(state[1])
+            if time.monotonic() + DEADLINE_MARGIN >= deadline:
+                return "unknown", int(state[1])
+
+    def _search_python(self, start: int, deadline: float) -> tuple[str, int]:
+        counter = [0, 0, 0]
+        ctx = SolveContext(deadline=deadline)
+        levels = {k: set(v) for k, v in self.levels.items()}
+        try:
+            moves = _exact_dfs(replace(self.problem, start=start), levels, ctx, counter, self.dead)
+        except (_Stop, _Capped):
+            return "unknown", counter[0]
+        return ("can" if moves is not None else "cannot"), counter[0]
+
+
+def cache_dir() -> Path:
+    """Where backward sets are kept: $PUZZLE_ENGINE_CACHE, else $XDG_CACHE_HOME/puzzle-engine,
+    else ~/.cache/puzzle-engine."""
+    env = os.environ.get("PUZZLE_ENGINE_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "puzzle-engine"
+
+
+def _cache_path(p, positions: int) -> Path:
+    b = p.board
+    # For "one peg anywhere" the finishing holes depend on the position class of the start.
+    cls = 0 if p.goal else invariant_for(b.geometry, b.rows, b.cols, b.holes).of(p.start)
+    key = f"{b.geometry}-{b.rows}x{b.cols}-{b.holes:x}-{p.goal:x}-{cls}"
+    digest = hashlib.sha1(f"{key}-{positions}".encode()).hexdigest()[:16]
+    return cache_dir() / f"pegs-live-v{FORMAT_VERSION}-{digest}.npz"
+
+
+def _load_or_build(p, tables, need, to, flip, positions, progress=None,
+                   load_only=False) -> dict[int, np.ndarray]:
+    """The backward level sets, from the disk cache when present (rebuilt if unreadable)."""
+    path = _cache_path(p, positions)
+    try:
+        with np.load(path) as data:
+            return {int(name[1:]): data[name] for name in data.files}
+    except (OSError, ValueError, KeyError):
+        pass
+    if load_only:
+        raise FileNotFoundError(path)
+    levels = _build_levels(p, tables, need, to, flip, positions, progress)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **{f"k{k}": v for k, v in levels.items()})
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache only costs the rebuild next time
+    return levels
+
+
+def _build_levels(p, tables, need, to, flip, positions, progress=None) -> dict[int, np.ndarray]:
+    """Every position that can reach the goal, by reverse jumps, level by level while the total
+    stays within ``positions`` (no pruning: each one can reach the goal)."""
+    board = p.board
+    if p.goal:
+        seeds = [p.goal]
+    else:
+        allowed = set(class_verdict(board, p.start, 0).holes_by_class)
+        seeds = [1 << k for k in range(board.n) if board.names[k] in allowed]
+    keys = np.unique(np.array([lv.canon(np.uint64(s), tables) for s in seeds], np.uint64))
+    pegs = p.goal_pegs
+    empty = np.zeros((0, board.n), np.int64), np.zeros((0, len(need)), np.int64)
+    side = _Side("backward", keys, np.ones(len(keys), np.uint64), pegs, True, empty[0],
+                 empty[1], np.zeros(0, np.int64), 0)
+    levels = {pegs: keys}
+    total = len(keys)
+    while side.pegs + 1 < board.n and len(side.keys):
+        guess = int(len(side.keys) * side.growth) + 16
+        if total + guess > positions:
+            break
+        keys, _ = _grow(side, need, to, flip, tables, guess)
+        side.growth = max(1.0, len(keys) / max(1, len(side.keys)))
+        side.keys, side.counts = keys, np.ones(len(keys), np.uint64)  # counts unused here
+        side.pegs += 1
+        levels[side.pegs] = keys
+        total += len(keys)
+        if progress:
+            progress(side.pegs, len(keys))
+    return levels
+
+
+_judges: OrderedDict[tuple, Judge] = OrderedDict()
+_building: dict[tuple, threading.Thread] = {}
+_judges_lock = threading.Lock()
+
+
+def _key(state: PegInstance) -> tuple:
+    key = (state.geometry, state.rows, state.cols, state.holes, state.goal)
+    if state.goal == 0:
+        # "One peg anywhere": the finishing holes depend on the position's class.
+        inv = invariant_for(state.geometry, state.rows, state.cols, state.holes)
+        key += (inv.of(state.board.to_compact(state.pegs)),)
+    return key
+
+
+def judge_for(state: PegInstance, *, wait: bool = True) -> Judge | None:
+    """The shared :class:`Judge` of the state's board and goal, built on first use.
+
+    With ``wait=False`` a missing judge is built in a background thread and None is returned
+    until it is ready, so a person playing is never kept waiting by a table build.
+    """
+    key = _key(state)
+    with _judges_lock:
+        judge = _judges.get(key)
+        if judge is not None:
+            _judges.move_to_end(key)
+            return judge
+        thread = _building.get(key)
+        if thread is None:
+            thread = threading.Thread(target=_build, args=(key, state), daemon=True,
+                                      name="pegs-judge")
+            _building[key] = thread
+            thread.start()
+    if not wait:
+        return None
+    thread.join()
+    with _judges_lock:
+        judge = _judges.get(key)
+    return judge or Judge(state)  # a failed background build: raise here
+
+
+def _build(key: tuple, state: PegInstance) -> None:
+    try:
+        try:
+            judge = Judge(state, LARGE_POSITIONS, load_only=True)
+        except FileNotFoundError:
+            judge = Judge(state)
+    except Exception:  # noqa: BLE001 - reported by the waiting caller, which builds again
+        with _judges_lock:
+            _building.pop(key, None)
+        return
+    with _judges_lock:
+        _judges[key] = judge
+        _building.pop(key, None)
+        while len(_judges) > MAX_JUDGES:
+            _judges.popitem(last=False)
+
+
+def prepare_table(state: PegInstance, progress=None) -> Judge:
+    """Build (or load) the large table of the state's board and goal, keep it on disk and use
+    it for every later verdict. ``progress(pegs, positions)`` is called per level."""
+    judge = Judge(state, LARGE_POSITIONS, progress)
+    with _judges_lock:
+        _judges[_key(state)] = judge
+    return judge
+
+
+def _goal_words(state: PegInstance) -> str:
+    if state.goal == 0:
+        return "one peg left"
+    names = state.board.compact_names(state.board.to_compact(state.goal))
+    if len(names) == 1:
+        return f"one peg left at {names[0]}"
+    return "the goal pattern"
+
+
+def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> Assessment:
+    """The live verdict on ``state`` (a position with its goal), within ``budget`` seconds.
+
+    The first verdict on a board starts building its :class:`Judge` in the background and
+    answers from the proofs that need no table (``wait=True``: build it first).
+    """
+    started = time.monotonic()
+    if state.is_solved():
+        return Assessment("solved", "Solved: the goal is reached.")
+    board = state.board
+    pos, goal = board.to_compact(state.pegs), board.to_compact(state.goal)
+    pegs, goal_pegs = pos.bit_count(), goal.bit_count() or 1
+    goal_words = _goal_words(state)
+    if pegs <= goal_pegs:
+        return Assessment(
+            "cannot", f"No: the goal ({goal_words}) cannot be reached any more.",
+            f"A jump only ever removes a peg; there are {pegs} pegs and the goal needs "
+            f"{goal_pegs}, in other holes.")
+    if not any(pos >> f & 1 and pos >> o & 1 and not pos >> t & 1 for f, o, t in board.jumps):
+        return Assessment("cannot", "No: no jump is possible.",
+                          f"{pegs} pegs are left and none can jump, so the game is over.")
+    verdict = class_verdict(board, pos, goal)
+    if not verdict.feasible:
+        return Assessment("cannot", f"No: {goal_words} is in another position class.",
+                          verdict.reason)
+    judge = judge_for(state, wait=wait)
+    pagodas = judge.problem.pagodas if judge else compile_problem(state).pagodas
+    for pg in pagodas:
+        have, need = pg.value(pos), pg.value(goal)
+        if have < need:
+            return Assessment(
+                "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
+                f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
+                f"the pegs; it is {have} now but {need} at the goal, so the goal is out of reach.")
+    if judge is None:
+        return Assessment("unknown", "Not decided yet: this board's table is being built.",
+                          "The table of positions that can reach this goal is built once per "
+                          "board and goal (up to a minute), then kept on disk.")
+    deadline = started + budget
+    if not judge.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+        return Assessment("unknown", "Not decided within the time allowed.",
+                          "Another verdict on this board was still being worked out.")
+    try:
+        if pegs <= judge.top:
+            return _from_backward(judge.is_alive(pos), pegs, goal_words, judge)
+        answer, nodes = judge.search(pos, deadline)
+    finally:
+        judge.lock.release()
+    if answer == "can":
+        how = (f"a search from this position ({nodes:,} positions visited)" if nodes
+               else "a heuristic probe from this position")
+        return Assessment("can", f"Yes: {goal_words} can still be reached.",
+                          f"{how[0].upper()}{how[1:]} found a sequence of jumps down to a "
+                          f"position with {judge.top} pegs that can reach the goal.")
+    if answer == "cannot":
+        return Assessment(
+            "cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
+            f"An exhaustive search from this position ({nodes:,} positions visited, besides "
+            f"positions already proved dead) meets none of the {judge.backward_size:,} positions "
+            f"with at most {judge.top} pegs that can reach the goal; positions are pruned only "
+            f"by proofs (pagoda functions, symmetry, positions proved dead).")
+    return Assessment("unknown", "Not decided within the time allowed.",
+                      f"The search visited {nodes:,} positions within {budget:g} s without "
+                      f"deciding; the solver can take longer.")
+
+
+def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:
+    size = len(judge.levels.get(pegs, ()))
+    if alive:
+        return Assessment("can", f"Yes: {goal_words} can still be reached.",
+                          f"This position is one of the {size:,} positions with {pegs} pegs "
+                          f"(up to symmetry) found by reverse jumps from the goal.")
+    return Assessment("cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
+                      f"Reverse jumps from the goal reach every position with {pegs} pegs that "
+                      f"can reach it: {size:,} of them (up to symmetry), and this is not one.")

@@ -1,0 +1,136 @@
+"""The live verdict (``PegSolitaire.assess``) against an exhaustive oracle on small boards.
+
+The oracle decides every position of the board by dynamic programming over all subsets of
+holes, with jumps recomputed from the drawing (``brute_jumps``): a verdict may be "unknown", but
+"can" must never meet an unsolvable position nor "cannot" a solvable one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from dataclasses import replace
+
+import pytest
+from test_pegs_solver import brute_jumps
+
+from plugins.pegs import verdict
+from plugins.pegs.parse import parse_instance
+from plugins.pegs.presets import PRESETS
+from plugins.pegs.puzzle import PegSolitaire
+
+PUZZLE = PegSolitaire()
+TRIANGLE_5 = "./oo/ooo/oooo/ooooo"
+BOARDS = [
+    f"geometry: triangular; goal: a1; board: {TRIANGLE_5}",
+    f"geometry: triangular; goal: any; board: {TRIANGLE_5}",
+    "geometry: square; goal: c2; board: ooooo/oo.oo/ooooo/_ooo_",
+    PRESETS["triangle-corners"],
+]
+
+
+def oracle(inst) -> dict[int, bool]:
+    """Every position (grid bitboard, pegs only on holes) -> can it reach the goal?"""
+    cells = [c for c in range(inst.rows * inst.cols) if inst.holes >> c & 1]
+    jumps = brute_jumps(inst)
+    n = len(cells)
+    positions = []
+    for mask in range(1, 1 << n):
+        pos = 0
+        for k in range(n):
+            if mask >> k & 1:
+                pos |= 1 << cells[k]
+        positions.append(pos)
+    positions.sort(key=int.bit_count)
+    good: dict[int, bool] = {}
+    for pos in positions:
+        if (inst.goal and pos == inst.goal) or (not inst.goal and pos.bit_count() == 1):
+            good[pos] = True
+            continue
+        good[pos] = any(pos >> a & 1 and pos >> b & 1 and not pos >> c & 1
+                        and good[pos & ~(1 << a) & ~(1 << b) | (1 << c)]
+                        for a, b, c in jumps)
+    return good
+
+
+@pytest.fixture()
+def fresh(monkeypatch, tmp_path):
+    """No judge or disk table carried over between configurations."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    monkeypatch.setattr(verdict, "_judges", OrderedDict())
+    monkeypatch.setattr(verdict, "_building", {})
+    return monkeypatch
+
+
+def sample(inst, truth, count=1500, seed=7):
+    rng = random.Random(seed)
+    keys = sorted(truth)
+    return [replace(inst, pegs=p) for p in rng.sample(keys, min(count, len(keys)))]
+
+
+def check(states, truth, budget=30.0):
+    seen = {"solved": 0, "can": 0, "cannot": 0, "unknown": 0}
+    for state in states:
+        a = verdict.assess(state, budget=budget, wait=True)
+        seen[a.verdict] += 1
+        if a.verdict == "solved":
+            assert PUZZLE.is_solved(state)
+        elif a.verdict == "can":
+            assert truth[state.pegs], (state, a)
+        elif a.verdict == "cannot":
+            assert not truth[state.pegs], (state, a)
+            assert a.reason and a.detail
+    return seen
+
+
+@pytest.mark.parametrize("text", BOARDS)
+def test_full_table_decides_every_position_exactly(fresh, text):
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    seen = check(sample(inst, truth), truth)
+    assert seen["unknown"] == 0
+    assert seen["can"] and seen["cannot"]
+
+
+@pytest.mark.parametrize("text", BOARDS)
+def test_search_above_a_small_backward_set_is_never_wrong(fresh, text):
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)  # forces the compiled search for most positions
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    seen = check(sample(inst, truth), truth)
+    assert seen["unknown"] == 0  # small boards: the search always finishes
+    assert seen["can"] and seen["cannot"]
+
+
+def test_python_fallback_is_never_wrong(fresh):
+    fresh.setattr(verdict.lv, "AVAILABLE", False)  # as on boards of more than 64 holes
+    fresh.setattr(verdict, "BACKWARD_BUDGET", 30)
+    inst = parse_instance(BOARDS[0])
+    truth = oracle(inst)
+    seen = check(sample(inst, truth, count=600), truth)
+    assert seen["can"] and seen["cannot"]
+
+
+def test_positions_of_a_played_game(fresh):
+    inst = parse_instance(BOARDS[0])
+    truth = oracle(inst)
+    rng = random.Random(3)
+    for _ in range(30):
+        state = inst
+        while True:
+            a = PUZZLE.assess(state, budget=2.0)
+            if a.verdict != "unknown":  # the first verdict may come before the table is built
+                assert a.verdict in ("solved", "can") if truth[state.pegs] else a.verdict == "cannot"
+            moves = PUZZLE.legal_moves(state)
+            if not moves:
+                break
+            state = PUZZLE.apply_move(state, rng.choice(moves))
+
+
+def test_first_verdict_does_not_wait_for_the_table(fresh):
+    inst = parse_instance(BOARDS[0])
+    first = verdict.assess(inst, budget=0.01)  # starts the build in the background
+    assert first.verdict in ("unknown", "can")
+    for thread in list(verdict._building.values()):
+        thread.join()
+    assert verdict.assess(inst, budget=1.0).verdict == "can"
