@@ -122,6 +122,32 @@ def test_animate_js_tweens_moved_keys_and_fades_the_rest(page):
     assert page.locator('[data-key="turned"]').get_attribute("transform") == "rotate(10 150 50)"
 
 
+CHAIN_BEFORE = """<!doctype html><html><body style="margin:0">
+<div id="b" class="board" style="width:300px"><svg viewBox="0 0 300 100" width="300" height="100">
+<g data-key="peg-a" data-key-also="peg-b"><circle cx="150" cy="50" r="20"/></g>
+<g data-key="peg-x"><circle cx="250" cy="50" r="20"/></g>
+</svg></div></body></html>"""
+CHAIN_AFTER = """<svg viewBox="0 0 300 100" width="300" height="100">
+<g data-key="peg-b" data-key-also="peg-c"><circle cx="50" cy="50" r="20"/></g>
+<g data-key="peg-x"><circle cx="250" cy="50" r="20"/></g>
+</svg>"""
+
+
+def test_animate_js_follows_a_chain_of_jumps_through_data_key_also(page):
+    """The peg that jumped a->b is keyed peg-a (also peg-b); its next jump draws it as peg-b:
+    it must glide from where it was, not fade out and in again."""
+    page.set_content(CHAIN_BEFORE)
+    page.add_script_tag(path=str(ANIMATE_JS))
+    result = page.evaluate("""next => {
+        const b = document.getElementById('b');
+        const count = PuzzleBoards.swap(b, next, 250);
+        const peg = b.querySelector('[data-key="peg-b"]');
+        return {count, ghosts: b.querySelectorAll('.flip-ghost').length,
+                x: peg.getBoundingClientRect().left};
+    }""", CHAIN_AFTER)
+    assert result == {"count": 1, "ghosts": 0, "x": result["x"]} and result["x"] > 100
+
+
 def test_animate_js_does_not_move_under_reduced_motion(page):
     page.emulate_media(reduced_motion="reduce")
     page.set_content(FIXTURE)
