@@ -310,7 +310,7 @@ def bench_solvers(args) -> None:
 
     tri = parse_instance(PRESETS["triangle-5"])
     starts = []
-    for k, cell in enumerate(tri.board.cells):
+    for cell in tri.board.cells:
         starts.append(PegInstance("triangular", tri.rows, tri.cols, tri.holes,
                                   tri.holes & ~(1 << cell), 0))
     row("15-hole triangle, all 15 vacancies, 1 peg", starts, args.cap, plain)
@@ -341,7 +341,8 @@ def bench_solvers(args) -> None:
     print(f"{'class-infeasible problems (' + str(len(infeasible)) + ', 5 boards)':<44} "
           f"{'all unsolvable (class)':<26} solver wall time: mean {statistics.mean(times) * 1000:.3f}"
           f" ms, 99th pct {times[int(0.99 * len(times))] * 1000:.3f} ms, max "
-          f"{times[-1] * 1000:.3f} ms (CPU max {max(cpu) * 1000:.3f} ms); first problem per board (builds the invariant) max "
+          f"{times[-1] * 1000:.3f} ms (CPU max {max(cpu) * 1000:.3f} ms); "
+          f"first problem per board (builds the invariant) max "
           f"{max(cold) * 1000:.3f} ms")
     print("* single-vacancy -> single-survivor problems that pass the class test, one per "
           "symmetry class of (start, finish); the next line runs every pair")

@@ -13,19 +13,24 @@ import time
 import weakref
 
 import pytest
-
-from engine import InputError, Puzzle, SolveContext, Solved, Solver
-from engine.errors import (EnvironmentProblem, PluginError, SolverError, convert_exception,
-                           plugin_call)
-from engine.jsonsafe import NotJSONable, json_safe
-from engine.plugins import Registry
-from engine.solving import (CHECK_CLOCK_EVERY, check_time_bound, final_state, iter_states, replay,
-                            run_solver, solve, verify_solution)
-from engine.svgsafe import UnsafeSVG, sanitize_svg, sanitize_svg_report
-
 import rogue
 from toy import Counter, CounterPuzzle
 
+from engine import InputError, Puzzle, SolveContext, Solved, Solver
+from engine.errors import EnvironmentProblem, PluginError, SolverError, convert_exception, plugin_call
+from engine.jsonsafe import NotJSONable, json_safe
+from engine.plugins import Registry
+from engine.solving import (
+    CHECK_CLOCK_EVERY,
+    check_time_bound,
+    final_state,
+    iter_states,
+    replay,
+    run_solver,
+    solve,
+    verify_solution,
+)
+from engine.svgsafe import UnsafeSVG, sanitize_svg, sanitize_svg_report
 
 # -- 1. the check streams -------------------------------------------------------------------------
 
