@@ -31,10 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from redis_helpers import RedisServer, start_worker, stop  # noqa: E402
+
 from engine.jobs import JobService, LocalProcessRunner, ResultStore  # noqa: E402
 from engine.jobs.rq_runner import redis_jobs  # noqa: E402
 from engine.plugins import get_registry  # noqa: E402
-from redis_helpers import RedisServer, start_worker, stop  # noqa: E402
 
 FACTORY = "engine.plugins:get_registry"
 

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_web_toy import TOY_FACTORY, toy_registry  # noqa: E402
+
 from web import create_app  # noqa: E402
 
 LOCKER = """

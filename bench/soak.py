@@ -22,7 +22,6 @@ import random
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -96,7 +95,6 @@ def client(base: str, stop: threading.Event, stats: Stats, seed: int, tangram: l
         kind = rng.choice(["step", "step", "edit", "solve", "solve", "runaway"])
         try:
             if kind == "step":
-                moves = "8,7,4,1,2,5,8"  # on SLIDING[0]: some legal, rendered at a random step
                 q = urllib.parse.urlencode({"instance": "1 2 3/4 5 6/7 8 0", "moves": "8,7",
                                             "step": rng.randrange(3)})
                 code, body = request(base, "GET", f"/api/sliding/render.svg?{q}")

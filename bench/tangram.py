@@ -21,8 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import InputError, SolveContext, Solved, Unsolvable  # noqa: E402
 from plugins.tangram.assembly import random_assembly  # noqa: E402
 from plugins.tangram.cover_check import is_exact_cover  # noqa: E402
-from plugins.tangram.figures import (CONVEX, IMPOSSIBLE_CONVEX, PRESETS,  # noqa: E402
-                                     vertex_moved_variants)
+from plugins.tangram.figures import CONVEX, IMPOSSIBLE_CONVEX, PRESETS, vertex_moved_variants  # noqa: E402
 from plugins.tangram.pieces import parse_placement  # noqa: E402
 from plugins.tangram.silhouette import format_silhouette, parse_silhouette, symmetric_image  # noqa: E402
 from plugins.tangram.solver import ExactSolver  # noqa: E402
@@ -103,7 +102,7 @@ def main() -> None:
 
     # 4. impossible figures: convex ones not among the 13, and one vertex moved
     imp_times, imp_ok = [], 0
-    for name, text in IMPOSSIBLE_CONVEX.items():
+    for text in IMPOSSIBLE_CONVEX.values():
         out, dt = timed_solve(parse_silhouette(text))
         imp_ok += isinstance(out, Unsolvable)
         imp_times.append(dt)

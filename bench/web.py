@@ -8,9 +8,17 @@ free localhost port with a temporary data directory, then for each installed bui
   solution's steps, from 8 client threads with keep-alive connections: requests/s and latency
   percentiles (targets for the 15-puzzle: >= 200 requests/s, p99 <= 100 ms),
 * submits the same solve again and times the answer from the result store, end to end
-  (target: <= 50 ms).
+  (target: <= 50 ms);
 
-Run: .venv/bin/python bench/web.py [--requests 2000] [--concurrency 8]
+then, in Debian's Chromium driven by Playwright (skipped if either is missing), for every
+installed puzzle's editor page:
+
+* page weight: the bytes of the HTML, scripts and styles the editor page loads (target <= 60 KB),
+* from a Next step click to the new board painted, p50 (target <= 50 ms; clicks 350 ms apart,
+  as a person steps, so the next step's prefetch has landed),
+* from a click on a board part to the updated board painted, p50 (target <= 60 ms).
+
+Run: .venv/bin/python bench/web.py [--requests 2000] [--concurrency 8] [--clicks 20] [--no-browser]
 """
 
 from __future__ import annotations
@@ -31,6 +39,103 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILT_IN = {"sliding": "15-puzzle", "pegs": "english", "tangram": None}
+CHROMIUM = "/usr/bin/chromium"
+
+# In the page: click Next step n times, each time until the new board is painted (the first
+# animation frame after the swap, then a task: the frame has been handed to the compositor).
+NEXT_STEP_JS = """async (n) => {
+  const board = document.getElementById('playback-board');
+  const painted = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const times = [];
+  for (let i = 0; i < n && !document.getElementById('next-step').disabled; i++) {
+    const want = String(Number(board.dataset.step) + 1);
+    const t0 = performance.now();
+    document.getElementById('next-step').click();
+    while (board.dataset.step !== want) await new Promise((r) => requestAnimationFrame(r));
+    await painted();
+    times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 350));
+  }
+  return times;
+}"""
+
+# In the page: click board parts (in turn) until n of them redrew the board; time each one.
+EDIT_CLICK_JS = """async (n) => {
+  const board = document.getElementById('board');
+  const painted = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const times = [];
+  for (let i = 0; times.length < n && i < 4 * n; i++) {
+    const parts = board.querySelectorAll('[data-action]');
+    if (!parts.length) break;
+    const part = parts[(i * 7) % parts.length];
+    const svg = board.querySelector('svg');
+    const t0 = performance.now();
+    part.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    const until = t0 + 2000;
+    while (board.querySelector('svg') === svg && performance.now() < until) {
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    if (board.querySelector('svg') === svg) continue;  // that click was refused: no redraw
+    await painted();
+    times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return times;
+}"""
+
+PAGE_WEIGHT_JS = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const assets = performance.getEntriesByType('resource')
+    .filter((r) => ['script', 'link', 'css'].includes(r.initiatorType));
+  return {html: [nav.encodedBodySize, nav.decodedBodySize],
+          assets: assets.map((r) => [r.name, r.encodedBodySize, r.decodedBodySize])};
+}"""
+
+
+def median_ms(times: list[float]) -> str:
+    return f"{statistics.median(times):.1f} ms" if times else "n/a"
+
+
+def browser_figures(port: int, installed: dict, solutions: dict, clicks: int) -> None:
+    """Page weight, Next-step-to-paint and edit-click-to-paint in a real Chromium."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("browser figures: playwright is not installed, skipped")
+        return
+    if not os.path.exists(CHROMIUM):
+        print(f"browser figures: {CHROMIUM} is missing, skipped")
+        return
+    base = f"http://127.0.0.1:{port}"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        for puzzle in installed:
+            context = browser.new_context(viewport={"width": 1280, "height": 800})  # empty cache
+            page = context.new_page()
+            page.goto(f"{base}/{puzzle}")
+            page.wait_for_load_state("load")
+            weight = page.evaluate(PAGE_WEIGHT_JS)
+            sent = weight["html"][0] + sum(a[1] for a in weight["assets"])
+            raw = weight["html"][1] + sum(a[2] for a in weight["assets"])
+            parts = ", ".join(f"{a[0].rsplit('/', 1)[-1]} {a[1] / 1024:.1f}" for a in weight["assets"])
+            print(f"{puzzle}: editor page weight {sent / 1024:.1f} KB sent (target <= 60 KB; "
+                  f"{raw / 1024:.1f} KB uncompressed): HTML {weight['html'][0] / 1024:.1f}, {parts} KB")
+            edits = page.evaluate(EDIT_CLICK_JS, clicks)
+            print(f"{puzzle}: edit click to updated board painted: p50 {median_ms(edits)} "
+                  f"(target <= 60 ms; {len(edits)} clicks"
+                  f"{'' if edits else ': the start board has no clickable parts'})")
+            if puzzle in solutions:
+                instance, moves = solutions[puzzle]
+                query = urllib.parse.urlencode({"instance": instance, "moves": json.dumps(moves)})
+                page.goto(f"{base}/{puzzle}?{query}#step=0")
+                page.wait_for_load_state("load")
+                page.wait_for_function("() => document.getElementById('playback-board').dataset.step === '0'")
+                page.wait_for_timeout(300)
+                steps = page.evaluate(NEXT_STEP_JS, clicks)
+                print(f"{puzzle}: Next step click to new board painted: p50 {median_ms(steps)} "
+                      f"(target <= 50 ms; {len(steps)} clicks)")
+            context.close()
+        browser.close()
 
 
 def free_port() -> int:
@@ -134,7 +239,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000, help="requests per puzzle (bounded)")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--threads", type=int, default=8, help="waitress threads")
+    parser.add_argument("--clicks", type=int, default=20, help="browser clicks per figure")
+    parser.add_argument("--no-browser", action="store_true", help="skip the browser figures")
     args = parser.parse_args()
+    solutions: dict[str, tuple[str, list[str]]] = {}
 
     with tempfile.TemporaryDirectory() as data_dir:
         process, port = start_server(data_dir, args.threads)
@@ -159,6 +267,7 @@ def main() -> None:
                           f"({job.get('message') or job['result'].get('reason')}); skipped")
                     continue
                 moves = job["result"]["moves"]
+                solutions[puzzle] = (instance, moves)
                 query = urllib.parse.urlencode({"instance": instance,
                                                 "moves": json.dumps(moves) if any("," in m for m in moves)
                                                 else ",".join(moves)})
@@ -181,6 +290,16 @@ def main() -> None:
                     assert again["from_store"] and again["result"]["moves"] == moves
                 print(f"{puzzle} {preset}: second solve from the store, end to end: "
                       f"median {statistics.median(timings):.1f} ms, max {max(timings):.1f} ms (20 tries)")
+            if not args.no_browser:
+                for puzzle in installed:  # third-party puzzles too (e.g. Lights Out)
+                    if puzzle not in solutions and puzzle not in BUILT_IN:
+                        details = installed[puzzle]
+                        instance = client.json("POST", f"/api/{puzzle}/validate", {
+                            "instance": next(iter(details["presets"].values()))})["instance"]
+                        job = solve(client, puzzle, instance, None)
+                        if job["status"] == "solved":
+                            solutions[puzzle] = (instance, job["result"]["moves"])
+                browser_figures(port, installed, solutions, args.clicks)
         finally:
             process.terminate()
             process.wait(10)

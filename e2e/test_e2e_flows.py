@@ -51,6 +51,8 @@ def edit_by_steps(page, steps) -> str:
     """Take the scenario's edit steps (board clicks, tools); the new instance text."""
     before = page.locator("#instance-text").input_value()
     for kind, action in steps:
+        # A part still gliding to its new place is clicked where it lands, not mid-way.
+        page.wait_for_function("() => document.getAnimations().length === 0")
         with page.expect_response(re.compile(r"/edit$")) as answer:
             if kind == "click":
                 page.locator(f'#board [data-action="{action}"]').click(force=True)
@@ -72,6 +74,7 @@ def click_board_until_changed(page, attempts: int = 40) -> str:
     count = parts.count()
     assert count > 0, "the board has no clickable parts"
     for index in range(min(count, attempts)):
+        page.wait_for_function("() => document.getAnimations().length === 0")
         with page.expect_response(re.compile(r"/edit$")) as answer:
             parts.nth(index).click(force=True)
         if answer.value.ok:
@@ -104,7 +107,7 @@ def test_gallery_edit_solve_play_share(page, context, server, installed, puzzle)
     page.get_by_label("Preset").select_option(preset)
     expect(page.locator("#instance-text")).to_have_value(preset_text)
     mode = scenario["mode"] or (details["edit_modes"][0]["name"] if details["edit_modes"] else None)
-    if mode:
+    if mode and page.locator(f'input[type="radio"][name="mode"][value="{mode}"]').count():
         page.locator(f'input[name="mode"][value="{mode}"]').check()
     if scenario.get("steps"):
         edited = edit_by_steps(page, scenario["steps"])
@@ -159,7 +162,8 @@ def test_gallery_edit_solve_play_share(page, context, server, installed, puzzle)
     shared = context.new_page()
     shared.goto(server + href)
     expect(shared.locator("#instance-text")).to_have_value(edited)
-    assert shared.locator("#board").inner_html() == page.locator("#board").inner_html()
+    roving = re.compile(r' tabindex="-?\d+"')  # which part holds the tab stop may differ
+    assert roving.sub("", shared.locator("#board").inner_html()) == roving.sub("", page.locator("#board").inner_html())
 
 
 def test_invalid_text_shows_an_error_and_the_page_keeps_working(page, server, installed):
@@ -204,7 +208,7 @@ def test_cancel_stops_a_long_solve(page, server, installed):
     expect(status).to_contain_text("Cancelled", timeout=8_000)
     assert time.monotonic() - started < 8
     expect(page.get_by_role("button", name="Solve", exact=True)).to_be_enabled()
-    expect(page.locator("#playback")).to_be_hidden()
+    expect(page.locator("#playback-board")).to_be_hidden()
 
 
 def test_unsolvable_sliding_instance_shows_the_reason(page, server, installed):
@@ -213,10 +217,11 @@ def test_unsolvable_sliding_instance_shows_the_reason(page, server, installed):
     expect(page.get_by_label("Instance text")).to_have_value(UNSOLVABLE_SLIDING)
     page.get_by_role("button", name="Solve", exact=True).click()
     status = page.locator("#solve-status")
-    expect(status).to_contain_text("Unsolvable: ", timeout=30_000)
-    reason = status.inner_text().split("Unsolvable: ", 1)[1]
+    expect(status).to_have_attribute("data-kind", "warning", timeout=30_000)
+    reason = re.sub(r"^(No solution\. |No: )", "", status.inner_text())
     assert len(reason) > 15, f"the reason is too thin: {reason!r}"
-    expect(page.locator("#playback")).to_be_hidden()
+    expect(page.locator("#playback-board")).to_be_hidden()
+    expect(page.locator("#moves-panel")).to_be_hidden()
 
 
 def test_step_permalink_opens_that_step(page, server, installed):
@@ -228,7 +233,8 @@ def test_step_permalink_opens_that_step(page, server, installed):
     page.goto(f"{server}/sliding?{query}#step=3")
     expect(page.get_by_role("slider", name="Step")).to_have_value("3")
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "3")
-    expect(page.locator('#move-list button[aria-current="step"]')).to_have_text(moves[2])
+    # The raw notation is there to copy, next to the move in words.
+    expect(page.locator('#move-list button[aria-current="step"] code')).to_have_text(moves[2])
     # The server's own SVG for that step is what the page shows.
     step_svg = urllib.request.urlopen(
         f"{server}/api/sliding/render.svg?{query}&step=3").read().decode()

@@ -4,6 +4,7 @@ and a solution played back by job id (the step URLs do not carry the moves).
 
 from __future__ import annotations
 
+import re
 import time
 import urllib.parse
 import urllib.request
@@ -24,15 +25,16 @@ def test_a_long_move_list_shows_a_window_and_steps_quickly(page, server, install
     page.goto(f"{server}/sliding?{query}#step=2500")
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "2500")
     # Not 2,500 buttons: the part of the list around the current step, numbered as in the list.
-    assert page.locator("#move-list li").count() == 1000
+    assert page.locator("#move-list li").count() == 500
     current = page.locator('#move-list button[aria-current="step"]')
-    expect(current).to_have_attribute("aria-label", "Move 2500: 2")
+    # (the words, when the puzzle gives them, come with the notation in brackets)
+    expect(current).to_have_attribute("aria-label", re.compile(r"^Move 2500: (2|.+ \(2\))$"))
     started = time.monotonic()
     page.get_by_role("button", name="First step", exact=True).click()
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "0")
     page.get_by_role("button", name="Next step", exact=True).click()
     expect(page.locator("#playback-board")).to_have_attribute("data-step", "1")
-    expect(current).to_have_attribute("aria-label", "Move 1: 2")
+    expect(current).to_have_attribute("aria-label", re.compile(r"^Move 1: (2|.+ \(2\))$"))
     assert time.monotonic() - started < 5
 
 
@@ -43,7 +45,7 @@ def test_a_solved_job_plays_back_by_job_id(page, server, installed):
     step_urls = []
     page.on("request", lambda r: step_urls.append(r.url) if "render.svg" in r.url else None)
     page.get_by_role("button", name="Solve", exact=True).click()
-    expect(page.locator("#playback")).to_be_visible(timeout=30_000)
+    expect(page.locator("#playback-board")).to_be_visible(timeout=30_000)
     page.get_by_role("button", name="Last step", exact=True).click()
     expect(page.locator("#playback-board")).to_have_attribute("data-solved", "true")
     assert step_urls and all("/api/jobs/" in url and "moves=" not in url for url in step_urls)

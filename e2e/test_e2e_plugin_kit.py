@@ -46,7 +46,7 @@ def broken_server(tmp_path_factory):
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                raise RuntimeError(f"the server did not start: {log_path.read_text()[-2000:]}")
+                raise RuntimeError(f"the server did not start: {log_path.read_text()[-2000:]}") from None
             time.sleep(0.2)
     yield url, log_path
     process.terminate()

@@ -52,7 +52,7 @@ def redis_site(tmp_path_factory):
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start; see {data / 'server.log'}")
+                    raise RuntimeError(f"the server did not start; see {data / 'server.log'}") from None
                 time.sleep(0.2)
         yield base, redis.url
     finally:

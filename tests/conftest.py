@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 def app(tmp_path_factory):
     """The web app over the toy "pairs" puzzle only (workers load it by dotted path)."""
     from test_web_toy import TOY_FACTORY, toy_registry
+
     from web import create_app
 
     app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": TOY_FACTORY,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import time
 
+from test_web_toy import Pairs, _Plugin
+
 from engine import Solved, Solver, hookimpl
 from engine.plugins import Registry
-
-from test_web_toy import Pairs, _Plugin
 
 #: Seconds one slowpairs move takes to apply.
 SLOW_MOVE_SECONDS = 0.1

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import time
 
-from engine import GaveUp, Renderer, Solved, Solver, hookimpl
-
 from toy import CounterPuzzle, GreedySolver
+
+from engine import GaveUp, Renderer, Solved, Solver, hookimpl
 
 # Tests of Ctrl+C need moments they can hit on a busy machine: a slow plugin import, and a
 # file that says the solver has started.

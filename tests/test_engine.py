@@ -6,12 +6,11 @@ import threading
 import time
 
 import pytest
+from toy import CounterPuzzle, GreedySolver, ToyPlugin
 
-from engine import GaveUp, InputError, Solved, SolveContext, Solver, SolverError, Unsolvable, hookimpl
+from engine import GaveUp, InputError, SolveContext, Solved, Solver, SolverError, Unsolvable, hookimpl
 from engine.plugins import Registry, load_registry
 from engine.solving import replay, resolve_instance, run_solver, solve
-
-from toy import CounterPuzzle, GreedySolver, ToyPlugin
 
 
 def toy_registry(*extra) -> Registry:

@@ -28,9 +28,9 @@ except metadata.PackageNotFoundError:
     pytest.skip("the example plugin is not installed: run `.venv/bin/pip install -e "
                 "examples/lights-out` (make test does this)", allow_module_level=True)
 
-from engine import EditResult, GaveUp, InputError, SolveContext, Solved, Unsolvable, replay
-from engine.plugins import ENV_RESTRICT, load_registry
-from engine.solving import run_solver
+from engine import EditResult, GaveUp, InputError, SolveContext, Solved, Unsolvable, replay  # noqa: E402
+from engine.plugins import ENV_RESTRICT, load_registry  # noqa: E402
+from engine.solving import run_solver  # noqa: E402
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1] / "examples" / "lights-out" / "puzzle_lights_out"
 

@@ -21,10 +21,10 @@ import urllib.error
 import urllib.request
 
 import pytest
-
 from jobs_toy import jobs_registry
 from redis_helpers import TESTS, RedisServer, free_port, start_worker, stop, worker_env
 from test_web_toy import flip
+
 from web import create_app
 
 pytestmark = [pytest.mark.slow,  # subprocesses and a Redis server: seconds per test

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-from engine.jobs import JobRequest, JobRunner, JobService, ResultStore
 from jobs_toy import JOBS_FACTORY, jobs_registry
 from test_web_toy import TOY_FACTORY, flip, toy_registry
+
+from engine.jobs import JobRequest, JobRunner, JobService, ResultStore
 from web import create_app
 
 TESTS = Path(__file__).parent

@@ -125,7 +125,7 @@ def test_every_step_of_a_multi_jump_keeps_the_pegs_identity_through_the_aliases(
     svgs = step_svgs(inst, moves)
     for k, move in enumerate(moves):
         old, new = pieces(svgs[k]), pieces(svgs[k + 1])
-        old_also, new_also = aliases(svgs[k]), aliases(svgs[k + 1])
+        old_also = aliases(svgs[k])
         frm, to = move.split("-")
         # The client's rule: a new part matches the old part with the same key, or (failing that)
         # the old part that lists the key in data-key-also.

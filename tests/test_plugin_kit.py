@@ -6,15 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from plugin_packages import make_plugin, puzzle_cli, raw_plugin
 
 from engine import InputError, Puzzle, Renderer, Solved, Solver, hookimpl
 from engine.conformance import check_law
 from engine.plugins import Registry
-
-from plugin_packages import ROOT, make_plugin, puzzle_cli, raw_plugin
 
 FAST = ["--examples", "15"]
 
@@ -185,7 +183,8 @@ def test_new_plugin_writes_a_package_that_pip_installs_and_that_passes_its_own_t
     assert {p.name for p in target.rglob("*") if p.is_file()} >= {
         "pyproject.toml", "README.md", "puzzle.py", "solver.py", "renderer.py", "hooks.py",
         "test_conformance.py"}
-    assert '[project.entry-points.puzzle_engine]\nhanoi = "puzzle_hanoi.hooks"' in (target / "pyproject.toml").read_text()
+    entry_point = '[project.entry-points.puzzle_engine]\nhanoi = "puzzle_hanoi.hooks"'
+    assert entry_point in (target / "pyproject.toml").read_text()
     prefix = tmp_path / "prefix"
     install = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--prefix",
                               str(prefix), "-e", str(target)], capture_output=True, text=True, timeout=600)
@@ -290,6 +289,7 @@ def test_list_shows_the_random_options_that_random_accepts(cwd):
 
 def test_pages_show_a_broken_plugin_on_the_gallery_and_its_reason_on_the_plugins_page(tmp_path):
     from toy import ToyPlugin
+
     from web import create_app
 
     registry = Registry()

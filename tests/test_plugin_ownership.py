@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from toy import CounterPuzzle, GreedySolver, TextRenderer, ToyPlugin
 
 from engine import InputError, Renderer, Solved, Solver, hookimpl
 from engine.plugins import Registry
-
-from toy import CounterPuzzle, GreedySolver, TextRenderer, ToyPlugin
 
 
 class ForeignSolver(Solver):

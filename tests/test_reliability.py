@@ -13,19 +13,24 @@ import time
 import weakref
 
 import pytest
-
-from engine import InputError, Puzzle, SolveContext, Solved, Solver
-from engine.errors import (EnvironmentProblem, PluginError, SolverError, convert_exception,
-                           plugin_call)
-from engine.jsonsafe import NotJSONable, json_safe
-from engine.plugins import Registry
-from engine.solving import (CHECK_CLOCK_EVERY, check_time_bound, final_state, iter_states, replay,
-                            run_solver, solve, verify_solution)
-from engine.svgsafe import UnsafeSVG, sanitize_svg, sanitize_svg_report
-
 import rogue
 from toy import Counter, CounterPuzzle
 
+from engine import InputError, Puzzle, SolveContext, Solved, Solver
+from engine.errors import EnvironmentProblem, PluginError, SolverError, convert_exception, plugin_call
+from engine.jsonsafe import NotJSONable, json_safe
+from engine.plugins import Registry
+from engine.solving import (
+    CHECK_CLOCK_EVERY,
+    check_time_bound,
+    final_state,
+    iter_states,
+    replay,
+    run_solver,
+    solve,
+    verify_solution,
+)
+from engine.svgsafe import UnsafeSVG, sanitize_svg, sanitize_svg_report
 
 # -- 1. the check streams -------------------------------------------------------------------------
 
@@ -256,6 +261,8 @@ HOSTILE = [
     ('<g onclick="alert(1)"/>', "onclick"),
     ('<rect onmouseover="alert(1)" ONLOAD="x"/>', "onmouseover"),
     ('<a href="javascript:alert(1)"><text>x</text></a>', "javascript"),
+    ('<rect fill="javascript:alert(1)"/>', "javascript"),
+    ('<animate attributeName="fill" values="javascript:alert(1)"/>', "javascript"),
     ('<use href="java&#10;script:alert(1)"/>', "script:"),
     ('<foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>', "foreignObject"),
     ('<use xlink:href="https://evil.example/x.svg#a"/>', "evil"),

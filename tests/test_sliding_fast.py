@@ -133,6 +133,7 @@ def test_a_short_deadline_does_not_wait_for_numba_to_compile(monkeypatch):
 
 def test_both_searches_with_weight_1_find_shortest_paths_on_the_8_puzzle():
     from sliding_reference import bfs_distances  # the breadth-first table of every 3x3 position
+
     from plugins.sliding import fast
 
     goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)

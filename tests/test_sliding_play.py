@@ -7,10 +7,10 @@ import itertools
 import random
 
 import pytest
+from sliding_reference import bfs_distances
 
 from plugins.sliding.board import Board, blank_first_goal, standard_goal
 from plugins.sliding.puzzle import SlidingPuzzle
-from sliding_reference import bfs_distances
 
 PUZZLE = SlidingPuzzle()
 

@@ -9,15 +9,26 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sliding_reference import bfs_distances
 
 from engine import InputError, replay
-from plugins.sliding.board import (Board, _count_inversions, blank_first_goal, board_from_json,
-                                   board_to_json, format_board, is_solvable, make_board,
-                                   parse_board, standard_goal, unsolvable_detail,
-                                   unsolvable_reason)
+from plugins.sliding.board import (
+    Board,
+    _count_inversions,
+    blank_first_goal,
+    board_from_json,
+    board_to_json,
+    format_board,
+    is_solvable,
+    make_board,
+    parse_board,
+    standard_goal,
+    unsolvable_detail,
+    unsolvable_reason,
+)
 from plugins.sliding.heuristics import Heuristic, lower_bound
-from sliding_reference import bfs_distances
 from plugins.sliding.puzzle import PRESETS, SlidingPuzzle
 
 PUZZLE = SlidingPuzzle()

@@ -70,4 +70,5 @@ def test_wrong_placements_are_reported():
 def test_piece_inside_a_figure_with_a_hole():
     ring = parse_silhouette("outer 0,0 5,0 5,5 0,5\nhole 1,1 4,1 4,4 1,4")
     assert piece_inside(parse_placement("Q r0 f0 @ 0,0"), ring) is not None        # crosses into the hole
-    assert piece_inside(parse_placement("S1 r0 f0 @ 0,0"), ring) is None            # hypotenuse x+y=r2 stays below the hole's corner (1,1)
+    # the hypotenuse x+y=r2 stays below the hole's corner (1,1)
+    assert piece_inside(parse_placement("S1 r0 f0 @ 0,0"), ring) is None

@@ -6,8 +6,7 @@ from fractions import Fraction
 import pytest
 
 from engine import InputError
-from plugins.tangram.numbers import (QS2, R2, format_number, parse_coordinate, parse_number,
-                                     snap_decimal, sqrt_in_field)
+from plugins.tangram.numbers import QS2, R2, format_number, parse_coordinate, parse_number, snap_decimal, sqrt_in_field
 
 
 @pytest.mark.parametrize("text, a, b", [

@@ -21,7 +21,7 @@ def square_state():
 
 def test_playing_a_hand_made_cover_solves_the_square():
     state = square_state()
-    for i, move in enumerate(CLASSIC):
+    for move in CLASSIC:
         assert not PUZZLE.is_solved(state)
         state = PUZZLE.apply_move(state, move)
     assert PUZZLE.is_solved(state)
@@ -52,8 +52,8 @@ def test_legal_moves_are_the_placements_at_the_lowest_leftmost_corner():
     for m in moves:                                  # each one is playable
         PUZZLE.apply_move(state, m)
     # each covers the corner (0,0): its vertices include it
-    from plugins.tangram.pieces import parse_placement
     from plugins.tangram.numbers import QS2
+    from plugins.tangram.pieces import parse_placement
     assert all((QS2(0), QS2(0)) in parse_placement(m).vertices() for m in moves)
     after = PUZZLE.apply_move(state, "L1 r0 f0 @ 0,0")   # leaves a 1.17-long edge: dead end
     assert PUZZLE.legal_moves(after) == []

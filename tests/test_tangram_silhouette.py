@@ -5,10 +5,15 @@ import json
 import pytest
 
 from engine import InputError
-from plugins.tangram.numbers import QS2
-from plugins.tangram.silhouette import (MAX_VERTICES, format_silhouette, parse_silhouette,
-                                        silhouette_from_json, silhouette_to_json)
 from plugins.tangram.figures import PRESETS
+from plugins.tangram.numbers import QS2
+from plugins.tangram.silhouette import (
+    MAX_VERTICES,
+    format_silhouette,
+    parse_silhouette,
+    silhouette_from_json,
+    silhouette_to_json,
+)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -165,6 +170,7 @@ def _rings_for_location():
 @pytest.mark.parametrize("ring", list(_rings_for_location()))
 def test_ring_locator_agrees_with_exact_point_in_ring(ring):
     from fractions import Fraction
+
     from plugins.tangram.geometry import RingLocator, point_in_ring, sample_points
     locator = RingLocator(ring)
     # points on vertices and edges, level with vertices, and on a fine grid (with r2 parts)
@@ -179,9 +185,16 @@ def test_ring_locator_agrees_with_exact_point_in_ring(ring):
 
 def test_prechecked_segment_tests_agree_with_the_exact_ones():
     import random
-    from plugins.tangram.geometry import (coordinate_scale, direction, float_point, segments_cross,
-                                          segments_cross_prechecked, segments_overlap,
-                                          segments_overlap_prechecked)
+
+    from plugins.tangram.geometry import (
+        coordinate_scale,
+        direction,
+        float_point,
+        segments_cross,
+        segments_cross_prechecked,
+        segments_overlap,
+        segments_overlap_prechecked,
+    )
     rng = random.Random(7)
     steps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
     unit = QS2(1, 1)   # an irrational scale: floats are never exact here
@@ -280,6 +293,7 @@ def test_crossing_check_agrees_with_sampled_insides():
     """Two simple rings are refused exactly when their insides overlap without nesting (found by
     sampling points between the lattice's lines) or they share a piece of edge."""
     import random
+
     from plugins.tangram.geometry import segments_overlap
     from plugins.tangram.silhouette import _check_no_crossings
     rng = random.Random(5)

@@ -7,14 +7,12 @@ import time
 import pytest
 
 from engine import GaveUp, SolveContext, Solved, Unsolvable
-from plugins.tangram.assembly import random_assembly
+from plugins.tangram.assembly import random_assembly, union_silhouette
 from plugins.tangram.cover_check import is_exact_cover
-from plugins.tangram.figures import (COMPOSITIONS, CONVEX, IMPOSSIBLE_CONVEX, PRESETS,
-                                     convex_candidates, convex_text)
+from plugins.tangram.figures import COMPOSITIONS, CONVEX, IMPOSSIBLE_CONVEX, PRESETS, convex_candidates, convex_text
 from plugins.tangram.numbers import R2
 from plugins.tangram.pieces import parse_placement
 from plugins.tangram.silhouette import parse_silhouette, symmetric_image
-from plugins.tangram.assembly import union_silhouette
 from plugins.tangram.solver import ExactSolver
 
 SOLVER = ExactSolver()

@@ -11,11 +11,10 @@ import xml.etree.ElementTree as ET
 from urllib.parse import quote
 
 import pytest
+from test_web_toy import Bits
 
 from engine.plugins import get_registry
-from test_web_toy import Bits
 from web import create_app
-
 
 # -- puzzles, validation, edits ----------------------------------------------------------------
 

@@ -11,12 +11,11 @@ import time
 from urllib.parse import quote
 
 import pytest
+from test_web_toy import flip, toy_registry
 
 from engine.plugins import get_registry
-from test_web_toy import flip, toy_registry
 from web import create_app, rendering
 from web.rendering import CHECKPOINT_EVERY, Replay, SizedLRU
-
 
 # -- inputs that used to be a 500 ----------------------------------------------------------------
 

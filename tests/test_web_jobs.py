@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from test_web_toy import TOY_FACTORY, flip, toy_registry
+
 from web import create_app
 
 

@@ -16,8 +16,7 @@ import time
 
 import pytest
 
-from engine import (EditMode, EditResult, EditTool, InputError, Puzzle, Renderer, Solved, Solver,
-                    Unsolvable, hookimpl)
+from engine import EditMode, EditResult, EditTool, InputError, Puzzle, Renderer, Solved, Solver, Unsolvable, hookimpl
 from engine.plugins import Registry
 
 MAX_BITS = 24

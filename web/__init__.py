@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import sqlite3
 from pathlib import Path
@@ -72,6 +73,33 @@ def _protect_pages(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
         response.headers.setdefault("Content-Security-Policy", PAGE_CSP)
+    return _compress(response)
+
+
+#: Pages, styles and scripts are sent gzip-compressed to browsers that accept it: the editor's
+#: page and its scripts shrink to about a quarter (a phone on a slow network sees the board
+#: sooner). Board SVGs and JSON keep their exact bytes (their ETags are hashes of them).
+COMPRESSED_TYPES = {"text/html", "text/css", "text/javascript", "application/javascript"}
+MIN_COMPRESS_BYTES = 1024
+
+
+def _compress(response):
+    from flask import request
+
+    if (response.status_code != 200 or response.mimetype not in COMPRESSED_TYPES
+            or "gzip" not in request.headers.get("Accept-Encoding", "")
+            or "Content-Encoding" in response.headers):
+        return response
+    response.direct_passthrough = False  # static files are streamed; these are small
+    body = response.get_data()
+    if len(body) < MIN_COMPRESS_BYTES:
+        return response
+    response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    etag, weak = response.get_etag()
+    if etag:  # another representation: another tag
+        response.set_etag(etag + "-gz", weak=weak)
     return response
 
 

@@ -12,7 +12,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine import InputError
 
-from .rendering import MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
+from .rendering import (MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step,
+                        user_input)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -20,6 +21,10 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_SEED = 2**63 - 1
 #: How long browsers and proxies may keep a rendered board (its URL says everything about it).
 SVG_MAX_AGE = 3600
+#: Wall time (seconds) a puzzle may spend judging a live position after each edit.
+ASSESS_BUDGET = 0.05
+#: Most moves described in words by one request (the editor asks for the visible window).
+MAX_DESCRIBE = 500
 
 
 def registry():
@@ -117,18 +122,53 @@ def tools_json(puzzle, instance) -> list[dict]:
             for t in puzzle.edit_tools(instance)]
 
 
-def editor_state(puzzle_id: str, instance, *, selection=None, message=None, renderer=None) -> dict:
-    """The editor's view of an instance: canonical text, board SVG, notes and tools."""
+def assessment_json(puzzle, state) -> dict:
+    """The puzzle's live verdict on ``state`` (solved / can / cannot / unknown), in JSON.
+
+    A plugin that fails here must not break editing: its verdict is simply "unknown".
+    """
+    try:
+        verdict = puzzle.assess(state, budget=ASSESS_BUDGET)
+        result = {"verdict": str(verdict.verdict), "reason": str(verdict.reason or ""),
+                  "detail": str(verdict.detail or "")}
+    except Exception:  # noqa: BLE001 - a plugin's bug is not the user's input error
+        return {"verdict": "unknown", "reason": "", "detail": ""}
+    if result["verdict"] not in ("solved", "can", "cannot", "unknown"):
+        result["verdict"] = "unknown"
+    return result
+
+
+def describe_move(puzzle, state, move: str) -> str:
+    """``puzzle.describe_move`` with the notation as the fallback if the plugin fails."""
+    try:
+        words = puzzle.describe_move(state, move)
+    except Exception:  # noqa: BLE001 - plain words are a nicety; the notation is the truth
+        return move
+    return str(words) if words else move
+
+
+def editor_state(puzzle_id: str, instance, *, selection=None, message=None, renderer=None,
+                 next_move: str | None = None) -> dict:
+    """The editor's view of an instance: canonical text, board SVG, notes, tools and the live
+    verdict; with ``next_move`` (a hint) the board shows that move as the next one."""
     puzzle = registry().puzzle(puzzle_id)
     text = puzzle.format(instance)
+    state = puzzle.start(instance)
+    hint = None
+    if next_move is not None:
+        with user_input("the hinted move"):
+            puzzle.apply_move(state, next_move)  # InputError (a 400) if it is not legal here
+        hint = {"move": next_move, "words": describe_move(puzzle, state, next_move)}
     return {
         "instance": text,
         "selection": selection,
         "message": message,
         "notes": list(puzzle.notes(instance)),
         "tools": tools_json(puzzle, instance),
-        "solved": bool(puzzle.is_solved(puzzle.start(instance))),
-        "svg": boards().render_instance(puzzle_id, instance, renderer, selection),
+        "solved": bool(puzzle.is_solved(state)),
+        "assessment": assessment_json(puzzle, state),
+        "hint": hint,
+        "svg": boards().render_instance(puzzle_id, instance, renderer, selection, next_move),
     }
 
 
@@ -138,7 +178,11 @@ def validate(puzzle_id):
     if "instance" not in values:
         raise InputError("give the instance text in the 'instance' field", where="instance")
     instance, _ = boards().instance(puzzle_id, values["instance"])
-    return jsonify(editor_state(puzzle_id, instance, renderer=optional_text(values, "renderer")))
+    next_move = optional_text(values, "next_move")
+    if next_move is not None and len(next_move) > MAX_MOVE_CHARS:
+        raise InputError(f"the move is longer than {MAX_MOVE_CHARS} characters", where="next_move")
+    return jsonify(editor_state(puzzle_id, instance, renderer=optional_text(values, "renderer"),
+                                next_move=next_move))
 
 
 @bp.post("/<puzzle_id>/edit")
@@ -190,6 +234,60 @@ def replay_moves(puzzle_id):
     details = dict(puzzle.describe_solution(instance, moves)) if solved else {}
     return jsonify({"instance": text, "moves": list(moves), "steps": len(moves), "solved": solved,
                     "details": details})
+
+
+def parse_window(values: dict, total: int) -> tuple[int, int]:
+    """``from`` (0-based index of the first move) and ``count`` (at most MAX_DESCRIBE)."""
+    bounds = {}
+    for name, default in (("from", 0), ("count", MAX_DESCRIBE)):
+        raw = values.get(name, default)
+        try:
+            bounds[name] = int(raw)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be a whole number, not {str(raw)[:40]!r}",
+                             where=name) from None
+        if bounds[name] < 0:
+            raise InputError(f"{name} must not be negative", where=name)
+    first = min(bounds["from"], total)
+    return first, min(total, first + min(bounds["count"], MAX_DESCRIBE))
+
+
+def describe_window(puzzle, replay, first: int, end: int) -> dict:
+    """Plain words for moves ``first``..``end`` of a replay: one replay from the nearest
+    checkpoint, then one move at a time (bounded by MAX_DESCRIBE)."""
+    words = []
+    with user_input("a move"):
+        state = replay.state(first)
+        for move in replay.moves[first:end]:
+            words.append({"move": move, "words": describe_move(puzzle, state, move)})
+            state = puzzle.apply_move(state, move)
+    return {"from": first, "total": len(replay.moves), "moves": words}
+
+
+@bp.route("/<puzzle_id>/describe", methods=["GET", "POST"])
+def describe_moves(puzzle_id):
+    """The moves ``from`` .. ``from + count`` of a move list in plain words (docs/api.md)."""
+    values = params()
+    puzzle = registry().puzzle(puzzle_id)
+    _, text = boards().instance(puzzle_id, values.get("instance"))
+    replay = boards().states(puzzle_id, text, parse_moves(values.get("moves")))
+    first, end = parse_window(values, len(replay.moves))
+    return jsonify(describe_window(puzzle, replay, first, end))
+
+
+@bp.get("/jobs/<job_id>/describe")
+def describe_job_moves(job_id):
+    """The same for a solved job's solution (its moves may be too many for a URL)."""
+    job = jobs().get(job_id)
+    result = job.result or {}
+    if job.status != "solved" or not isinstance(result.get("moves"), list):
+        raise InputError(f"job {job_id} has no solution to describe (it is {job.status})",
+                         where="job")
+    puzzle = registry().puzzle(job.request.puzzle)
+    replay = boards().states(job.request.puzzle, job.request.instance, tuple(result["moves"]),
+                             work_limit=MAX_SOLUTION_REPLAY_WORK)
+    first, end = parse_window(dict(request.args.items()), len(replay.moves))
+    return jsonify(describe_window(puzzle, replay, first, end))
 
 
 # -- SVG ---------------------------------------------------------------------------------------

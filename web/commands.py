@@ -34,9 +34,9 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     """Build the app, start its solver workers, and serve it with waitress until stopped."""
     import waitress
 
-    from . import create_app
-
     from engine.plugins import get_registry, startup_warnings
+
+    from . import create_app
 
     for line in startup_warnings(get_registry()):  # a broken or slow plugin is said at start
         click.echo(f"warning: {line}", err=True)

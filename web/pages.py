@@ -91,6 +91,7 @@ def editor(puzzle_id):
     error = None
     typed = None
     instance = None
+    seed = None
     try:
         if "instance" in args:
             typed = args["instance"]
@@ -102,8 +103,10 @@ def editor(puzzle_id):
             instance, _ = boards().instance(puzzle.id, presets[args["preset"]])
         elif args.get("seed"):
             seed = parse_seed(args["seed"])
+            options = {k: v for k, v in args.items()
+                       if k in puzzle.random_options and v != ""}
             with user_input("the random instance"):
-                instance = puzzle.random(seed)
+                instance = puzzle.random(seed, options or None)
     except InputError as exc:
         error = {"error": exc.message, "where": exc.where}
     if instance is None:
@@ -127,9 +130,11 @@ def editor(puzzle_id):
         except InputError as exc:
             error = {"error": f"the moves in the link do not apply: {exc}", "where": "moves"}
 
+    svg = state.pop("svg")  # in the page once, inside the board; the script reads it from there
     page = {
         "puzzle": puzzle_details(puzzle),
         "state": state,
+        "seed": seed,
         "typed": typed if error else None,
         "error": error,
         "solution": solution,
@@ -137,4 +142,5 @@ def editor(puzzle_id):
         "default_time_limit": current_app.extensions["puzzle_jobs"].default_time_limit,
         "moves_param": format_moves(solution["moves"]) if solution and not solution.get("job") else None,
     }
-    return render_template("editor.html", puzzle=puzzle, page=page, details=page["puzzle"])
+    return render_template("editor.html", puzzle=puzzle, page=page, details=page["puzzle"],
+                           svg=svg)

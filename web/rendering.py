@@ -255,11 +255,12 @@ class Boards:
     # -- SVG -------------------------------------------------------------------------------
 
     def render_instance(self, puzzle_id: str, instance, renderer: str | None = None,
-                        selection: str | None = None) -> str:
-        """The SVG of an instance's start state (editor board; not cached: selection varies)."""
+                        selection: str | None = None, next_move: str | None = None) -> str:
+        """The SVG of an instance's start state (editor board; not cached: selection varies).
+        ``next_move`` (legal in that state) is drawn as the move about to be played: a hint."""
         puzzle = self.registry.puzzle(puzzle_id)
         return self._draw(self.registry.renderer(puzzle_id, renderer), puzzle.start(instance),
-                          selection=selection)
+                          selection=selection, next_move=next_move)
 
     def _draw(self, renderer, state, **options) -> str:
         """A renderer's SVG of ``state``, sanitised (:func:`engine.svgsafe.sanitize_svg`): the

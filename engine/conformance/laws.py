@@ -13,6 +13,7 @@ import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Iterator
 
 from ..context import SolveContext
@@ -92,13 +93,13 @@ class Subject:
         if self._instances is None:
             found: dict[str, Any] = {}
             for text in self._safe(lambda: list(self.puzzle.presets().values()), []):
-                inst = self._safe(lambda t=text: self.puzzle.parse(t), None)
+                inst = self._safe(partial(self.puzzle.parse, text), None)
                 if inst is not None:
-                    found.setdefault(self._safe(lambda i=inst: self.puzzle.format(i), text), inst)
+                    found.setdefault(self._safe(partial(self.puzzle.format, inst), text), inst)
             for i in range(RANDOM_INSTANCES):
-                inst = self._safe(lambda s=self.seed + i: self.puzzle.random(s), None)
+                inst = self._safe(partial(self.puzzle.random, self.seed + i), None)
                 if inst is not None:
-                    text = self._safe(lambda i=inst: self.puzzle.format(i), None)
+                    text = self._safe(partial(self.puzzle.format, inst), None)
                     if text is not None:
                         found.setdefault(text, inst)
             self._instances = sorted(found.items(), key=lambda kv: (len(kv[0]), kv[0]))
@@ -111,8 +112,8 @@ class Subject:
         found = []
         for size in SMALL_SIZES:
             for i in range(2):
-                inst = self._safe(lambda s=self.seed + i, z=size: self.puzzle.random(s, {"size": z}), None)
-                text = None if inst is None else self._safe(lambda i=inst: self.puzzle.format(i), None)
+                inst = self._safe(partial(self.puzzle.random, self.seed + i, {"size": size}), None)
+                text = None if inst is None else self._safe(partial(self.puzzle.format, inst), None)
                 if text is not None:
                     found.append((text, inst))
         return found
@@ -433,16 +434,16 @@ def edits(s: Subject) -> str:
     """Every data-action on the board and every tool, in every mode, edits or says why not."""
     p = s.puzzle
     renderer = s.registry.renderer(p.id)
-    text, inst = s.instances()[0] if s.instances() else (None, None)
-    if inst is None:
+    if not s.instances():
         raise LawSkipped("no instance to edit")
+    text, inst = s.instances()[0]
     example = _text_example(p, text)
     with guard(example, "rendering and listing edit tools"):
         root = check_svg(renderer.render(p.start(inst)), "the default renderer", example)
-        actions = sorted({el.get("data-action") for el in root.iter() if el.get("data-action")})
+        actions: list[str] = sorted({str(el.get("data-action")) for el in root.iter() if el.get("data-action")})
         tools = list(p.edit_tools(inst))
         tool_actions = [t.action for t in tools if t.action] + [a for t in tools for _, a in t.choices]
-        modes = [m.name for m in p.edit_modes()] or [None]
+        modes: list[str | None] = [m.name for m in p.edit_modes()] or [None]
     done = 0
     for mode in modes:
         for action in actions[:12] + tool_actions:
@@ -506,7 +507,7 @@ def junk_text(s: Subject) -> str:
     for hostile in sorted(HOSTILE_TEXTS, key=len):
         with guard(f"parse({short(hostile)})", "parse"):
             try:
-                _accept_cleanly(s, lambda h=hostile: p.parse(h))
+                _accept_cleanly(s, partial(p.parse, hostile))
             except AssertionError as exc:
                 raise LawFailure(str(exc), f"parse({short(hostile)})") from None
     alphabet = "".join(sorted(set("".join(p.presets().values())) | set("0123456789 /\n.o_-x:;,#+")))

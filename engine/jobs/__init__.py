@@ -20,10 +20,29 @@ Nothing here imports ``web`` or any plugin: workers load the registry through a 
 """
 
 from .local import LocalProcessRunner
-from .model import (CANCELLED, DEFAULT_REGISTRY_FACTORY, DEFAULT_TIME_LIMIT, ERROR, FINAL_STATUSES,
-                    GAVE_UP, MAX_TIME_LIMIT, QUEUED, RUNNING, SOLVED, STORED_STATUSES, UNSOLVABLE,
-                    Job, JobNotFound, JobRequest, JobRunner, JobsUnavailable, QueueFull, default_data_dir,
-                    load_object, status_of_report)
+from .model import (
+                    CANCELLED,
+                    DEFAULT_REGISTRY_FACTORY,
+                    DEFAULT_TIME_LIMIT,
+                    ERROR,
+                    FINAL_STATUSES,
+                    GAVE_UP,
+                    MAX_TIME_LIMIT,
+                    QUEUED,
+                    RUNNING,
+                    SOLVED,
+                    STORED_STATUSES,
+                    UNSOLVABLE,
+                    Job,
+                    JobNotFound,
+                    JobRequest,
+                    JobRunner,
+                    JobsUnavailable,
+                    QueueFull,
+                    default_data_dir,
+                    load_object,
+                    status_of_report,
+)
 from .service import STORED_PREFIX, JobService
 from .store import ResultStore
 

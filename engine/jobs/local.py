@@ -15,10 +15,22 @@ import time
 import uuid
 from collections import OrderedDict, deque
 
-
 from .execute import check_bound, run_job
-from .model import (CANCELLED, DEFAULT_REGISTRY_FACTORY, ERROR, GAVE_UP, QUEUED, RUNNING, Job,
-                    JobNotFound, JobRequest, JobRunner, QueueFull, load_object, status_of_report)
+from .model import (
+    CANCELLED,
+    DEFAULT_REGISTRY_FACTORY,
+    ERROR,
+    GAVE_UP,
+    QUEUED,
+    RUNNING,
+    Job,
+    JobNotFound,
+    JobRequest,
+    JobRunner,
+    QueueFull,
+    load_object,
+    status_of_report,
+)
 
 log = logging.getLogger("engine.jobs")
 
@@ -165,7 +177,8 @@ class LocalProcessRunner(JobRunner):
         with self._lock:
             if self._thread is not None or self._closing:
                 return
-            self._workers = [_Worker(self._mp, self.registry_factory, self.prepare_solvers) for _ in range(self.workers_wanted)]
+            self._workers = [_Worker(self._mp, self.registry_factory, self.prepare_solvers)
+                             for _ in range(self.workers_wanted)]
             self._thread = threading.Thread(target=self._monitor, name="puzzle-job-monitor", daemon=True)
             self._thread.start()
             self._reporter = threading.Thread(target=self._report_endings, name="puzzle-job-store",
@@ -280,9 +293,10 @@ class LocalProcessRunner(JobRunner):
                     self._finish(job, ERROR, message=message[1])
                 self._pending.clear()
             return
-        job = worker.job
-        if job is None or message[1] != job.id:
+        current = worker.job
+        if current is None or message[1] != current.id:
             return  # a late message about a job already ended (cancelled, killed)
+        job = current
         if kind == "progress":
             job.progress = message[2]
         elif kind == "searched":
@@ -379,7 +393,8 @@ class LocalProcessRunner(JobRunner):
             if status is not None:
                 job.result = result
                 try:
-                    self.on_finished(job)
+                    if self.on_finished is not None:
+                        self.on_finished(job)
                 except Exception:  # storing is a cache: never lose the answer over it
                     log.exception("could not store the answer of job %s", job.id)
                 with self._lock:

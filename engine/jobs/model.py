@@ -170,6 +170,7 @@ class JobRunner(ABC):
 
     def start(self) -> None:
         """Get ready to run jobs (start workers); optional, ``submit`` starts lazily."""
+        return None
 
     @abstractmethod
     def close(self) -> None:

@@ -29,9 +29,22 @@ from datetime import timezone
 from typing import Any
 
 from .execute import check_bound, run_job
-from .model import (CANCELLED, DEFAULT_REGISTRY_FACTORY, ERROR, GAVE_UP, QUEUED, RUNNING, Job,
-                    JobNotFound, JobRequest, JobRunner, JobsUnavailable, QueueFull, load_object,
-                    status_of_report)
+from .model import (
+    CANCELLED,
+    DEFAULT_REGISTRY_FACTORY,
+    ERROR,
+    GAVE_UP,
+    QUEUED,
+    RUNNING,
+    Job,
+    JobNotFound,
+    JobRequest,
+    JobRunner,
+    JobsUnavailable,
+    QueueFull,
+    load_object,
+    status_of_report,
+)
 from .redis_store import RedisAnswerStore
 from .store import StoreBusy
 
@@ -128,6 +141,8 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
     from rq import get_current_job
 
     job = get_current_job()
+    if job is None:
+        raise RuntimeError("perform() runs only inside an RQ work horse")
     redis = job.connection
     if redis.exists(_key(job.id, "end")):  # cancelled while a worker was taking it
         return {"kind": "cancelled"}

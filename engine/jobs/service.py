@@ -13,8 +13,18 @@ from typing import Any
 from ..errors import InputError, plugin_call
 from ..solving import owner_of, resolve_instance
 from .later import LaterWrites
-from .model import (DEFAULT_TIME_LIMIT, ERROR, FINAL_STATUSES, MAX_TIME_LIMIT, STORED_STATUSES, Job,
-                    JobNotFound, JobRequest, JobRunner, status_of_report)
+from .model import (
+    DEFAULT_TIME_LIMIT,
+    ERROR,
+    FINAL_STATUSES,
+    MAX_TIME_LIMIT,
+    STORED_STATUSES,
+    Job,
+    JobNotFound,
+    JobRequest,
+    JobRunner,
+    status_of_report,
+)
 from .store import AnswerStore
 
 #: What a job that was queued or running when its server stopped answers afterwards.

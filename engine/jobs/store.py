@@ -53,6 +53,7 @@ class AnswerStore(ABC):
         """Keep a job's public record (``Job.to_json()`` without a stored answer's moves), so
         a job cut off by a restart can still be answered. Optional: the default keeps nothing.
         Raises :class:`StoreBusy` when the write cannot be done now."""
+        return None
 
     def job_record(self, job_id: str) -> dict | None:
         """The last record kept for this job, or None."""
@@ -60,6 +61,7 @@ class AnswerStore(ABC):
 
     def close(self) -> None:
         """Release connections."""
+        return None
 
 
 #: Job records older than this are dropped when a store opens.

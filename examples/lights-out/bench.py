@@ -10,9 +10,9 @@ import random
 import time
 
 from engine import SolveContext
+from puzzle_lights_out.board import Board
 from puzzle_lights_out.gf2 import reduce_system
 from puzzle_lights_out.puzzle import LightsOut
-from puzzle_lights_out.board import Board
 from puzzle_lights_out.solver import GF2Solver
 
 SIZES = ((3, 3), (4, 4), (5, 5), (7, 7), (9, 9), (10, 10))

@@ -39,7 +39,7 @@ import re
 
 from engine import InputError
 
-from .board import (GEOMETRIES, MAX_HOLES, MAX_SIDE, PegInstance, cell_name, parse_cell_name)
+from .board import GEOMETRIES, MAX_HOLES, MAX_SIDE, PegInstance, cell_name, parse_cell_name
 
 _KEY = re.compile(r"^\s*(geometry|goal|board)\s*:(.*)$", re.IGNORECASE | re.DOTALL)
 _ALIASES = {

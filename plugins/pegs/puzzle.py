@@ -9,13 +9,12 @@ from typing import Any, Mapping, Sequence
 
 from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
-from .board import (GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, cell_name,
-                    parse_cell_name)
+from .board import GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, cell_name, parse_cell_name
 from .classes import class_verdict
 from .parse import format_instance, parse_instance
 from .presets import BOARDS, PRESETS
-from .wording import no_solution_sentence
 from .rules import apply_jump, group_jumps, legal_moves, parse_jump, validate
+from .wording import no_solution_sentence
 
 #: Boards random() picks from by default: small ones the default solver answers at once.
 DEFAULT_RANDOM_BOARDS = ("triangle-5", "english")

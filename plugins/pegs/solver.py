@@ -188,7 +188,7 @@ def _difficulty_weights(board: Board) -> tuple[list[int], list[int]]:
     """Per hole: how hard a peg there is to remove (few lines jump over it), and its neighbours."""
     over = [0] * board.n
     neighbours = [0] * board.n
-    for f, o, t in board.jumps:
+    for f, o, _t in board.jumps:
         over[o] += 1
         neighbours[f] |= 1 << o
     return [8 // (1 + c) for c in over], neighbours

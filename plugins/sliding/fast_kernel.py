@@ -16,6 +16,7 @@ import heapq
 import numpy as np
 from numba import njit
 
+
 @njit(cache=True)
 def _line_conflict(tiles, start, step, length, line_index, goal_line, goal_pos, buf):
     """2 x (tiles to remove so the rest are in goal order) for one row or column."""

@@ -13,9 +13,23 @@ from typing import Any, Mapping, Sequence
 
 from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
-from .board import (MAX_SIDE, NAMED_GOALS, Board, board_from_json, board_to_json, format_board,
-                    goal_name, is_solvable, movable_tiles, parity_proof, parse_board, parse_size,
-                    slide, slide_many, unsolvable_reason)
+from .board import (
+    MAX_SIDE,
+    NAMED_GOALS,
+    Board,
+    board_from_json,
+    board_to_json,
+    format_board,
+    goal_name,
+    is_solvable,
+    movable_tiles,
+    parity_proof,
+    parse_board,
+    parse_size,
+    slide,
+    slide_many,
+    unsolvable_reason,
+)
 from .heuristics import lower_bound
 from .render import slide_direction
 

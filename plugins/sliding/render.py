@@ -12,7 +12,8 @@ announce the board without knowing the puzzle:
 * The blank is ``<g class="blank tile-0">`` with the same attributes but no key: it has no
   identity to follow. It is drawn first, so a tile sliding into it passes over it.
 * ``last-move`` marks the tile ``last_move`` slid; ``next-move`` the tile ``next_move`` will
-  slide (only ``next-move`` if that is the same tile: a part carries one cue), and ``<g class="move-arrow next-move">`` draws an arrow from that tile to the blank.
+  slide (only ``next-move`` if that is the same tile: a part carries one cue), and
+  ``<g class="move-arrow next-move">`` draws an arrow from that tile to the blank.
 
 Coordinates are in cell units of 100 so fonts scale with the board through the viewBox.
 """

@@ -14,9 +14,8 @@ magnitude of the decision boundary (float errors are below 1e-15 of it): the ans
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from typing import Iterable, Iterator, Sequence
 

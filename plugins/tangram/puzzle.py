@@ -17,8 +17,15 @@ from .lattice import MAX_UNITS
 from .layout import board_layout
 from .numbers import QS2, parse_number
 from .pieces import PIECE_NAMES, TITLES, Placement, oriented_shape, parse_placement
-from .silhouette import (MAX_DRAFT_COORD, Silhouette, build_silhouette, format_silhouette,
-                         parse_silhouette, silhouette_from_json, silhouette_to_json)
+from .silhouette import (
+    MAX_DRAFT_COORD,
+    Silhouette,
+    build_silhouette,
+    format_silhouette,
+    parse_silhouette,
+    silhouette_from_json,
+    silhouette_to_json,
+)
 from .sketch import MAX_POINTS, Sketch, close_problem, parse_click, parse_sketch, snap_click
 from .snapping import flipped, overlapping, overlaps, parse_drop, shift_inside, snap, turned
 from .words import describe_placement, piece_title, point_words
@@ -115,7 +122,7 @@ class Tangram(Puzzle):
         used = state.placed_names()
         counts = tuple(sum(1 for n in PIECE_NAMES if n[0] == s and n not in used) for s in SHAPES)
         moves = []
-        for si, o, pts, v in search.candidates(chain, counts):
+        for si, o, _pts, v in search.candidates(chain, counts):
             name = next(n for n in PIECE_NAMES if n[0] == SHAPES[si] and n not in used)
             moves.append(search.placement(name, o, v).notation())
         return moves
@@ -240,6 +247,7 @@ class Tangram(Puzzle):
             return EditResult(sil, selection=selection, message="the composition is now the silhouette")
         if verb == "compose-solution":
             from engine import SolveContext
+
             from .solver import ExactSolver
             outcome = ExactSolver().solve(instance, SolveContext.with_timeout(2))
             if outcome.status != "solved":

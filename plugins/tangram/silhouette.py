@@ -30,10 +30,22 @@ from typing import Any, Sequence
 
 from engine import InputError
 
-from .geometry import (Point, Ring, RingLocator, boundaries_cross_at, coordinate_scale, direction,
-                       float_point, normalize_ring, point_inside_segment_prechecked, point_text,
-                       ring_inside_ring, segments_cross_prechecked, segments_overlap_prechecked,
-                       signed_area)
+from .geometry import (
+    Point,
+    Ring,
+    RingLocator,
+    boundaries_cross_at,
+    coordinate_scale,
+    direction,
+    float_point,
+    normalize_ring,
+    point_inside_segment_prechecked,
+    point_text,
+    ring_inside_ring,
+    segments_cross_prechecked,
+    segments_overlap_prechecked,
+    signed_area,
+)
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, R2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -190,7 +202,8 @@ def _json_point(p) -> str:
         if " " in p.strip():
             raise TypeError
         return p.strip()
-    if isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in p):
+    if isinstance(p, (list, tuple)) and len(p) == 2 and all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in p):
         return f"{p[0]},{p[1]}".replace(" ", "")
     raise TypeError
 
@@ -338,7 +351,8 @@ def _check_no_crossings(rings: list[list[Point]]) -> None:
                 raise InputError(f"{_edge_name(ri, ei, rings[ri])} crosses {_edge_name(rj, ej, rings[rj])}")
             if segments_overlap_prechecked(a, b, c, d, dab, dcd, fl, scale):
                 if ri == rj and abs(ei - ej) in (1, len(rings[ri]) - 1):
-                    raise InputError(f"ring {ri + 1} folds back on itself at {_edge_name(ri, max(ei, ej) if abs(ei - ej) == 1 else 0, rings[ri])}")
+                    where = _edge_name(ri, max(ei, ej) if abs(ei - ej) == 1 else 0, rings[ri])
+                    raise InputError(f"ring {ri + 1} folds back on itself at {where}")
                 raise InputError(f"{_edge_name(ri, ei, rings[ri])} runs along {_edge_name(rj, ej, rings[rj])}: "
                                  f"rings may touch at points but not share an edge (merge them into one outline)")
             if b is c or d is a:

@@ -1,9 +1,11 @@
 /* The one generic editor for every puzzle.
  *
  * It knows nothing about any puzzle: the server renders the board as SVG, marks clickable parts
- * with data-action, and the puzzle's edit operation (POST /api/<id>/edit) says what a click does.
- * Solving runs as a job (POST /api/<id>/jobs, then poll); playback shows server-rendered SVG per
- * step (GET /api/<id>/render.svg). A puzzle may add its own script; it gets window.PuzzleEditor.
+ * with data-action (and data-key, aria-label, data-row/col: see docs/plugins.md), and the
+ * puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solving runs as a job
+ * (POST /api/<id>/jobs, then poll); the answer plays on the main board, step by step, from
+ * server-rendered SVG (animate.js tweens between steps, keyboard.js gives roving focus).
+ * A puzzle may add its own script; it gets window.PuzzleEditor.
  */
 (function () {
   "use strict";
@@ -13,25 +15,45 @@
   const puzzle = page.puzzle;
   const api = "/api/" + encodeURIComponent(puzzle.id);
   const $ = (id) => document.getElementById(id);
+  const B = window.PuzzleBoards;
 
   const el = {
-    board: $("board"), message: $("edit-message"), notes: $("notes"), tools: $("tools"),
-    undo: $("undo"), redo: $("redo"), preset: $("preset"), seed: $("seed"), random: $("random"),
+    editor: document.querySelector(".editor"), board: $("board"), message: $("edit-message"),
+    notes: $("notes"), tools: $("tools"), banner: $("banner"), legend: $("legend"),
+    undo: $("undo"), redo: $("redo"), hint: $("hint"), coords: $("coords"), coordsLabel: $("coords-label"),
+    preset: $("preset"), seed: $("seed"), random: $("random"),
     text: $("instance-text"), textError: $("instance-error"), apply: $("apply"),
     share: $("share-link"), copy: $("copy-link"), solver: $("solver"), timeLimit: $("time-limit"),
-    solve: $("solve"), cancel: $("cancel"), progress: $("progress"), stats: $("solve-stats"),
-    status: $("solve-status"), playback: $("playback"), pbBoard: $("playback-board"),
+    solve: $("solve"), cancel: $("cancel"), tryFast: $("try-fast"), progress: $("progress"),
+    status: $("solve-status"), why: $("why"), whyText: $("why-text"), solveDetails: $("solve-details"),
+    stats: $("stats"), viewSwitch: $("view-switch"), viewEdit: $("view-edit"), viewSolution: $("view-solution"),
+    pbBoard: $("playback-board"), pbBar: $("playback-bar"), movesPanel: $("moves-panel"),
     first: $("first-step"), prev: $("prev-step"), play: $("play"), next: $("next-step"),
     last: $("last-step"), speed: $("speed"), slider: $("step-slider"), stepLabel: $("step-label"),
     stepStatus: $("step-status"), download: $("download-svg"), stepLink: $("step-link"),
-    details: $("details"), moveList: $("move-list"),
+    details: $("details"), solutionDetails: $("solution-details"), moveList: $("move-list"),
   };
+  // The board as a person is told about it.
+  const BOARD_NAME = puzzle.title + " board";
+  const EDIT_TWEEN = 160;  // ms: a tile slid by hand glides, but never holds up the next click
 
   // -- small helpers ---------------------------------------------------------------------------
 
+  function plural(n, word, many) {
+    return Number(n).toLocaleString("en") + " " + (n === 1 ? word : many || word + "s");
+  }
+
+  function sentence(text) {
+    // One plain sentence: a capital first letter and a full stop.
+    const t = String(text || "").trim();
+    if (!t) return "";
+    const s = t.charAt(0).toUpperCase() + t.slice(1);
+    return /[.!?:]$/.test(s) ? s : s + ".";
+  }
+
   function errorText(body) {
     if (!body || !body.error) return "Something went wrong.";
-    return body.where ? body.where + ": " + body.error : body.error;
+    return sentence(body.where ? body.where + ": " + body.error : body.error);
   }
 
   async function call(method, url, data) {
@@ -51,9 +73,15 @@
     return { ok: response.ok, status: response.status, body, headers: response.headers };
   }
 
+  function say(node, text, kind) {
+    node.textContent = text || "";
+    node.dataset.kind = kind || "info";
+  }
+
   function selectedMode() {
-    const checked = document.querySelector('input[name="mode"]:checked');
-    return checked ? checked.value : null;
+    const mode = document.querySelector('input[name="mode"]:checked') ||
+      document.querySelector('input[type="hidden"][name="mode"]');
+    return mode ? mode.value : null;
   }
 
   function movesParam(moves) {
@@ -80,23 +108,27 @@
 
   // -- the instance being edited ---------------------------------------------------------------
 
-  let current = page.state;          // {instance, svg, notes, tools, selection, message, solved}
+  let current = page.state;          // {instance, notes, tools, selection, message, solved, assessment}
   const edits = [current.instance]; // undo/redo of instance texts
   let historyIndex = 0;
   const listeners = [];
+  let hiddenNotes = new Set();       // note texts a solve result already says (shown once)
 
-  function show(state, { push = false, keepText = false } = {}) {
+  let playing = false;  // the last change was a move or edit on the board (not a new instance)
+
+  function show(state, { push = false, keepText = false, tween = 0 } = {}) {
     const changed = state.instance !== current.instance;
+    playing = push && changed && tween > 0;
+    const wasSolved = current.solved;
+    const hadFocus = el.board.contains(document.activeElement);
     current = state;
-    el.board.innerHTML = state.svg;
+    B.swap(el.board, state.svg, tween);
     el.board.dataset.solved = state.solved ? "true" : "false";
-    decorateBoard();
-    el.message.textContent = state.message || "";
-    el.notes.replaceChildren(...(state.notes || []).map((n) => {
-      const li = document.createElement("li");
-      li.textContent = n;
-      return li;
-    }));
+    B.decorate(el.board, BOARD_NAME);
+    if (hadFocus) B.restoreFocus(el.board);
+    say(el.message, state.message || "", "info");
+    if (changed) hiddenNotes = new Set();
+    renderNotes();
     renderTools(state.tools || []);
     if (!keepText) {
       el.text.value = state.instance;
@@ -111,27 +143,92 @@
     }
     el.undo.disabled = historyIndex <= 0;
     el.redo.disabled = historyIndex >= edits.length - 1;
+    // Solved by hand: a banner, a framed board and a word for screen readers.
+    const byHand = push && changed && state.solved && !wasSolved;
+    el.banner.hidden = !byHand;
+    if (byHand) {
+      el.banner.textContent = "Solved! Well played.";
+      say(el.message, "Solved! Well played.", "success");
+    }
+    el.legend.hidden = !state.hint && !solution;
+    updateCoords();
     if (changed) clearSolution();
     updateLinks();
     listeners.forEach((fn) => { try { fn(state); } catch (err) { console.error(err); } });
   }
+
+  function verdictNote(a) {
+    // "Unknown" is worth saying while someone plays, not about a board just loaded.
+    if (!a || a.verdict === "solved" || (a.verdict === "unknown" && !playing)) return null;
+    const text = {
+      can: "This position can still be solved.",
+      cannot: "This position cannot be solved.",
+      unknown: "Can this position still be solved? Unknown: not decided in the time allowed.",
+    }[a.verdict];
+    if (!text) return null;
+    return { text: a.reason ? sentence(a.reason) : text, kind: { can: "success", cannot: "warning" }[a.verdict] || "info",
+      detail: a.detail, verdict: a.verdict };
+  }
+
+  // The core of a sentence, for spotting the same fact said twice: no "No:"/"Yes:" lead-in,
+  // no case, no final full stop.
+  const core = (text) => String(text || "").trim().replace(/^(no|yes)\s*[:,]\s*/i, "").replace(/[.\s]+$/, "").toLowerCase();
+  const sameFact = (a, b) => !!a && !!b && (a.includes(b) || b.includes(a));
+
+  function renderNotes() {
+    const verdict = verdictNote(current.assessment);
+    const notes = (current.notes || []).map((n) => ({ text: String(n), kind: "info" }))
+      // A note the verdict says too is left to the verdict (which has the proof behind Why?).
+      .filter((n) => !verdict || !sameFact(core(n.text), core(verdict.text)));
+    if (verdict) notes.push(verdict);
+    const shownTexts = new Set();
+    el.notes.replaceChildren(...notes.filter((n) => {
+      // Each fact once: a note the solve result (or another note) already says is left out.
+      if (Array.from(hiddenNotes).some((h) => sameFact(h, core(n.text))) || shownTexts.has(n.text)) return false;
+      shownTexts.add(n.text);
+      return true;
+    }).map((n) => {
+      const li = document.createElement("li");
+      li.dataset.kind = n.kind;
+      if (n.verdict) li.dataset.verdict = n.verdict;
+      li.append(n.text);
+      if (n.detail) li.append(" ", whyDisclosure(n.detail));
+      return li;
+    }));
+  }
+
+  function whyDisclosure(text) {
+    const details = document.createElement("details");
+    details.className = "why";
+    const summary = document.createElement("summary");
+    summary.textContent = "Why?";
+    const p = document.createElement("p");
+    p.textContent = text;
+    details.append(summary, p);
+    return details;
+  }
+
+  function updateCoords() {
+    const has = !!document.querySelector(".board .coords");
+    el.coordsLabel.hidden = !has;
+    el.editor.classList.toggle("hide-coords", !el.coords.checked);
+  }
+  try { el.coords.checked = localStorage.getItem("puzzle-coords") !== "off"; } catch (err) { /* private mode */ }
+  el.coords.addEventListener("change", () => {
+    try { localStorage.setItem("puzzle-coords", el.coords.checked ? "on" : "off"); } catch (err) { /* ignore */ }
+    updateCoords();
+  });
 
   function fitText() {
     // Show a multi-line instance whole (within reason) instead of a scrolling sliver.
     el.text.rows = Math.max(3, Math.min(14, el.text.value.split("\n").length + 1));
   }
 
-  function decorateBoard() {
-    // Clickable parts become keyboard-reachable buttons too.
-    el.board.querySelectorAll("[data-action]").forEach((node) => {
-      node.setAttribute("tabindex", "0");
-      node.setAttribute("role", "button");
-      if (!node.getAttribute("aria-label")) node.setAttribute("aria-label", "Edit: " + node.getAttribute("data-action"));
-    });
-  }
+  // The host's own controls: a plugin tool with the same name would be a second, different one.
+  const HOST_CONTROLS = new Set(["undo", "redo", "hint", "random", "solve", "apply"]);
 
   function renderTools(tools) {
-    const nodes = tools.map((tool) => {
+    const nodes = tools.filter((tool) => !HOST_CONTROLS.has(String(tool.label).trim().toLowerCase())).map((tool) => {
       if (tool.choices && tool.choices.length) {
         const label = document.createElement("label");
         label.className = "tool-choice";
@@ -164,14 +261,15 @@
   }
 
   async function applyAction(action) {
+    setView("edit");
     const result = await call("POST", api + "/edit", {
       instance: current.instance, action, mode: selectedMode(), selection: current.selection,
     });
     if (!result.ok) {
-      el.message.textContent = errorText(result.body);
+      say(el.message, errorText(result.body), "error");
       return;
     }
-    show(result.body, { push: true });
+    show(result.body, { push: true, tween: EDIT_TWEEN });
   }
 
   async function loadInstance(text, push = true) {
@@ -214,6 +312,7 @@
   });
   el.apply.addEventListener("click", () => loadInstance(el.text.value));
 
+  B.attach(el.board);
   el.board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-action]");
     if (target && el.board.contains(target)) sendAction(target.getAttribute("data-action"));
@@ -233,17 +332,31 @@
     el.preset.value = "";
   });
 
+  // Random: a new seed on every press (shown, so the board can be had again by typing it);
+  // a seed typed by hand is used as it is.
+  let lastRandomSeed = null;
   el.random.addEventListener("click", async () => {
-    const params = new URLSearchParams({ seed: el.seed.value || "0" });
+    const typed = el.seed.value.trim();
+    let seed = typed && typed !== lastRandomSeed ? typed : null;
+    const options = {};
     document.querySelectorAll(".random-option").forEach((input) => {
-      if (input.value) params.set(input.dataset.option, input.value);
+      if (input.value) options[input.dataset.option] = input.value;
     });
-    const result = await call("GET", api + "/random?" + params);
-    if (!result.ok) {
-      el.message.textContent = errorText(result.body);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const useSeed = seed || String(Math.floor(Math.random() * 1e9));
+      const result = await call("GET", api + "/random?" + new URLSearchParams({ seed: useSeed, ...options }));
+      if (!result.ok) {
+        say(el.message, errorText(result.body), "error");
+        return;
+      }
+      // A tiny board can give the same instance for two seeds: then take another seed.
+      if (result.body.instance === current.instance && !seed && attempt < 4) continue;
+      el.seed.value = useSeed;
+      lastRandomSeed = useSeed;
+      show(result.body, { push: true });
+      say(el.message, "A new random board, seed " + useSeed + ".", "info");
       return;
     }
-    show(result.body, { push: true });
   });
 
   function undo() {
@@ -265,9 +378,56 @@
   el.copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(el.share.href);
-      el.message.textContent = "Link copied.";
+      say(el.message, "Link copied.", "success");
     } catch (err) {
-      el.message.textContent = "Copy failed; use the Share link.";
+      say(el.message, "Copy failed; use the Share link.", "warning");
+    }
+  });
+
+  // -- hints -----------------------------------------------------------------------------------
+
+  const HINT_SECONDS = 2;
+
+  async function waitForJob(job, deadline) {
+    while (!job.done && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const polled = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
+      if (!polled.ok) return null;
+      job = polled.body;
+    }
+    return job;
+  }
+
+  el.hint.addEventListener("click", async () => {
+    const instance = current.instance;
+    setView("edit");  // the hint is drawn on the board being played
+    el.hint.disabled = true;
+    say(el.message, "Looking for a hint…", "info");
+    try {
+      const submitted = await call("POST", api + "/jobs", { instance, time_limit: HINT_SECONDS });
+      if (!submitted.ok) { say(el.message, "No hint: " + errorText(submitted.body), "warning"); return; }
+      const job = await waitForJob(submitted.body, performance.now() + (HINT_SECONDS + 1.5) * 1000);
+      if (current.instance !== instance) return;  // the board changed meanwhile
+      if (!job || !job.done) {
+        if (job) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
+        say(el.message, "No hint found in time.", "warning");
+        return;
+      }
+      const r = job.result || {};
+      if (job.status === "solved" && r.moves && r.moves.length) {
+        const shown = await call("POST", api + "/validate", { instance, next_move: r.moves[0] });
+        if (!shown.ok || current.instance !== instance) return;
+        show(Object.assign(shown.body, { selection: current.selection }), { keepText: true });
+        say(el.message, "Hint: " + sentence(shown.body.hint.words) + " (" + plural(r.moves.length, "move") + " to go)", "success");
+      } else if (job.status === "solved") {
+        say(el.message, "Already solved.", "success");
+      } else if (job.status === "unsolvable") {
+        say(el.message, "No hint: " + sentence(r.reason || "this position cannot be solved"), "warning");
+      } else {
+        say(el.message, "No hint found in time.", "warning");
+      }
+    } finally {
+      el.hint.disabled = false;
     }
   });
 
@@ -281,20 +441,46 @@
     el.cancel.disabled = !active;
   }
 
-  function formatStats(stats) {
-    return Object.entries(stats || {})
-      .filter(([, v]) => v !== null && typeof v !== "object")
-      .map(([k, v]) => k + " " + (typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) : v))
-      .join(" · ");
+  function statValue(v) {
+    return typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) : String(v);
   }
 
-  el.solve.addEventListener("click", async () => {
+  function showStats(stats, extra) {
+    const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
+      .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
+    el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
+      Object.assign(document.createElement("dt"), { textContent: k.replace(/_/g, " ") }),
+      Object.assign(document.createElement("dd"), { textContent: statValue(v) }),
+    ]));
+    el.solveDetails.hidden = !rows.length;
+  }
+
+  function setStatus(text, kind, why) {
+    say(el.status, text, kind);
+    el.why.hidden = !why;
+    el.why.open = false;
+    el.whyText.textContent = why || "";
+  }
+
+  function fastSolver() {
+    // Another solver that trades optimality for speed, if the puzzle has one.
+    return puzzle.solvers.find((s) => !s.optimal && s.name !== el.solver.value) || null;
+  }
+
+  async function solve() {
+    // Solve what the box says: apply typed text first; if it is invalid, nothing is solved.
+    if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
+      setStatus("Fix the instance text first: " + el.textError.textContent, "error");
+      el.text.focus();
+      return;
+    }
     clearSolution();
     setSolving(true);
+    el.tryFast.hidden = true;
     el.progress.value = 0;
     el.progress.removeAttribute("value");  // indeterminate until the job runs
-    el.status.textContent = "Submitting…";
-    el.stats.textContent = "";
+    setStatus("Submitting…", "info");
+    showStats(null);
     const submitted = current.instance;
     const result = await call("POST", api + "/jobs", {
       instance: submitted, solver: el.solver.value, time_limit: el.timeLimit.value,
@@ -304,20 +490,25 @@
       el.progress.value = 0;
       if (result.status === 503) {
         const wait = result.headers && result.headers.get("Retry-After");
-        el.status.textContent = "The server is busy: " + errorText(result.body) + (wait ? " (retry in " + wait + " s)" : "");
+        setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
       } else {
-        el.status.textContent = "Cannot solve: " + errorText(result.body);
+        setStatus("Cannot solve: " + errorText(result.body), "error");
       }
       return;
     }
     job = result.body;
     job.submittedFor = submitted;
     onJob(job);
+  }
+  el.solve.addEventListener("click", solve);
+  el.tryFast.addEventListener("click", () => {
+    const fast = fastSolver();
+    if (fast) { el.solver.value = fast.name; solve(); }
   });
 
   el.cancel.addEventListener("click", async () => {
     if (!job) return;
-    el.status.textContent = "Cancelling…";
+    setStatus("Cancelling…", "info");
     const result = await call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
     if (result.ok) onJob(Object.assign(result.body, { submittedFor: job.submittedFor }));
   });
@@ -327,23 +518,22 @@
     clearTimeout(pollTimer);
     if (!state.done) {
       if (state.status === "queued") {
-        el.status.textContent = "Queued" + (state.queue_position ? " (position " + state.queue_position + ")" : "") + "…";
+        setStatus("Waiting for a free solver" + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
       } else {
         const p = state.progress || {};
         if (typeof p.done === "number" && typeof p.total === "number" && p.total > 0) {
           // A solver reporting a measurable phase (building tables): show how far that is.
-          el.status.textContent = (p.phase ? p.phase.charAt(0).toUpperCase() + p.phase.slice(1) : "Working") +
-            " (" + Math.floor(100 * p.done / p.total) + "%)…";
+          setStatus((p.phase ? sentence(p.phase).slice(0, -1) : "Working") + " (" + Math.floor(100 * p.done / p.total) + "%)…", "info");
           el.progress.max = p.total;
           el.progress.value = Math.min(p.done, p.total);
         } else {
           // Otherwise the time used out of the time limit.
-          el.status.textContent = "Solving…";
+          setStatus("Solving… " + Math.floor(state.elapsed) + " of " + plural(Number(state.time_limit), "second") + ".", "info");
           el.progress.max = state.time_limit;
           el.progress.value = Math.min(state.elapsed, state.time_limit);
         }
       }
-      el.stats.textContent = formatStats(state.progress);
+      showStats(state.progress);
       pollTimer = setTimeout(poll, 250);
       return;
     }
@@ -351,28 +541,43 @@
     el.progress.max = 1;
     el.progress.value = 1;
     const r = state.result || {};
-    el.stats.textContent = formatStats(r.stats || state.progress);
-    const from = state.from_store ? " (answered from the store)" : "";  // for unsolvable
+    showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
+      "answer": state.from_store ? "found earlier and kept" : "found now" });
     if (state.status === "solved") {
       const n = r.moves.length;
-      const took = Number(r.seconds).toFixed(2) + " s";
-      el.status.textContent = "Solved: " + n + " move" + (n === 1 ? "" : "s") + (r.optimal ? " (optimal)" : "") +
-        (state.from_store ? ", answered from the store (first found in " + took + ")." : " in " + took + ".");
+      setStatus(n === 0 ? "Already solved: no moves needed." :
+        "Solved: " + plural(n, "move") + (r.optimal ? ", the fewest possible." : "."), "success");
       if (state.submittedFor === undefined || state.submittedFor === current.instance) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
-        el.playback.scrollIntoView({ behavior: "smooth", block: "nearest" });
+        if (n > 0) {
+          setView("solution");
+          revealBoard();
+          el.next.focus({ preventScroll: true });
+        }
       } else {
         el.status.textContent += " The instance has changed since; solve again to see it.";
       }
     } else if (state.status === "unsolvable") {
-      el.status.textContent = "Unsolvable: " + r.reason + from;
+      const reason = sentence(r.reason || "this instance has no solution");
+      // Lead with one plain sentence; the puzzle's own may already start with "No".
+      setStatus(/^no\b/i.test(reason) ? reason : "No solution. " + reason, "warning", r.reason_detail);
+      hiddenNotes = new Set([core(reason), core(r.reason_detail)].filter(Boolean));
+      renderNotes();
     } else if (state.status === "gave_up") {
-      el.status.textContent = "Gave up: " + (state.message || (r.reason === "deadline" ? "the time limit ran out" : r.reason)) +
-        " after " + Number(state.elapsed).toFixed(1) + " s.";
+      const why = r.reason === "deadline" || !r.reason ? "no solution was found within the time limit (" +
+        plural(Number(state.time_limit), "second") + ")" : r.reason;
+      setStatus("Gave up: " + sentence(state.message || why), "warning");
+      el.tryFast.hidden = !fastSolver();
     } else if (state.status === "cancelled") {
-      el.status.textContent = "Cancelled" + (state.message ? ": " + state.message : "") + ".";
+      setStatus("Cancelled.", "info");
     } else {
-      el.status.textContent = "Error: " + (state.message || "the solver failed");
+      setStatus("The solver failed: " + sentence(state.message || "no reason given"), "error");
+    }
+    // Solve (or Cancel) was disabled under the keyboard's focus while the job ran: give focus
+    // back to the way forward rather than leave it on the page body.
+    if (view !== "solution") {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost) (el.tryFast.hidden ? el.solve : el.tryFast).focus({ preventScroll: true });
     }
   }
 
@@ -381,16 +586,42 @@
     const result = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
     if (!result.ok) {
       setSolving(false);
-      el.status.textContent = "Lost the job: " + errorText(result.body);
+      setStatus("Lost the job: " + errorText(result.body), "error");
       return;
     }
     onJob(Object.assign(result.body, { submittedFor: job.submittedFor }));
   }
 
+  // -- one board: editing or replaying ---------------------------------------------------------
+
+  let view = "edit";
+
+  function setView(which) {
+    view = which === "solution" && solution ? "solution" : "edit";
+    const replaying = view === "solution";
+    el.board.hidden = replaying;
+    el.pbBoard.hidden = !replaying;
+    el.pbBar.hidden = !replaying;
+    el.viewEdit.setAttribute("aria-pressed", String(!replaying));
+    el.viewSolution.setAttribute("aria-pressed", String(replaying));
+    el.legend.hidden = !replaying && !current.hint;
+    if (!replaying) stopPlaying();
+  }
+  el.viewEdit.addEventListener("click", () => setView("edit"));
+  el.viewSolution.addEventListener("click", () => setView("solution"));
+
+  function revealBoard() {
+    // The board and its step controls in view, top first (they fit at 1280 x 800).
+    const area = document.querySelector(".board-area");
+    const box = area.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) area.scrollIntoView({ block: "start" });
+  }
+
   // -- playback --------------------------------------------------------------------------------
 
-  let solution = null;  // {moves, details, solver}
+  let solution = null;  // {moves, details, solver, job}
   let step = 0;
+  let shownStep = null;  // the step whose board is on screen
   let playTimer = null;
   const icon = (d) => '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="' + d + '"/></svg>';
   const ICON_PLAY = icon("M7 4.5v15L19.5 12z");
@@ -425,20 +656,49 @@
     }
   }
 
-  // The move list shows at most MOVE_WINDOW moves: a solution of 80,000 moves as 80,000 buttons
-  // made every step take seconds of layout. Longer lists show the part around the current step.
-  const MOVE_WINDOW = 1000;
+  // The move list shows at most MOVE_WINDOW moves (the server describes that many in one
+  // request): a solution of 80,000 moves as 80,000 buttons made every step take seconds.
+  const MOVE_WINDOW = 500;
   let moveWindow = null;  // [first, end) indexes of the moves shown
+  let words = new Map();  // move index -> plain words
 
   function moveItem(move, i) {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = move;
-    button.setAttribute("aria-label", "Move " + (i + 1) + ": " + move);
-    button.addEventListener("click", () => goTo(i + 1));
+    button.addEventListener("click", () => { setView("solution"); goTo(i + 1); });
     li.append(button);
+    fillMoveItem(button, move, i);
     return li;
+  }
+
+  function fillMoveItem(button, move, i) {
+    const said = words.get(i);
+    const code = document.createElement("code");
+    code.textContent = move;
+    button.replaceChildren();
+    if (said && said !== move) {
+      button.append(Object.assign(document.createElement("span"), { className: "words", textContent: said }), " ", code);
+    } else {
+      button.append(code);
+    }
+    button.setAttribute("aria-label", "Move " + (i + 1) + ": " + (said && said !== move ? said + " (" + move + ")" : move));
+  }
+
+  async function loadWords(first, end) {
+    const sol = solution;
+    const query = "from=" + first + "&count=" + (end - first);
+    const result = sol.job ? await call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
+      : await call("POST", api + "/describe?" + query, { instance: current.instance, moves: sol.moves });
+    if (!result.ok || sol !== solution) return;
+    result.body.moves.forEach((m, k) => words.set(result.body.from + k, m.words));
+    if (moveWindow) {
+      Array.from(el.moveList.children).forEach((li, k) => {
+        const i = moveWindow[0] + k;
+        if (i >= first && i < end) fillMoveItem(li.firstChild, sol.moves[i], i);
+      });
+    }
+    announceStep(shownStep === step);
   }
 
   function showMovesAround(n) {
@@ -450,12 +710,17 @@
     moveWindow = [first, end];
     el.moveList.start = first + 1;
     el.moveList.replaceChildren(...solution.moves.slice(first, end).map((move, i) => moveItem(move, first + i)));
+    if (!words.has(first)) loadWords(first, end);
   }
 
   function setSolution(sol, atStep) {
     solution = sol;
     stepCache.clear();
-    el.playback.hidden = false;
+    words = new Map();
+    shownStep = null;
+    el.pbBoard.replaceChildren();
+    el.movesPanel.hidden = false;
+    el.viewSwitch.hidden = false;
     el.slider.max = String(sol.moves.length);
     moveWindow = null;
     showMovesAround(atStep || 0);
@@ -474,9 +739,11 @@
       }
       el.details.append(dt, dd);
     });
+    el.solutionDetails.hidden = !el.details.childElementCount;
     el.download.href = api + "/animation.svg?instance=" + encodeURIComponent(current.instance) +
       "&moves=" + encodeURIComponent(movesParam(sol.moves)) + "&download=1";
     el.download.setAttribute("download", puzzle.id + "-solution.svg");
+    el.legend.hidden = false;
     goTo(Math.max(0, Math.min(atStep || 0, sol.moves.length)));
   }
 
@@ -499,9 +766,34 @@
     stopPlaying();
     if (!solution) return;
     solution = null;
-    el.playback.hidden = true;
+    setView("edit");
+    el.viewSwitch.hidden = true;
+    el.movesPanel.hidden = true;
     el.pbBoard.replaceChildren();
+    el.legend.hidden = !current.hint;
     updateLinks();
+  }
+
+  function stepWords(n) {
+    const move = solution.moves[n - 1];
+    return sentence(words.get(n - 1) || move);
+  }
+
+  function announceStep(solvedKnown) {
+    if (!solution) return;
+    const total = solution.moves.length;
+    let text;
+    if (step === 0) text = "Start position: " + plural(total, "move") + " to go.";
+    else {
+      text = "Move " + step + " of " + total + ": " + stepWords(step);
+      if (solvedKnown && el.pbBoard.dataset.solved === "true") text += " Solved!";
+    }
+    if (el.stepStatus.textContent !== text) el.stepStatus.textContent = text;
+  }
+
+  function tweenFor(from, to) {
+    // One step at a time glides (a share of the Speed setting); jumps are drawn at once.
+    return from !== null && Math.abs(to - from) === 1 ? Math.min(300, Number(el.speed.value) * 0.4) : 0;
   }
 
   async function goTo(n) {
@@ -519,7 +811,12 @@
     const button = item && item.querySelector("button");
     if (button) {
       button.setAttribute("aria-current", "step");
-      button.scrollIntoView({ block: "nearest", inline: "nearest" });
+      // Scroll the list only, never the page (the board must stay where it is).
+      const list = el.moveList;
+      const top = button.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + button.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
     }
     updateLinks();
     el.stepLink.href = location.pathname + location.search + "#step=" + step;
@@ -527,11 +824,13 @@
     try {
       const drawn = await fetchStep(step);
       if (seq !== renderSeq) return;
-      el.pbBoard.innerHTML = drawn.svg;
+      B.swap(el.pbBoard, drawn.svg, view === "solution" ? tweenFor(shownStep, step) : 0);
+      B.decorate(el.pbBoard, BOARD_NAME + ", step " + step + " of " + total, false);
+      shownStep = step;
       el.pbBoard.dataset.step = String(step);
       el.pbBoard.dataset.solved = drawn.solved ? "true" : "false";
-      el.stepStatus.textContent = step === 0 ? "Start position." :
-        "After move " + step + " (" + solution.moves[step - 1] + ")" + (drawn.solved ? ": solved." : ".");
+      announceStep(true);
+      updateCoords();
       if (step < total) fetchStep(step + 1).catch(() => {});
     } catch (err) {
       if (seq === renderSeq) el.stepStatus.textContent = String(err.message || err);
@@ -548,6 +847,7 @@
   function togglePlay() {
     if (!solution) return;
     if (playTimer) { stopPlaying(); return; }
+    setView("solution");
     if (step >= solution.moves.length) goTo(0);
     el.play.setAttribute("aria-label", "Pause");
     el.play.innerHTML = ICON_PAUSE;
@@ -571,7 +871,7 @@
   }
   window.addEventListener("hashchange", () => {
     const n = stepFromHash();
-    if (n !== null && solution && n !== step) goTo(n);
+    if (n !== null && solution && n !== step) { setView("solution"); goTo(n); }
   });
 
   // -- keyboard --------------------------------------------------------------------------------
@@ -587,10 +887,10 @@
       if (key === "z" && !event.shiftKey) { event.preventDefault(); undo(); return; }
       if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); redo(); return; }
     }
-    if (typing || ctrl || event.altKey || !solution) return;
+    if (typing || ctrl || event.altKey || !solution || view !== "solution") return;
     if (tag === "INPUT") return;  // the slider and radio buttons handle their own keys
-    if ((tag === "BUTTON" || tag === "A") && (event.key === " " || event.key === "Enter")) return;
-    if (target.closest && target.closest("#board [data-action]")) return;
+    if ((tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && (event.key === " " || event.key === "Enter")) return;
+    if (target.closest && target.closest(".board [data-action]")) return;  // roving focus
     switch (event.key) {
       case "ArrowLeft": event.preventDefault(); stopPlaying(); goTo(step - 1); break;
       case "ArrowRight": event.preventDefault(); stopPlaying(); goTo(step + 1); break;
@@ -603,17 +903,18 @@
 
   // -- start -----------------------------------------------------------------------------------
 
+  current.svg = el.board.innerHTML;  // the page carries the board once, in the board itself
   if (page.error) {
     fitText();
     showTextError(page.error);
     // Keep what was typed in the box so it can be fixed; the board shows a valid instance.
-    current = page.state;
-    decorateBoard();
-    el.notes.replaceChildren(...(current.notes || []).map((n) => Object.assign(document.createElement("li"), { textContent: n })));
+    B.decorate(el.board, BOARD_NAME);
+    renderNotes();
     renderTools(current.tools || []);
+    updateCoords();
     el.share.href = pageUrl(current.instance, false);
   } else {
-    show(page.state);
+    show(current);
   }
   setSolving(false);
   if (page.solution && !page.error) {
@@ -621,8 +922,11 @@
       for (const option of el.solver.options) if (option.value === page.solution.solver) el.solver.value = option.value;
     }
     setSolution(page.solution, stepFromHash(initialHash) || 0);
-    el.status.textContent = page.solution.solved ? "Showing a solution of " + page.solution.moves.length + " moves." :
-      "Showing " + page.solution.moves.length + " moves (they do not reach the goal).";
+    setView("solution");
+    const n = page.solution.moves.length;
+    setStatus(page.solution.solved ? "Showing a solution of " + plural(n, "move") + "." :
+      "Showing " + plural(n, "move") + " (they do not reach the goal).", page.solution.solved ? "info" : "warning");
+    if (stepFromHash(initialHash) !== null) revealBoard();
   }
 
   // The hook for a puzzle's own client script (richer input, e.g. dragging pieces).

@@ -9,10 +9,10 @@ engine's board contract, so the generic web client animates, navigates and annou
   and ``aria-label="light b3, on"``. A light never moves: between two steps only its
   ``data-state`` changes, which is what the client animates (a flip).
 * The press just played (``last_move``) is ``last-move`` on its light, the one about to be
-  played (``next_move``) ``next-move`` (only that, if it is the same light). The ``<rect>`` of every light such a press toggles gets
-  ``affected``, and a dot (``press-mark press-last``, solid) or a dashed ring (``press-mark
-  press-next``) marks the pressed light. Those marks sit on children, never on the keyed
-  ``<g>``: its classes other than the cues say only what it is and whether it is on, so a
+  played (``next_move``) ``next-move`` (only that, if it is the same light). The ``<rect>`` of
+  every light such a press toggles gets ``affected``, and a dot (``press-mark press-last``,
+  solid) or a dashed ring (``press-mark press-next``) marks the pressed light. Those marks sit
+  on children, never on the keyed ``<g>``: its classes other than the cues say only what it is and whether it is on, so a
   client may read any other change of them as a flip.
 * ``<g class="coords">`` holds the column letters and row numbers of the move notation.
 

@@ -14,7 +14,7 @@ smallest one is optimal.
 
 from __future__ import annotations
 
-from engine import Solved, Solver, SolveContext, Unsolvable
+from engine import SolveContext, Solved, Solver, Unsolvable
 
 from .board import Board, cell_name
 from .gf2 import reduce_system
