@@ -13,9 +13,8 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from e2e_helpers import api
+from playwright.sync_api import expect
 from test_e2e_flows import need, solve_by_api
 
 PUZZLES = ["sliding", "pegs", "tangram", "lights_out"]
@@ -279,7 +278,7 @@ def test_step_link_opens_with_board_and_controls_in_view(page, server, installed
 def test_solve_is_at_most_ten_tabs_away_and_the_skip_link_goes_there(page, server, installed, puzzle):
     need(installed, puzzle)
     open_editor(page, server, puzzle)
-    for presses in range(1, 11):
+    for _press in range(10):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "solve":
             break
@@ -469,7 +468,7 @@ ONE_CLICK = {"sliding": "8-puzzle", "lights_out": "cross"}
 
 @pytest.mark.parametrize("puzzle", ["sliding", "pegs", "lights_out"])
 def test_hint_shows_a_legal_next_move(page, server, installed, puzzle):
-    details = need(installed, puzzle)
+    need(installed, puzzle)
     preset = ONE_CLICK.get(puzzle, "english")
     open_editor(page, server, puzzle, preset=preset)
     instance = page.get_by_label("Instance text").input_value()

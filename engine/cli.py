@@ -29,8 +29,8 @@ from .errors import EnvironmentProblem, InputError, PluginError, SolverError, pl
 from .isolation import DEFAULT_GRACE, Stopped, solve_isolated
 from .jobs.worker import worker_command
 from .plugins import get_registry
-from .svgsafe import UnsafeSVG, sanitize_svg
 from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
+from .svgsafe import UnsafeSVG, sanitize_svg
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
 EXIT_ENVIRONMENT = 5

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from sliding_reference import bfs_distances
 
 from engine import SolveContext, Solved
 from engine.solving import run_solver
@@ -17,7 +18,6 @@ from plugins.sliding.auto import AutoSolver
 from plugins.sliding.board import make_board
 from plugins.sliding.bounded import BoundedSolver
 from plugins.sliding.puzzle import SlidingPuzzle
-from sliding_reference import bfs_distances
 
 PUZZLE = SlidingPuzzle()
 SMALL_3X3 = ((1, 2, 3), (4, 5, 6, 7, 8))

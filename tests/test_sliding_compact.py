@@ -9,9 +9,9 @@ import random
 
 import numpy as np
 import pytest
+from sliding_reference import bfs_distances, brute_force_pattern
 
 from plugins.sliding import pdb_compact as pc
-from sliding_reference import bfs_distances, brute_force_pattern
 
 
 def manhattan(cells, pattern, cols):

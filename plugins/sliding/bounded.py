@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import time
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+from engine import SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file
-from .board import Board, unsolvable_reason
+from .board import Board, unsolvable_detail, unsolvable_reason
 from .fast import FastSolver
 from .heuristics import lower_bound
 from .ida import R_BOUND, LinearConflictSearch
@@ -118,7 +118,7 @@ class BoundedSolver(Solver):
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)
         if reason is not None:
-            return Unsolvable(reason)
+            return Unsolvable(reason, detail=unsolvable_detail(instance))
         if tuple(instance.tiles) == tuple(instance.goal):
             return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
         clock = _Clock(ctx, self.seconds)
@@ -157,6 +157,7 @@ class BoundedSolver(Solver):
         # After the first answer: every lighter weight, heaviest first.
         lighter = sorted(set(FIRST_WEIGHTS) | set(WEIGHTS), key=lambda w: -w[0] / w[1])
         rounds = iter(lighter)
+        tried = (0, 1)  # the weight (numerator, denominator) that gave the first answer
         while True:
             if best is None:
                 if not schedule:

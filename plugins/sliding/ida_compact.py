@@ -27,21 +27,33 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .ida import (BUDGET, FOUND, GROW, INF, R_BOUND, R_DEPTH, R_EXPANDED, R_ITERS, R_NEXT,
-                  R_NODES, _resize, neighbour_table)
+from .ida import (
+    BUDGET,
+    FOUND,
+    GROW,
+    INF,
+    R_BOUND,
+    R_DEPTH,
+    R_EXPANDED,
+    R_ITERS,
+    R_NEXT,
+    R_NODES,
+    _resize,
+    neighbour_table,
+)
 from .pdb_compact import CompactTables, popcount32
 
 
 @njit(cache=True, inline="always")
-def _value(l, pos, packed, toff, tk, fac, tid, slot, rf, refl):
-    """Table value of lookup l for the tile positions ``pos``."""
-    t = tid[l]
+def _value(lookup, pos, packed, toff, tk, fac, tid, slot, rf, refl):
+    """Table value of ``lookup`` for the tile positions ``pos``."""
+    t = tid[lookup]
     k = tk[t]
     r = 0
     before = 0
     for j in range(k):
-        p = pos[slot[l, j]]
-        if rf[l]:
+        p = pos[slot[lookup, j]]
+        if rf[lookup]:
             p = refl[p]
         r += (p - popcount32(before & ((1 << p) - 1))) * fac[t, j]
         before |= 1 << p
@@ -51,13 +63,13 @@ def _value(l, pos, packed, toff, tk, fac, tid, slot, rf, refl):
 
 @njit(cache=True)
 def root_values(pos, packed, toff, tk, fac, tid, slot, rf, refl, npat, vals):
-    """Fill ``vals[l]`` for every lookup; return (normal sum, mirrored sum)."""
+    """Fill ``vals[lookup]`` for every lookup; return (normal sum, mirrored sum)."""
     sn = 0
     sm = 0
-    for l in range(2 * npat):
-        v = _value(l, pos, packed, toff, tk, fac, tid, slot, rf, refl)
-        vals[l] = v
-        if l < npat:
+    for lookup in range(2 * npat):
+        v = _value(lookup, pos, packed, toff, tk, fac, tid, slot, rf, refl)
+        vals[lookup] = v
+        if lookup < npat:
             sn += v
         else:
             sm += v

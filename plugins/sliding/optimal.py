@@ -9,10 +9,11 @@ Both searches run in compiled chunks (:mod:`.ida`); between chunks the solver re
 and checks the deadline and cancellation.
 
 Linear conflict works with any goal directly. For the databases, a 4x4 goal other than the
-standard one (for example the blank-first goal of the research literature) is handled by a symmetry of the board followed by a relabelling of the tiles: the
-symmetry brings the goal's blank to the bottom-right corner, the relabelling names each tile
-after its goal cell. Both preserve adjacency, so the moves found map back one to one and the
-length, hence optimality, is unchanged.
+standard one (for example the blank-first goal of the research literature) is handled by a
+symmetry of the board followed by a relabelling of the tiles: the symmetry brings the goal's
+blank to the bottom-right corner, the relabelling names each tile after its goal cell. Both
+preserve adjacency, so the moves found map back one to one and the length, hence optimality, is
+unchanged.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engine import GaveUp, Solved, SolveContext, Solver, Unsolvable
+from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file
-from .board import Board, unsolvable_reason
+from .board import Board, unsolvable_detail, unsolvable_reason
 from .ida import LinearConflictSearch, PdbSearch
 from .ida_compact import CompactSearch
 
@@ -139,7 +140,7 @@ class OptimalSolver(Solver):
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)
         if reason is not None:
-            return Unsolvable(reason)
+            return Unsolvable(reason, detail=unsolvable_detail(instance))
         if tuple(instance.tiles) == tuple(instance.goal):
             return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
         rows, cols = instance.rows, instance.cols

@@ -10,7 +10,6 @@ answer is good at large scale and wasteful in places, which is what short window
 
 from __future__ import annotations
 
-import time
 from typing import Callable, Sequence
 
 from .ida import LinearConflictSearch
