@@ -8,34 +8,20 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from engine import InputError
 
+from .editor_view import describe_move, editor_state, parse_seed, puzzle_details
 from .rendering import MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
+from .state import boards, jobs, registry
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-#: Seeds are whole numbers in this range (so they fit any integer type a plugin uses).
-MAX_SEED = 2**63 - 1
 #: How long browsers and proxies may keep a rendered board (its URL says everything about it).
 SVG_MAX_AGE = 3600
-#: Wall time (seconds) a puzzle may spend judging a live position after each edit.
-ASSESS_BUDGET = 0.05
 #: Most moves described in words by one request (the editor asks for the visible window).
 MAX_DESCRIBE = 500
-
-
-def registry():
-    return current_app.extensions["puzzle_registry"]
-
-
-def boards():
-    return current_app.extensions["puzzle_boards"]
-
-
-def jobs():
-    return current_app.extensions["puzzle_jobs"]
 
 
 def params() -> dict:
@@ -64,41 +50,7 @@ def optional_text(values: dict, name: str) -> str | None:
     return value
 
 
-def parse_seed(raw: str) -> int:
-    """A seed from a query value: ASCII digits only, 0 to MAX_SEED (so a link means one board)."""
-    text = raw.strip()
-    # str.isdigit() also accepts "²" and other-script digits, which int() rejects or reads
-    # differently; a seed is plain 0-9.
-    if not (text.isascii() and text.isdigit()):
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {raw[:40]!r}",
-                         where="seed")
-    if len(text) > 19 or int(text) > MAX_SEED:
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
-    return int(text)
-
-
 # -- puzzles ---------------------------------------------------------------------------------
-
-
-def puzzle_summary(puzzle) -> dict:
-    return {"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules}
-
-
-def puzzle_details(puzzle) -> dict:
-    """Everything the editor needs to know about a puzzle, independent of any instance."""
-    reg = registry()
-    return {
-        **puzzle_summary(puzzle),
-        "notation": puzzle.notation,
-        "limits": puzzle.limits,
-        "presets": dict(puzzle.presets()),
-        "random_options": dict(puzzle.random_options),
-        "edit_modes": [{"name": m.name, "label": m.label} for m in puzzle.edit_modes()],
-        "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": s.description}
-                    for s in reg.solvers(puzzle.id)],
-        "renderers": [r.name for r in reg.renderers(puzzle.id)],
-        "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
-    }
 
 
 @bp.get("/puzzles")
@@ -113,62 +65,6 @@ def show_puzzle(puzzle_id):
 
 
 # -- instances -------------------------------------------------------------------------------
-
-
-def tools_json(puzzle, instance) -> list[dict]:
-    return [{"label": t.label, "action": t.action,
-             "choices": [{"label": label, "action": action} for label, action in t.choices]}
-            for t in puzzle.edit_tools(instance)]
-
-
-def assessment_json(puzzle, state) -> dict:
-    """The puzzle's live verdict on ``state`` (solved / can / cannot / unknown), in JSON.
-
-    A plugin that fails here must not break editing: its verdict is simply "unknown".
-    """
-    try:
-        verdict = puzzle.assess(state, budget=ASSESS_BUDGET)
-        result = {"verdict": str(verdict.verdict), "reason": str(verdict.reason or ""),
-                  "detail": str(verdict.detail or "")}
-    except Exception:  # noqa: BLE001 - a plugin's bug is not the user's input error
-        return {"verdict": "unknown", "reason": "", "detail": ""}
-    if result["verdict"] not in ("solved", "can", "cannot", "unknown"):
-        result["verdict"] = "unknown"
-    return result
-
-
-def describe_move(puzzle, state, move: str) -> str:
-    """``puzzle.describe_move`` with the notation as the fallback if the plugin fails."""
-    try:
-        words = puzzle.describe_move(state, move)
-    except Exception:  # noqa: BLE001 - plain words are a nicety; the notation is the truth
-        return move
-    return str(words) if words else move
-
-
-def editor_state(puzzle_id: str, instance, *, selection=None, message=None, renderer=None,
-                 next_move: str | None = None) -> dict:
-    """The editor's view of an instance: canonical text, board SVG, notes, tools and the live
-    verdict; with ``next_move`` (a hint) the board shows that move as the next one."""
-    puzzle = registry().puzzle(puzzle_id)
-    text = puzzle.format(instance)
-    state = puzzle.start(instance)
-    hint = None
-    if next_move is not None:
-        with user_input("the hinted move"):
-            puzzle.apply_move(state, next_move)  # InputError (a 400) if it is not legal here
-        hint = {"move": next_move, "words": describe_move(puzzle, state, next_move)}
-    return {
-        "instance": text,
-        "selection": selection,
-        "message": message,
-        "notes": list(puzzle.notes(instance)),
-        "tools": tools_json(puzzle, instance),
-        "solved": bool(puzzle.is_solved(state)),
-        "assessment": assessment_json(puzzle, state),
-        "hint": hint,
-        "svg": boards().render_instance(puzzle_id, instance, renderer, selection, next_move),
-    }
 
 
 @bp.route("/<puzzle_id>/validate", methods=["GET", "POST"])

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 from werkzeug.exceptions import NotFound
 
 from engine import InputError
 
-from .api import editor_state, parse_seed, puzzle_details
+from .editor_view import editor_state, parse_seed, puzzle_details
 from .rendering import format_moves, parse_moves, user_input
+from .state import boards, jobs, registry
 
 bp = Blueprint("pages", __name__)
-
-
-def registry():
-    return current_app.extensions["puzzle_registry"]
-
-
-def boards():
-    return current_app.extensions["puzzle_boards"]
 
 
 def puzzle_or_404(puzzle_id: str):
@@ -72,7 +65,7 @@ def client_script(puzzle_id):
 def job_solution(puzzle, job_id: str) -> dict:
     """The solution of a solved job of this puzzle, for playback (``?job=`` in the editor link,
     used for solutions too long to put in the link as moves)."""
-    job = current_app.extensions["puzzle_jobs"].get(job_id)
+    job = jobs().get(job_id)
     result = job.result or {}
     if job.request.puzzle != puzzle.id:
         raise InputError(f"job {job_id} is a {job.request.puzzle} job, not {puzzle.id}")
@@ -138,8 +131,8 @@ def editor(puzzle_id):
         "typed": typed if error else None,
         "error": error,
         "solution": solution,
-        "max_time_limit": current_app.extensions["puzzle_jobs"].max_time_limit,
-        "default_time_limit": current_app.extensions["puzzle_jobs"].default_time_limit,
+        "max_time_limit": jobs().max_time_limit,
+        "default_time_limit": jobs().default_time_limit,
         "moves_param": format_moves(solution["moves"]) if solution and not solution.get("job") else None,
     }
     return render_template("editor.html", puzzle=puzzle, page=page, details=page["puzzle"],

@@ -1,0 +1,107 @@
+"""The editor's view of a puzzle and of an instance, shared by the pages and the JSON API.
+
+Both the editor page (its first paint) and the API's validate/edit answers describe an instance
+the same way: canonical text, board SVG, notes, tools, the live verdict and an optional hint.
+"""
+
+from __future__ import annotations
+
+from engine import InputError
+
+from .rendering import user_input
+from .state import boards, registry
+
+#: Seeds are whole numbers in this range (so they fit any integer type a plugin uses).
+MAX_SEED = 2**63 - 1
+#: Wall time (seconds) a puzzle may spend judging a live position after each edit.
+ASSESS_BUDGET = 0.05
+
+
+def parse_seed(raw: str) -> int:
+    """A seed from a query value: ASCII digits only, 0 to MAX_SEED (so a link means one board)."""
+    text = raw.strip()
+    # str.isdigit() also accepts "²" and other-script digits, which int() rejects or reads
+    # differently; a seed is plain 0-9.
+    if not (text.isascii() and text.isdigit()):
+        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {raw[:40]!r}",
+                         where="seed")
+    if len(text) > 19 or int(text) > MAX_SEED:
+        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+    return int(text)
+
+
+def puzzle_summary(puzzle) -> dict:
+    return {"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules}
+
+
+def puzzle_details(puzzle) -> dict:
+    """Everything the editor needs to know about a puzzle, independent of any instance."""
+    reg = registry()
+    return {
+        **puzzle_summary(puzzle),
+        "notation": puzzle.notation,
+        "limits": puzzle.limits,
+        "presets": dict(puzzle.presets()),
+        "random_options": dict(puzzle.random_options),
+        "edit_modes": [{"name": m.name, "label": m.label} for m in puzzle.edit_modes()],
+        "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": s.description}
+                    for s in reg.solvers(puzzle.id)],
+        "renderers": [r.name for r in reg.renderers(puzzle.id)],
+        "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
+    }
+
+
+def tools_json(puzzle, instance) -> list[dict]:
+    return [{"label": t.label, "action": t.action,
+             "choices": [{"label": label, "action": action} for label, action in t.choices]}
+            for t in puzzle.edit_tools(instance)]
+
+
+def assessment_json(puzzle, state) -> dict:
+    """The puzzle's live verdict on ``state`` (solved / can / cannot / unknown), in JSON.
+
+    A plugin that fails here must not break editing: its verdict is simply "unknown".
+    """
+    try:
+        verdict = puzzle.assess(state, budget=ASSESS_BUDGET)
+        result = {"verdict": str(verdict.verdict), "reason": str(verdict.reason or ""),
+                  "detail": str(verdict.detail or "")}
+    except Exception:  # noqa: BLE001 - a plugin's bug is not the user's input error
+        return {"verdict": "unknown", "reason": "", "detail": ""}
+    if result["verdict"] not in ("solved", "can", "cannot", "unknown"):
+        result["verdict"] = "unknown"
+    return result
+
+
+def describe_move(puzzle, state, move: str) -> str:
+    """``puzzle.describe_move`` with the notation as the fallback if the plugin fails."""
+    try:
+        words = puzzle.describe_move(state, move)
+    except Exception:  # noqa: BLE001 - plain words are a nicety; the notation is the truth
+        return move
+    return str(words) if words else move
+
+
+def editor_state(puzzle_id: str, instance, *, selection=None, message=None, renderer=None,
+                 next_move: str | None = None) -> dict:
+    """The editor's view of an instance: canonical text, board SVG, notes, tools and the live
+    verdict; with ``next_move`` (a hint) the board shows that move as the next one."""
+    puzzle = registry().puzzle(puzzle_id)
+    text = puzzle.format(instance)
+    state = puzzle.start(instance)
+    hint = None
+    if next_move is not None:
+        with user_input("the hinted move"):
+            puzzle.apply_move(state, next_move)  # InputError (a 400) if it is not legal here
+        hint = {"move": next_move, "words": describe_move(puzzle, state, next_move)}
+    return {
+        "instance": text,
+        "selection": selection,
+        "message": message,
+        "notes": list(puzzle.notes(instance)),
+        "tools": tools_json(puzzle, instance),
+        "solved": bool(puzzle.is_solved(state)),
+        "assessment": assessment_json(puzzle, state),
+        "hint": hint,
+        "svg": boards().render_instance(puzzle_id, instance, renderer, selection, next_move),
+    }
