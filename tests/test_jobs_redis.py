@@ -354,3 +354,57 @@ def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue):
         assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline"
     finally:
         stop(worker)
+
+
+# -- Redis restarting under a running job --------------------------------------------------------
+
+
+def test_a_running_job_survives_a_redis_restart(redis_server, queue, tmp_path):
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "w") as log_file:
+        worker = start_worker(redis_server.url, queue, name=f"{queue}-w", stderr=log_file)
+    try:
+        client = make_app(redis_server, queue).test_client()
+        job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 6}).get_json()
+        wait_status(client, job["id"], "running")
+        redis_server.stop()
+        time.sleep(3)
+        assert worker.poll() is None  # the worker waits for Redis, its job goes on
+        redis_server.start()
+        done = wait_done(client, job, timeout=40)
+        # The horse's own answer, reported once Redis was back: not "lost".
+        assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline", done
+        assert worker.poll() is None  # no name clash on reconnect
+        after = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0101101"}).get_json())
+        assert after["status"] == "solved"  # and it takes jobs again
+        log = log_path.read_text()
+        assert "Traceback" not in log and "already" not in log
+        assert log.count("lost Redis") == 1 and log.count("answers again") == 1, log
+        assert log.index("lost Redis") < log.index("answers again")
+    finally:
+        stop(worker)
+
+
+def test_a_worker_name_in_use_is_a_clear_error_and_a_dead_ones_is_taken_over(redis_server, queue):
+    name = f"{queue}-named"
+    first = start_worker(redis_server.url, queue, name=name)
+    client = make_app(redis_server, queue).test_client()
+    try:
+        assert wait_done(client, client.post("/api/pairs/jobs", json={"instance": "1000000001"})
+                         .get_json())["status"] == "solved"  # it registered and works
+        clash = start_worker(redis_server.url, queue, name=name)
+        assert clash.wait(30) == 2  # a bad --name, not "a plugin broke its contract" (4)
+        message = clash.stderr.read()
+        assert f"a live worker named {name!r}" in message and "Traceback" not in message
+        first.kill()  # no chance to unregister: its entry stays in Redis
+        first.wait()
+        again = start_worker(redis_server.url, queue, name=name)
+        try:
+            job = client.post("/api/pairs/jobs", json={"instance": "0100000010"}).get_json()
+            assert wait_done(client, job)["status"] == "solved"  # took over the dead one's name
+            assert again.poll() is None
+        finally:
+            stop(again)
+    finally:
+        stop(first)
