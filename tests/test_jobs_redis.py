@@ -408,3 +408,40 @@ def test_a_worker_name_in_use_is_a_clear_error_and_a_dead_ones_is_taken_over(red
             stop(again)
     finally:
         stop(first)
+
+
+def test_a_final_status_never_changes_and_its_elapsed_time_is_frozen(redis_server, queue, workers,
+                                                                     monkeypatch):
+    import redis as redis_client
+
+    from engine.jobs import rq_runner
+
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    # A job declared lost (its "alive" key expired, as when its worker was cut off from Redis)
+    # stays lost, though its work horse could still answer: the worker stops that horse.
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                               "time_limit": 2}).get_json()
+    wait_status(client, job["id"], "running")
+    time.sleep(0.6)
+    monkeypatch.setattr(rq_runner, "ALIVE_SECONDS", 0.5)  # in this web process only
+    redis_client.Redis.from_url(redis_server.url).delete(f"puzzle:job:{job['id']}:alive")
+    lost = client.get(f"/api/jobs/{job['id']}").get_json()
+    assert lost["status"] == "error" and lost["message"] == "the worker running it was lost"
+    seen = set()
+    for _ in range(30):  # past its 2 s time limit, when the horse would have answered gave_up
+        now = client.get(f"/api/jobs/{job['id']}").get_json()
+        seen.add((now["status"], now["message"], now["elapsed"]))
+        time.sleep(0.15)
+    assert seen == {(now["status"], now["message"], now["elapsed"])}, seen
+    assert now["status"] == "error" and now["message"] == "the worker running it was lost"
+    # A cancelled job's elapsed time stops when it is cancelled.
+    running = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 60}).get_json()
+    wait_status(client, running["id"], "running")
+    client.delete(f"/api/jobs/{running['id']}")
+    first = wait_done(client, running, timeout=15)
+    time.sleep(1.2)
+    later = client.get(f"/api/jobs/{running['id']}").get_json()
+    assert first["status"] == later["status"] == "cancelled"
+    assert later["elapsed"] == first["elapsed"] < 30

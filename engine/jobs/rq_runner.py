@@ -578,7 +578,8 @@ class RQRunner(JobRunner):
             self._end(job_id, CANCELLED, "cancelled before it started")
             rq_job.cancel()
         elif status == JobStatus.STARTED:
-            self._end(job_id, CANCELLED, "cancelled (its work horse was stopped)")
+            self._end(job_id, CANCELLED, "cancelled (its work horse was stopped)",
+                      started=_timestamp(rq_job.started_at))
             try:
                 send_stop_job_command(self.redis, job_id, serializer=_serializer())
             except Exception as exc:  # e.g. it finished meanwhile; the job says how it ended
@@ -604,9 +605,15 @@ class RQRunner(JobRunner):
         except NoSuchJobError:
             raise JobNotFound(f"there is no job {job_id!r} (unknown or expired)") from None
 
-    def _end(self, job_id: str, status: str, message: str) -> None:
+    def _up_for(self) -> float:
+        """Seconds since the Redis server started."""
+        return float(self.redis.info("server").get("uptime_in_seconds", 0))
+
+    def _end(self, job_id: str, status: str, message: str, started: float | None = None) -> None:
         """Say why a job ended, unless something already did (the first reason wins)."""
-        self.redis.set(_key(job_id, "end"), _json({"status": status, "message": message}),
+        self.redis.set(_key(job_id, "end"),
+                       _json({"status": status, "message": message, "at": time.time(),
+                              "started": started}),
                        nx=True, ex=KEEP_SECONDS)
 
     def _job(self, rq_job) -> Job:
@@ -624,7 +631,12 @@ class RQRunner(JobRunner):
         status = rq_job.get_status(refresh=False)
         raw_end = self.redis.get(_key(rq_job.id, "end"))
         end = json.loads(raw_end) if raw_end else None
-        if status == JobStatus.FINISHED:
+        if end is not None and end.get("message") == LOST:
+            # Reported final once: it stays so, whatever the lost worker's horse did later.
+            job.started_at = end.get("started") or job.started_at  # RQ may rewrite its own
+            job.finished_at = end.get("at") or _timestamp(rq_job.ended_at) or job.started_at
+            job.status, job.message = ERROR, LOST
+        elif status == JobStatus.FINISHED:
             job.finished_at = _timestamp(rq_job.ended_at)
             value = rq_job.return_value() or {}
             if value.get("kind") == "done":
@@ -635,18 +647,25 @@ class RQRunner(JobRunner):
                 job.status, job.message = CANCELLED, "cancelled before it started"
             else:
                 job.status, job.message = ERROR, value.get("message") or "the job failed"
-        elif status == JobStatus.STARTED and (end is None or end["message"] != LOST):
+        elif status == JobStatus.STARTED:
             # Still running (a cancel or a deadline kill may be on its way).
             job.status = RUNNING
             started = job.started_at or job.submitted_at
             if (time.time() - started > ALIVE_SECONDS
-                    and not self.redis.exists(_key(rq_job.id, "alive"))):
-                self.redis.set(_key(rq_job.id, "end"), _json({"status": ERROR, "message": LOST}),
+                    and not self.redis.exists(_key(rq_job.id, "alive"))
+                    and self._up_for() > ALIVE_SECONDS):
+                # (Right after a Redis restart, the key may have expired during the outage: its
+                # worker gets ALIVE_SECONDS of Redis being up to refresh it.)
+                self.redis.set(_key(rq_job.id, "end"),
+                               _json({"status": ERROR, "message": LOST, "at": time.time(),
+                                      "started": job.started_at}),
                                ex=KEEP_SECONDS)
                 log.warning("job %s: %s", rq_job.id, LOST)
                 return self._job(rq_job)
         elif end is not None or status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
-            job.finished_at = _timestamp(rq_job.ended_at) or time.time()
+            job.started_at = (end or {}).get("started") or job.started_at
+            job.finished_at = ((end or {}).get("at") or _timestamp(rq_job.ended_at)
+                               or job.started_at or job.submitted_at)
             if end is not None:
                 job.status, job.message = end["status"], end["message"]
             elif status == JobStatus.CANCELED:

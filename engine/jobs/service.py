@@ -151,7 +151,7 @@ class JobService:
         now = time.time()
         job = Job(id=record["id"], request=request, status=record["status"],
                   submitted_at=now - float(record.get("elapsed") or 0.0),
-                  started_at=None, finished_at=now, progress=dict(record.get("progress") or {}),
+                  started_at=now - float(record.get("elapsed") or 0.0), finished_at=now, progress=dict(record.get("progress") or {}),
                   result=record.get("result"), message=record.get("message"),
                   stored_id=record.get("stored_id"))
         if job.status not in FINAL_STATUSES:
