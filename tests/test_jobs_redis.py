@@ -445,3 +445,28 @@ def test_a_final_status_never_changes_and_its_elapsed_time_is_frozen(redis_serve
     later = client.get(f"/api/jobs/{running['id']}").get_json()
     assert first["status"] == later["status"] == "cancelled"
     assert later["elapsed"] == first["elapsed"] < 30
+
+
+def test_stored_answers_this_process_served_keep_working_while_redis_is_down(redis_server, queue,
+                                                                             workers):
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "10000001"}).get_json())
+    other = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "01000010"}).get_json())
+    link, unread = job["stored_id"], other["stored_id"]
+    assert job["status"] == "solved" and link and unread
+    pages = [f"/api/jobs/{link}", f"/api/jobs/{link}/render.svg?step=1", f"/pairs?job={link}"]
+    before = [client.get(page) for page in pages]
+    assert [answer.status_code for answer in before] == [200, 200, 200]
+    redis_server.stop()
+    try:
+        during = [client.get(page) for page in pages]
+        assert [answer.status_code for answer in during] == [200, 200, 200]
+        assert [a.get_data() for a in during[:2]] == [b.get_data() for b in before[:2]]
+        again = client.post("/api/pairs/jobs", json={"instance": "10000001"}).get_json()
+        assert again["stored_id"] == link and again["from_store"]  # a repeat, from memory
+        # A stored answer this process never read is in Redis only: 503 until it is back.
+        assert client.get(f"/api/jobs/{unread}").status_code == 503
+    finally:
+        redis_server.start()
+    assert client.get(f"/api/jobs/{unread}").get_json()["stored_id"] == unread

@@ -702,17 +702,58 @@ def redis_jobs(url: str, queue: str = DEFAULT_QUEUE, max_queued: int = 16,
 
 
 class GuardedRedisStore(RedisAnswerStore):
-    """The Redis answer store for web processes: an unreachable Redis is a clear 503."""
+    """The Redis answer store for web processes: an unreachable Redis is a clear 503.
+
+    Stored answers are permanent, so each web process keeps the last ones it read (up to
+    :data:`CACHED_ANSWERS`, none longer than :data:`CACHED_MOVES` moves) in memory: a
+    ``stored-N`` link (its page, its API answer, its SVG) or a repeated request it served
+    before keeps working while Redis is down. Anything else answers 503 until Redis is back.
+    """
 
     def __init__(self, runner: RQRunner):
+        import collections
+        import threading
+
         super().__init__(runner.redis)
         self._runner = runner
+        self._cache: collections.OrderedDict = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def _remember(self, key, value):
+        if value is None or len((value[1] or {}).get("moves") or ()) > CACHED_MOVES:
+            return value
+        with self._lock:
+            self._cache[key] = value
+            self._cache.move_to_end(key)
+            while len(self._cache) > CACHED_ANSWERS:
+                self._cache.popitem(last=False)
+        return value
+
+    def _cached(self, key, fetch, *args):
+        try:
+            return self._remember(key, self._runner._call(fetch, *args))
+        except JobsUnavailable:
+            with self._lock:
+                if key in self._cache:
+                    return self._cache[key]
+            raise
 
     def get(self, puzzle, solver, instance):
-        return self._runner._call(super().get, puzzle, solver, instance)
+        return self._cached(("key", puzzle, solver, instance), super().get, puzzle, solver, instance)
 
     def get_by_id(self, number):
-        return self._runner._call(super().get_by_id, number)
+        found = self._cached(("id", int(number)), super().get_by_id, number)
+        if found is not None:  # the same answer, by what it answers
+            request, report = found
+            self._remember(("key", request.puzzle, request.solver, request.instance),
+                           (int(number), report))
+        return found
 
     def count(self):
         return self._runner._call(super().count)
+
+
+#: How many stored answers a web process keeps in memory for when Redis is down.
+CACHED_ANSWERS = 256
+#: Longer answers are not kept (a 32 x 32 answer can hold 83,000 moves, ~5 MB).
+CACHED_MOVES = 20_000
