@@ -447,6 +447,8 @@ def _worker_class():
 
         def _finalize_success(self, job, queue, execution, return_value):
             def report():
+                if _ended_meanwhile(job):  # e.g. declared lost during a long outage: that stays
+                    return None
                 if isinstance(return_value, dict) and return_value.pop("store_pending", False):
                     try:
                         return_value["stored_id"] = _store(job.connection, return_value["report"])
@@ -461,6 +463,16 @@ def _worker_class():
             return self._until_redis(Worker._finalize_failure, self, job, queue, execution, exc_info)
 
     return PuzzleWorker
+
+
+def _ended_meanwhile(job) -> bool:
+    """Whether a job already has a final state that its work horse's answer must not replace."""
+    from rq.job import JobStatus
+
+    raw_end = job.connection.get(_key(job.id, "end"))
+    if raw_end is not None and _loads(raw_end).get("message") == LOST:
+        return True
+    return job.get_status(refresh=True) in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
 
 
 def _parse_time(raw) -> float | None:
