@@ -314,6 +314,10 @@ def _worker_class():
         # -- registration: a name given with --name -----------------------------------------
 
         def register_birth(self):
+            self.claim_name()
+            return super().register_birth()
+
+        def claim_name(self):
             """Take over a stale registration of our name (our own before an outage, a dead
             process on this host, or one without heartbeat for longer than its TTL); refuse
             a live one with :class:`NameTaken`."""
@@ -330,7 +334,6 @@ def _worker_class():
                         f"a live worker named {self.name!r} (pid {pid} on {host or '?'}) is already "
                         f"registered in Redis; give each worker its own --name")
                 self.connection.delete(self.key)
-            return super().register_birth()
 
         # -- waiting for jobs ----------------------------------------------------------------
 
@@ -509,6 +512,7 @@ def make_worker(connection, queue_name: str = DEFAULT_QUEUE, name: str | None = 
     # is stale and its name can be taken over (see PuzzleWorker.register_birth).
     worker = _worker_class()([queue], connection=connection, serializer=_serializer(), name=name,
                              job_monitoring_interval=1, worker_ttl=WORKER_TTL)
+    worker.max_connection_wait_time = 8.0  # RQ's own retries while idle: pauses up to 8 s
     kwargs = connection.connection_pool.connection_kwargs
     state = _ConnectionState(f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}")
     logging.getLogger("rq.worker").addFilter(state)

@@ -2,7 +2,9 @@
 
 It loads the plugins and prepares every solver once, then lets RQ fork a work horse per job
 (the horses inherit the loaded plugins and tables). When Redis cannot be reached it retries
-with growing pauses and logs one line per change of state, never one per attempt. SIGTERM
+with growing pauses and logs one line per change of state, never one per attempt; it stays the
+same RQ worker across an outage (same name, same running job: see PuzzleWorker). A ``--name``
+that a live worker holds is refused with exit status 2; a stale one is taken over. SIGTERM
 (or Ctrl+C) is RQ's warm shutdown: the current job finishes, then the worker exits; a second
 one stops the job at once.
 """
@@ -49,6 +51,7 @@ def run_worker(url: str, queue: str, burst: bool = False,
                     connection = connect(url, for_worker=True)
                     connection.ping()
                     worker = make_worker(connection, queue, name=name)
+                    worker.claim_name()  # a clash is said before "connected"
                 if state != "up":
                     log.warning("connected to Redis at %s; taking jobs from queue %r", where, queue)
                     state, pause = "up", FIRST_PAUSE
@@ -65,9 +68,15 @@ def run_worker(url: str, queue: str, burst: bool = False,
                 time.sleep(pause)
                 pause = min(LAST_PAUSE, pause * 2)
             except NameTaken as exc:
-                raise click.UsageError(str(exc)) from None
+                raise NameClash(str(exc)) from None
     finally:
         _no_orphan(worker)
+
+
+class NameClash(click.ClickException):
+    """The worker's --name belongs to another live worker: a bad option, so exit status 2."""
+
+    exit_code = 2
 
 
 def _no_orphan(worker) -> None:
