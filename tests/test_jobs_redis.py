@@ -470,3 +470,25 @@ def test_stored_answers_this_process_served_keep_working_while_redis_is_down(red
     finally:
         redis_server.start()
     assert client.get(f"/api/jobs/{unread}").get_json()["stored_id"] == unread
+
+
+def test_a_work_horse_never_outlives_its_worker(redis_server, queue, workers):
+    doomed = start_worker(redis_server.url, queue)
+    workers.append(doomed)
+    client = make_app(redis_server, queue).test_client()
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                               "time_limit": 60}).get_json()
+    wait_status(client, job["id"], "running")
+    (horse,) = children(doomed.pid)
+    os.kill(doomed.pid, signal.SIGKILL)  # the worker only: its horse is left on its own
+    doomed.wait()
+
+    def alive(pid):
+        try:
+            return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    deadline = time.monotonic() + 30  # far less than the job's 60 s time limit
+    while alive(horse):
+        assert time.monotonic() < deadline, "the orphaned work horse kept solving"
+        time.sleep(0.1)
