@@ -335,6 +335,12 @@ def _worker_class():
                         f"registered in Redis; give each worker its own --name")
                 self.connection.delete(self.key)
 
+        def teardown(self):
+            try:
+                super().teardown()
+            except _redis_errors():  # stopping while Redis is away: the entry expires by itself
+                pass
+
         # -- waiting for jobs ----------------------------------------------------------------
 
         def heartbeat(self, timeout=None, pipeline=None):
