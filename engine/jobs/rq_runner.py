@@ -13,6 +13,9 @@ and cancel may land on different processes. ``puzzle worker`` (:mod:`engine.jobs
   expired (worker killed, machine lost) is ended as ``error``, "the worker running it was lost";
 * the horse stores solved and unsolvable answers in the Redis answer store itself, so an answer
   never depends on a web process being there to receive it.
+* a Redis outage is ridden out: the worker keeps supervising the horse (and its deadline) without
+  Redis, the horse reports its answer once Redis answers again, and a job's final status, once
+  read, never changes (a job declared lost stays lost).
 
 Redis keys of a job besides RQ's own: ``puzzle:job:<id>:end`` (why it ended, when RQ cannot say:
 killed at its deadline, cancelled, lost), ``:alive`` and ``:kill_at``.
