@@ -67,13 +67,16 @@ def worker_env() -> dict:
 
 
 def start_worker(url: str, queue: str, factory: str = "jobs_toy:jobs_registry",
-                 burst: bool = False, prepare: bool = False) -> subprocess.Popen:
+                 burst: bool = False, prepare: bool = False, name: str | None = None,
+                 stderr=subprocess.PIPE) -> subprocess.Popen:
     args = [sys.executable, "-m", "engine.cli", "worker", "--redis", url, "--queue", queue,
             "--prepare" if prepare else "--no-prepare", "--registry-factory", factory]
     if burst:
         args.append("--burst")
+    if name:
+        args += ["--name", name]
     return subprocess.Popen(args, env=worker_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=stderr, text=True)
 
 
 def stop(process: subprocess.Popen) -> None:

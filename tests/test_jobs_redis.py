@@ -354,3 +354,141 @@ def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue):
         assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline"
     finally:
         stop(worker)
+
+
+# -- Redis restarting under a running job --------------------------------------------------------
+
+
+def test_a_running_job_survives_a_redis_restart(redis_server, queue, tmp_path):
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "w") as log_file:
+        worker = start_worker(redis_server.url, queue, name=f"{queue}-w", stderr=log_file)
+    try:
+        client = make_app(redis_server, queue).test_client()
+        job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 6}).get_json()
+        wait_status(client, job["id"], "running")
+        redis_server.stop()
+        time.sleep(3)
+        assert worker.poll() is None  # the worker waits for Redis, its job goes on
+        redis_server.start()
+        done = wait_done(client, job, timeout=40)
+        # The horse's own answer, reported once Redis was back: not "lost".
+        assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline", done
+        assert worker.poll() is None  # no name clash on reconnect
+        after = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0101101"}).get_json())
+        assert after["status"] == "solved"  # and it takes jobs again
+        log = log_path.read_text()
+        assert "Traceback" not in log and "already" not in log
+        assert log.count("lost Redis") == 1 and log.count("answers again") == 1, log
+        assert log.index("lost Redis") < log.index("answers again")
+    finally:
+        stop(worker)
+
+
+def test_a_worker_name_in_use_is_a_clear_error_and_a_dead_ones_is_taken_over(redis_server, queue):
+    name = f"{queue}-named"
+    first = start_worker(redis_server.url, queue, name=name)
+    client = make_app(redis_server, queue).test_client()
+    try:
+        assert wait_done(client, client.post("/api/pairs/jobs", json={"instance": "1000000001"})
+                         .get_json())["status"] == "solved"  # it registered and works
+        clash = start_worker(redis_server.url, queue, name=name)
+        assert clash.wait(30) == 2  # a bad --name, not "a plugin broke its contract" (4)
+        message = clash.stderr.read()
+        assert f"a live worker named {name!r}" in message and "Traceback" not in message
+        first.kill()  # no chance to unregister: its entry stays in Redis
+        first.wait()
+        again = start_worker(redis_server.url, queue, name=name)
+        try:
+            job = client.post("/api/pairs/jobs", json={"instance": "0100000010"}).get_json()
+            assert wait_done(client, job)["status"] == "solved"  # took over the dead one's name
+            assert again.poll() is None
+        finally:
+            stop(again)
+    finally:
+        stop(first)
+
+
+def test_a_final_status_never_changes_and_its_elapsed_time_is_frozen(redis_server, queue, workers,
+                                                                     monkeypatch):
+    import redis as redis_client
+
+    from engine.jobs import rq_runner
+
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    # A job declared lost (its "alive" key expired, as when its worker was cut off from Redis)
+    # stays lost, though its work horse could still answer: the worker stops that horse.
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                               "time_limit": 2}).get_json()
+    wait_status(client, job["id"], "running")
+    time.sleep(0.6)
+    monkeypatch.setattr(rq_runner, "ALIVE_SECONDS", 0.5)  # in this web process only
+    redis_client.Redis.from_url(redis_server.url).delete(f"puzzle:job:{job['id']}:alive")
+    lost = client.get(f"/api/jobs/{job['id']}").get_json()
+    assert lost["status"] == "error" and lost["message"] == "the worker running it was lost"
+    seen = set()
+    for _ in range(30):  # past its 2 s time limit, when the horse would have answered gave_up
+        now = client.get(f"/api/jobs/{job['id']}").get_json()
+        seen.add((now["status"], now["message"], now["elapsed"]))
+        time.sleep(0.15)
+    assert seen == {(now["status"], now["message"], now["elapsed"])}, seen
+    assert now["status"] == "error" and now["message"] == "the worker running it was lost"
+    # A cancelled job's elapsed time stops when it is cancelled.
+    running = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                                   "time_limit": 60}).get_json()
+    wait_status(client, running["id"], "running")
+    client.delete(f"/api/jobs/{running['id']}")
+    first = wait_done(client, running, timeout=15)
+    time.sleep(1.2)
+    later = client.get(f"/api/jobs/{running['id']}").get_json()
+    assert first["status"] == later["status"] == "cancelled"
+    assert later["elapsed"] == first["elapsed"] < 30
+
+
+def test_stored_answers_this_process_served_keep_working_while_redis_is_down(redis_server, queue,
+                                                                             workers):
+    workers.append(start_worker(redis_server.url, queue))
+    client = make_app(redis_server, queue).test_client()
+    job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "10000001"}).get_json())
+    other = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "01000010"}).get_json())
+    link, unread = job["stored_id"], other["stored_id"]
+    assert job["status"] == "solved" and link and unread
+    pages = [f"/api/jobs/{link}", f"/api/jobs/{link}/render.svg?step=1", f"/pairs?job={link}"]
+    before = [client.get(page) for page in pages]
+    assert [answer.status_code for answer in before] == [200, 200, 200]
+    redis_server.stop()
+    try:
+        during = [client.get(page) for page in pages]
+        assert [answer.status_code for answer in during] == [200, 200, 200]
+        assert [a.get_data() for a in during[:2]] == [b.get_data() for b in before[:2]]
+        again = client.post("/api/pairs/jobs", json={"instance": "10000001"}).get_json()
+        assert again["stored_id"] == link and again["from_store"]  # a repeat, from memory
+        # A stored answer this process never read is in Redis only: 503 until it is back.
+        assert client.get(f"/api/jobs/{unread}").status_code == 503
+    finally:
+        redis_server.start()
+    assert client.get(f"/api/jobs/{unread}").get_json()["stored_id"] == unread
+
+
+def test_a_work_horse_never_outlives_its_worker(redis_server, queue, workers):
+    doomed = start_worker(redis_server.url, queue)
+    workers.append(doomed)
+    client = make_app(redis_server, queue).test_client()
+    job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
+                                               "time_limit": 60}).get_json()
+    wait_status(client, job["id"], "running")
+    (horse,) = children(doomed.pid)
+    os.kill(doomed.pid, signal.SIGKILL)  # the worker only: its horse is left on its own
+    doomed.wait()
+
+    def alive(pid):
+        try:
+            return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    deadline = time.monotonic() + 30  # far less than the job's 60 s time limit
+    while alive(horse):
+        assert time.monotonic() < deadline, "the orphaned work horse kept solving"
+        time.sleep(0.1)

@@ -251,6 +251,8 @@ def test_cancel_reaches_the_solver_itself(client):
     assert job["status"] == "cancelled"
     assert job["result"] is not None and job["result"]["reason"] == "cancelled"  # its own answer
     assert job["result"]["stats"]["nodes"] > 0 and job["message"] is None
+    time.sleep(0.3)  # a final job's elapsed time is frozen
+    assert client.get(f"/api/jobs/{job['id']}").get_json()["elapsed"] == job["elapsed"]
 
 
 def test_a_solver_that_ignores_cancel_is_killed_after_the_grace(client):

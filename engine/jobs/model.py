@@ -111,8 +111,12 @@ class Job:
         return self.status in FINAL_STATUSES
 
     def to_json(self) -> dict:
-        end = self.finished_at or time.time()
-        elapsed = round(end - self.started_at, 3) if self.started_at else 0.0
+        # A final job's elapsed time is frozen: it never counts on after the job ended.
+        elapsed = 0.0
+        if self.started_at:
+            end = self.finished_at if self.finished_at is not None else (
+                self.started_at if self.done else time.time())
+            elapsed = round(end - self.started_at, 3)
         return {
             "id": self.id,
             "puzzle": self.request.puzzle,

@@ -149,9 +149,10 @@ class JobService:
         request = JobRequest(record["puzzle"], record["solver"], record["instance"],
                              float(record.get("time_limit") or 0.0))
         now = time.time()
+        began = now - float(record.get("elapsed") or 0.0)  # its elapsed time, as recorded
         job = Job(id=record["id"], request=request, status=record["status"],
-                  submitted_at=now - float(record.get("elapsed") or 0.0),
-                  started_at=None, finished_at=now, progress=dict(record.get("progress") or {}),
+                  submitted_at=began, started_at=began, finished_at=now,
+                  progress=dict(record.get("progress") or {}),
                   result=record.get("result"), message=record.get("message"),
                   stored_id=record.get("stored_id"))
         if job.status not in FINAL_STATUSES:

@@ -2,7 +2,9 @@
 
 It loads the plugins and prepares every solver once, then lets RQ fork a work horse per job
 (the horses inherit the loaded plugins and tables). When Redis cannot be reached it retries
-with growing pauses and logs one line per change of state, never one per attempt. SIGTERM
+with growing pauses and logs one line per change of state, never one per attempt; it stays the
+same RQ worker across an outage (same name, same running job: see PuzzleWorker). A ``--name``
+that a live worker holds is refused with exit status 2; a stale one is taken over. SIGTERM
 (or Ctrl+C) is RQ's warm shutdown: the current job finishes, then the worker exits; a second
 one stops the job at once.
 """
@@ -31,7 +33,7 @@ def run_worker(url: str, queue: str, burst: bool = False,
     import redis
 
     from ..solving import prepare_solvers
-    from .rq_runner import _safe, connect, make_worker, use_registry
+    from .rq_runner import NameTaken, _safe, connect, make_worker, use_registry
 
     registry = load_object(registry_factory)()
     use_registry(registry, registry_factory)
@@ -41,30 +43,52 @@ def run_worker(url: str, queue: str, burst: bool = False,
                 log.warning("%s solver %r is not prepared: %s", done.puzzle_id, done.solver, done.error)
     where = _safe(url)
     state, pause = None, FIRST_PAUSE
-    while True:
-        connection = connect(url, for_worker=True)
+    worker = None
+    try:
+        while True:
+            try:
+                if worker is None:
+                    connection = connect(url, for_worker=True)
+                    connection.ping()
+                    worker = make_worker(connection, queue, name=name)
+                    worker.claim_name()  # a clash is said before "connected"
+                if state != "up":
+                    log.warning("connected to Redis at %s; taking jobs from queue %r", where, queue)
+                    state, pause = "up", FIRST_PAUSE
+                # The same worker across outages: it keeps its name and its running job. It
+                # rides out an outage by itself once it works; this loop covers its start-up.
+                worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
+                return  # the queue is empty (burst) or the worker was told to stop
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                if burst:
+                    raise click.ClickException(f"Redis at {where} is unreachable: {exc}") from None
+                if state != "down":
+                    log.warning("Redis at %s is unreachable (%s); retrying with backoff", where, exc)
+                    state = "down"
+                time.sleep(pause)
+                pause = min(LAST_PAUSE, pause * 2)
+            except NameTaken as exc:
+                raise NameClash(str(exc)) from None
+    finally:
+        _no_orphan(worker)
+
+
+class NameClash(click.ClickException):
+    """The worker's --name belongs to another live worker: a bad option, so exit status 2."""
+
+    exit_code = 2
+
+
+def _no_orphan(worker) -> None:
+    """A worker never leaves its work horse running without it: nobody could report its job."""
+    import signal
+
+    pid = getattr(worker, "horse_pid", 0) if worker is not None else 0
+    if pid:
         try:
-            connection.ping()
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
-            if state != "down":
-                log.warning("Redis at %s is unreachable (%s); retrying with backoff", where, exc)
-                state = "down"
-            if burst:
-                raise click.ClickException(f"Redis at {where} is unreachable: {exc}") from None
-            time.sleep(pause)
-            pause = min(LAST_PAUSE, pause * 2)
-            continue
-        if state != "up":
-            log.warning("connected to Redis at %s; taking jobs from queue %r", where, queue)
-            state, pause = "up", FIRST_PAUSE
-        worker = make_worker(connection, queue, name=name)
-        try:
-            worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
-            return  # the queue is empty (burst) or the worker was told to stop
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
-            log.warning("lost Redis at %s (%s); reconnecting with backoff", where, exc)
-            state = "down"
-            time.sleep(pause)
+            os.killpg(pid, signal.SIGKILL)  # the horse leads its own process group
+        except OSError:
+            pass
 
 
 @click.command("worker")
