@@ -42,7 +42,21 @@ def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
     if not key:
         raise InputError(f"the instance is empty; give {puzzle.title} instance text or a preset "
                          f"name ({', '.join(presets) or 'none'})")
-    return puzzle.parse(text)
+    try:
+        return puzzle.parse(text)
+    except InputError as exc:
+        if not _looks_like_a_name(key):
+            raise
+        # A lone word was most likely meant as a preset name: say so before the parser's
+        # complaint about it as instance text.
+        raise InputError(f"{key[:40]!r} is not a preset of {puzzle.title} (presets: "
+                         f"{', '.join(presets) or 'none'}), nor valid instance text: {exc}") from None
+
+
+def _looks_like_a_name(text: str) -> bool:
+    """One word with a letter in it, like a preset name ("15-puzzle", "english")."""
+    return (len(text) <= 40 and text.isascii() and any(c.isalpha() for c in text)
+            and all(c.isalnum() or c in "-_." for c in text))
 
 
 def iter_states(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> Iterator[State]:

@@ -184,6 +184,18 @@ def test_bad_instances_and_timeouts_are_input_errors():
         solve(registry, "counter", "1 -> 5", timeout=0)
 
 
+def test_a_lone_word_that_is_no_preset_is_called_an_unknown_preset_with_the_list():
+    with pytest.raises(InputError) as err:
+        resolve_instance(CounterPuzzle(), "nosuch")
+    message = str(err.value)
+    assert "'nosuch' is not a preset of" in message and "presets: small" in message
+    assert 'expected "START -> TARGET"' in message  # the parser's own complaint is kept
+    # Text that is not one word gets only the parser's message.
+    with pytest.raises(InputError) as err:
+        resolve_instance(CounterPuzzle(), "no such")
+    assert "preset" not in str(err.value)
+
+
 def test_replay_names_the_first_illegal_move():
     with pytest.raises(InputError) as err:
         replay(CounterPuzzle(), CounterPuzzle().parse("1 -> 5"), ["+1", "+1", "x"])
