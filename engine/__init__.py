@@ -14,9 +14,10 @@ from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
 from .solving import replay  # noqa: E402
+from .wording import plural  # noqa: E402
 
 __all__ = [
     "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
     "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "Unsolvable",
-    "hookimpl", "replay",
+    "hookimpl", "plural", "replay",
 ]

@@ -21,6 +21,7 @@ from .contract import Instance, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
+from .wording import plural
 
 #: Longest instance text or JSON accepted anywhere, before a puzzle even looks at it.
 MAX_INPUT_CHARS = 200_000
@@ -157,7 +158,7 @@ class CheckTooSlow(Exception):
     moves (the puzzle's rules are too slow for that many moves, not the solver's fault)."""
 
     def __init__(self, done: int, total: int):
-        super().__init__(f"checked {done:,} of {total:,} moves")
+        super().__init__(f"checked {done:,} of {plural(total, 'move')}")
         self.done = done
         self.total = total
 
@@ -181,9 +182,10 @@ def verify_solution(puzzle: Puzzle, instance: Instance, moves: Sequence[str], so
                           solver=solver_name, move_index=index) from None
     except CheckTooSlow as slow:
         raise PluginError(f"the {puzzle.id} rules are too slow to check an answer of "
-                          f"{slow.total:,} moves within {bound:.1f} s ({slow})") from None
+                          f"{plural(slow.total, 'move')} within {bound:.1f} s ({slow})") from None
     if not puzzle.is_solved(last):
-        raise SolverError(f"solver {solver_name!r} returned {len(moves)} moves that do not reach "
+        raise SolverError(f"solver {solver_name!r} returned {plural(len(moves), 'move')} that "
+                          f"{'does' if len(moves) == 1 else 'do'} not reach "
                           f"the goal", solver=solver_name, move_index=len(moves))
 
 

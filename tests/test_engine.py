@@ -127,7 +127,7 @@ def test_solutions_are_replayed_and_a_wrong_one_names_the_solver_and_the_move():
         def solve(self, instance, ctx):
             return Solved(["+1"])
 
-    with pytest.raises(SolverError, match="'short' returned 1 moves that do not reach the goal"):
+    with pytest.raises(SolverError, match="'short' returned 1 move that does not reach the goal"):
         run_solver(puzzle, Short(), puzzle.parse("1 -> 5"))
 
 
@@ -254,3 +254,9 @@ def test_a_plugin_whose_commands_raise_is_recorded_and_the_others_are_added():
     assert "hello" in group.commands
     assert "no commands today" in registry.plugins["bad"].error
     assert registry.plugins["good"].ok
+
+
+def test_plural_agrees_with_the_count():
+    from engine import plural
+    assert [plural(n, "move") for n in (0, 1, 2, 12000)] == ["0 moves", "1 move", "2 moves", "12,000 moves"]
+    assert plural(1, "vertex", "vertices") == "1 vertex" and plural(3, "vertex", "vertices") == "3 vertices"

@@ -22,6 +22,7 @@ from ..contract import Assessment, EditResult, Puzzle
 from ..errors import InputError, SolverError
 from ..outcomes import GaveUp, Solved, Unsolvable
 from ..solving import replay, run_solver
+from ..wording import plural
 from . import fuzz
 from .results import LawFailure, LawSkipped
 from .search import shortest_solution
@@ -373,12 +374,12 @@ def optimal_claims(s: Subject) -> str:
                 raise LawFailure(exc.message, example) from None
             outcome = report.outcome
             if isinstance(outcome, Unsolvable) and truth.status == "found":
-                raise LawFailure(f"solver {solver.name!r} says unsolvable ({outcome.reason}), but these "
-                                 f"{len(truth.moves)} moves solve it: {' '.join(truth.moves)}", example)
+                raise LawFailure(f"solver {solver.name!r} says unsolvable ({outcome.reason}), but "
+                                 f"{_solve_it(truth.moves)}", example)
             if isinstance(outcome, Solved) and report.to_json()["optimal"] and truth.status == "found" \
                     and len(outcome.moves) > len(truth.moves):
-                raise LawFailure(f"solver {solver.name!r} claims its {len(outcome.moves)} moves are optimal, "
-                                 f"but these {len(truth.moves)} solve it: {' '.join(truth.moves)}", example)
+                raise LawFailure(f"solver {solver.name!r} claims its {plural(len(outcome.moves), 'move')} "
+                                 f"are optimal, but {_solve_it(truth.moves)}", example)
     if not checked:
         raise LawSkipped(f"no preset or random instance is small enough for a breadth-first search "
                          f"within {BFS_STATES:,} positions")
@@ -484,6 +485,11 @@ def edits(s: Subject) -> str:
                         p.parse(p.format(again.instance))
                 done += 1
     return f"{done} edit(s) applied cleanly in {len(modes)} mode(s); the rest refused with InputError"
+
+
+def _solve_it(moves: tuple[str, ...]) -> str:
+    verb = "solves" if len(moves) == 1 else "solve"
+    return f"{plural(len(moves), 'move')} {verb} it: {' '.join(moves)}"
 
 
 # -- junk ------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from engine import InputError
+from engine import InputError, plural
 
 from .board import GEOMETRIES, MAX_HOLES, MAX_SIDE, PegInstance, cell_name, parse_cell_name
 
@@ -161,7 +161,7 @@ def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int
                          where=f"{what} row {row}")
     if geometry != "triangular" and min(widths) != cols:
         row = next(i for i, w in enumerate(widths) if w != cols) + 1
-        raise InputError(f"{what} row {row} has {widths[row - 1]} cells but row "
+        raise InputError(f"{what} row {row} has {plural(widths[row - 1], 'cell')} but row "
                          f"{widths.index(cols) + 1} has {cols}: the rows of a {geometry} board "
                          f"must all have the same length (draw missing holes with _)",
                          where=f"{what} row {row}")

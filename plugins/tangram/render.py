@@ -25,7 +25,7 @@ import math
 
 import svgwrite
 
-from engine import InputError, Renderer
+from engine import InputError, Renderer, plural
 
 from .layout import Layout, board_layout
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -158,7 +158,7 @@ class DefaultRenderer(Renderer):
             title = self._play(dwg, state, lay, _maybe(last_move), _maybe(next_move))
         if sketch is not None:
             self._sketch(dwg, sketch)
-            title = f"Tangram: drawing a silhouette, {sketch.point_count()} points"
+            title = f"Tangram: drawing a silhouette, {plural(sketch.point_count(), 'point')}"
         dwg.set_desc(title=title)
         return dwg.tostring()
 
