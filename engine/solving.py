@@ -55,8 +55,9 @@ def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
 
 
 def _looks_like_a_name(text: str) -> bool:
-    """One word with a letter in it, like a preset name ("15-puzzle", "english")."""
-    return (len(text) <= 40 and text.isascii() and any(c.isalpha() for c in text)
+    """One word with two different letters in it, like a preset name ("15-puzzle", "english"),
+    not a one-line drawing such as "01x1" or "ooo.ooo"."""
+    return (len(text) <= 40 and text.isascii() and len({c.lower() for c in text if c.isalpha()}) >= 2
             and all(c.isalnum() or c in "-_." for c in text))
 
 

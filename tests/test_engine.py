@@ -190,10 +190,12 @@ def test_a_lone_word_that_is_no_preset_is_called_an_unknown_preset_with_the_list
     message = str(err.value)
     assert "'nosuch' is not a preset of" in message and "presets: small" in message
     assert 'expected "START -> TARGET"' in message  # the parser's own complaint is kept
-    # Text that is not one word gets only the parser's message.
-    with pytest.raises(InputError) as err:
-        resolve_instance(CounterPuzzle(), "no such")
-    assert "preset" not in str(err.value)
+    # Text that is not one word, or a one-line drawing ("01x1", "ooo.ooo"), gets only the
+    # parser's message.
+    for text in ("no such", "01x1", "ooo.ooo"):
+        with pytest.raises(InputError) as err:
+            resolve_instance(CounterPuzzle(), text)
+        assert "preset" not in str(err.value)
 
 
 def test_replay_names_the_first_illegal_move():
