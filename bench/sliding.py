@@ -1,23 +1,29 @@
-"""Sliding-tile figures (issue 3): prints the table as measured on this machine.
+"""Sliding-tile figures: prints the tables, the 15-puzzle and the 24-puzzle side by side.
 
-    .venv/bin/python bench/sliding.py            # everything (a few minutes with the peer)
-    .venv/bin/python bench/sliding.py --quick    # a short smoke run
-    .venv/bin/python bench/sliding.py --instances 10 --eight 200 --peer-cap 2
+    .venv/bin/python bench/sliding.py                  # everything except building the big tables
+    .venv/bin/python bench/sliding.py --build-big      # also time the 7-8 and 5x5 builds (minutes)
+    .venv/bin/python bench/sliding.py --quick          # a short smoke run
+    .venv/bin/python bench/sliding.py --korf 100 --k24 50 --no-peer --no-eight
 
 Sections:
 
-* pattern database: built from scratch in a child process into a temporary cache directory
-  (build time, the child's peak memory), then loaded here (load time, size on disk);
-* 15-puzzle: Korf's instances 1-50 (``data/korf15-1-50.txt``, blank-first goal, solved as
-  given) with the registered ``optimal`` solver through the engine (every answer replayed):
-  lengths against the published optima, total and worst time, nodes, nodes per second, and
-  this process's peak memory while solving;
-* 8-puzzle: 1,000 seeded random instances against a breadth-first distance table built here;
-* ``fast`` solver (if registered): 24-puzzle, 20 seeded random instances, length and length
-  over the Manhattan + linear-conflict lower bound; a 20 x 20 random board;
-* peer: the PyPI package ``slidingpuzzle`` (A* with linear conflict) on the same 15-puzzle and a
-  sample of the 8-puzzle instances, each in a forked child with a per-instance time cap. It is
-  a bench-only tool (``pip install slidingpuzzle --no-deps``), skipped if not installed.
+* tables: 6-6-3 built from scratch in a child process into a temporary directory; the 7-8
+  (4x4) and 6-6-6-6 (5x5) compact tables built the same way with ``--build-big``, else loaded
+  from the cache directory (``puzzle prepare sliding`` builds them there). Build time, the
+  child's peak memory, size on disk, load time;
+* 15-puzzle: Korf's 100 instances (``data/korf15-1-100.txt``, blank-first goal, solved as given)
+  with the ``optimal`` solver through the engine (every answer replayed), once with 6-6-3 and
+  once with 7-8: lengths against the published optima, total and worst time, nodes expanded and
+  generated per instance, nodes per second;
+* 24-puzzle: Korf and Felner's 50 instances (``data/korf24-felner-50.txt``, published optima)
+  with the default solver (``auto``, which picks ``bounded``) and with ``fast``, 10 s limit each:
+  length, proven lower bound, length over the bound and over the optimum, time;
+* 8-puzzle: seeded random instances against a breadth-first distance table built here;
+* peer: the PyPI package ``slidingpuzzle`` (A* with linear conflict) on the same 15-puzzles and a
+  sample of the 8-puzzles, each in a forked child with a per-instance time cap. A bench-only
+  tool (``pip install slidingpuzzle --no-deps``), skipped if not installed.
+
+Timings depend on the machine's load: say how loaded it was when quoting them.
 """
 
 from __future__ import annotations
@@ -38,7 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-KORF_FILE = ROOT / "data" / "korf15-1-50.txt"
+KORF_FILE = ROOT / "data" / "korf15-1-100.txt"
+K24_FILE = ROOT / "data" / "korf24-felner-50.txt"
 
 
 def rss_mb(who=resource.RUSAGE_SELF) -> float:
@@ -57,18 +64,19 @@ def engine_objects():
 
 
 def korf_instances(path: Path):
-    """(number, 16 tiles in the blank-first goal, published optimal length)."""
+    """(number, tiles in the blank-first goal, published optimal length)."""
     out = []
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         v = [int(x) for x in line.split()]
-        out.append((len(out) + 1, v[:16], v[16]))
+        out.append((len(out) + 1, v[:-1], v[-1]))
     return out
 
 
 def korf_text(tiles) -> str:
-    rows = [" ".join(map(str, tiles[r * 4:r * 4 + 4])) for r in range(4)]
+    side = int(len(tiles) ** 0.5)
+    rows = [" ".join(map(str, tiles[r * side:r * side + side])) for r in range(side)]
     return "/".join(rows) + "; goal: blank-first"
 
 
@@ -82,44 +90,91 @@ def usual_goal(tiles):
 
 # -- pattern database ------------------------------------------------------------------------
 
-def build_child(cache: str) -> None:
-    """Run in a child process: build the 4x4 databases into ``cache``; print JSON figures."""
+def build_child(cache: str, which: str) -> None:
+    """Run in a child process: build one set of tables into ``cache``; print JSON figures."""
     os.environ["PUZZLE_ENGINE_CACHE"] = cache
-    from plugins.sliding import pdb
-    from plugins.sliding.ida import neighbour_table  # noqa: F401  (import cost outside timing)
+    from plugins.sliding import pdb, pdb_compact
     started = time.perf_counter()
-    pdb.get_tables(4, 4, pdb.PARTITION_4X4)
+    if which == "663":
+        pdb.get_tables(4, 4, pdb.PARTITION_4X4)
+    elif which == "78":
+        pdb_compact.get_tables(4, 4, pdb_compact.PARTITION_4X4_78)
+    else:
+        pdb_compact.get_tables(5, 5, pdb_compact.PARTITION_5X5)
     print(json.dumps({"seconds": time.perf_counter() - started, "peak_mb": rss_mb()}))
 
 
-def bench_pdb(cache: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--build-child", cache], check=True,
-                         capture_output=True, text=True)
-    built = json.loads(out.stdout.strip().splitlines()[-1])
-    os.environ["PUZZLE_ENGINE_CACHE"] = cache
-    from plugins.sliding import pdb
+def table_files(which: str):
+    from plugins.sliding import pdb, pdb_compact
+    if which == "663":
+        return [pdb.pattern_path(4, 4, p) for p in pdb.PARTITION_4X4]
+    part = pdb_compact.PARTITION_4X4_78 if which == "78" else pdb_compact.PARTITION_5X5
+    size = 4 if which == "78" else 5
+    return [pdb_compact.pattern_path(size, size, p)
+            for p in pdb_compact._table_patterns(size, size, part)]
+
+
+def load_tables(which: str):
+    from plugins.sliding import pdb, pdb_compact
     pdb.forget_loaded()
+    for key in [k for k in pdb_compact._loaded if k[0] == (4 if which == "78" else 5)]:
+        del pdb_compact._loaded[key]        # measure this set's load only
     started = time.perf_counter()
-    tables = pdb.get_tables(4, 4, pdb.PARTITION_4X4)
-    load = time.perf_counter() - started
-    disk = sum(pdb.pattern_path(4, 4, p).stat().st_size for p in pdb.PARTITION_4X4)
-    print("Pattern databases (4x4, 6-6-3 + mirrored lookup)")
-    print(f"  build (fresh process, empty cache): {built['seconds']:.1f} s, "
-          f"peak memory {built['peak_mb']:.0f} MB")
-    print(f"  load (from {cache}): {load:.3f} s")
-    print(f"  size on disk: {disk / 1e6:.1f} MB in {len(pdb.PARTITION_4X4)} files; "
-          f"in memory {tables.nbytes / 1e6:.1f} MB")
-    return {"build": built["seconds"], "load": load, "disk": disk}
+    if which == "663":
+        tables = pdb.get_tables(4, 4, pdb.PARTITION_4X4)
+    elif which == "78":
+        tables = pdb_compact.get_tables(4, 4, pdb_compact.PARTITION_4X4_78, build=False)
+    else:
+        tables = pdb_compact.get_tables(5, 5, pdb_compact.PARTITION_5X5, build=False)
+    return tables, time.perf_counter() - started
+
+
+LABELS = {"663": "4x4 6-6-3 (dense, 1 byte/entry)", "78": "4x4 7-8 (compact, 4 bits/entry)",
+          "55": "5x5 6-6-6-6 (compact, 3 tables)"}
+
+
+def bench_tables(cache: str, build_big: bool) -> dict:
+    """Build (or find) each set of tables; print one line per set. Returns {which: loaded?}."""
+    print("Pattern databases")
+    print(f"  {'tables':34s} {'build':>9s} {'peak mem':>9s} {'on disk':>9s} {'load':>7s}")
+    found = {}
+    user_cache = os.environ.get("PUZZLE_ENGINE_CACHE")   # where `puzzle prepare` put them
+    for which in ("663", "78", "55"):
+        built = None
+        if which == "663" or build_big:
+            out = subprocess.run([sys.executable, __file__, "--build-child", cache, which],
+                                 check=True, capture_output=True, text=True)
+            built = json.loads(out.stdout.strip().splitlines()[-1])
+            os.environ["PUZZLE_ENGINE_CACHE"] = cache
+        elif user_cache:
+            os.environ["PUZZLE_ENGINE_CACHE"] = user_cache
+        else:
+            os.environ.pop("PUZZLE_ENGINE_CACHE", None)   # the user's cache directory
+        files = table_files(which)
+        if not all(f.exists() for f in files):
+            print(f"  {LABELS[which]:34s} not built (run with --build-big, or "
+                  f"`puzzle prepare sliding`)")
+            found[which] = False
+            continue
+        tables, load = load_tables(which)
+        disk = sum(f.stat().st_size for f in files)
+        build = f"{built['seconds']:.0f} s" if built else "(cached)"
+        peak = f"{built['peak_mb']:.0f} MB" if built else ""
+        print(f"  {LABELS[which]:34s} {build:>9s} {peak:>9s} {disk / 2**20:>6.0f} MiB "
+              f"{load:>6.2f} s   {files[0].parent}")
+        found[which] = tables is not None
+    os.environ["PUZZLE_ENGINE_CACHE"] = cache
+    return found
 
 
 # -- 15-puzzle ---------------------------------------------------------------------------------
 
-def bench_korf(puzzle, solver, instances, verbose: bool) -> dict:
+def bench_korf(puzzle, solver, instances, verbose: bool, label: str) -> dict:
     from engine import SolveContext
     from engine.solving import run_solver
     # Warm up the compiled kernels so the first instance is not charged for loading them.
     run_solver(puzzle, solver, puzzle.parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"), SolveContext())
-    times, nodes, expanded, wrong = [], [], [], []
+    times, nodes, expanded, wrong, heuristics = [], [], [], [], set()
     for number, tiles, optimum in instances:
         board = puzzle.parse(korf_text(tiles))
         report = run_solver(puzzle, solver, board, SolveContext())
@@ -127,24 +182,73 @@ def bench_korf(puzzle, solver, instances, verbose: bool) -> dict:
         times.append(report.seconds)
         nodes.append(report.outcome.stats.get("nodes", 0))
         expanded.append(report.outcome.stats.get("expanded", 0))
+        heuristics.add(report.outcome.stats.get("heuristic"))
         if length != optimum or not report.outcome.optimal:
             wrong.append((number, length, optimum))
         if verbose:
-            print(f"    #{number:2d}: {length} moves (published {optimum}), "
-                  f"{report.seconds:.3f} s, {nodes[-1]:,} nodes")
+            print(f"    #{number:3d}: {length} moves (published {optimum}), "
+                  f"{report.seconds:.3f} s, {expanded[-1]:,} expanded")
     total = sum(times)
     worst = max(range(len(times)), key=times.__getitem__)
-    print(f"15-puzzle, Korf's instances 1-{len(instances)} (blank-first goal as given), "
-          f"solver {solver.name!r}")
-    print(f"  lengths equal to the published optimum: {len(instances) - len(wrong)}/{len(instances)}"
+    ok = len(instances) - len(wrong)
+    print(f"  {label:6s} optimal {ok:3d}/{len(instances)}  total {total:6.2f} s  worst "
+          f"#{instances[worst][0]:<3d} {times[worst]:6.3f} s  expanded/instance "
+          f"{statistics.mean(expanded):>11,.0f}  generated/instance {statistics.mean(nodes):>11,.0f}"
+          f"  {sum(nodes) / total / 1e6:5.1f} M generated/s  ({', '.join(sorted(map(str, heuristics)))})"
           + (f"  MISMATCH {wrong}" if wrong else ""))
-    print(f"  total {total:.2f} s, worst #{instances[worst][0]} {times[worst]:.3f} s, "
-          f"median {statistics.median(times) * 1000:.1f} ms")
-    print(f"  nodes: mean {statistics.mean(nodes):,.0f} generated, {statistics.mean(expanded):,.0f} "
-          f"expanded per instance; {sum(nodes) / total / 1e6:.1f} M generated nodes/s "
-          f"(whole solve time, engine replay included)")
-    print(f"  peak memory of this process after solving: {rss_mb():.0f} MB")
     return {"total": total, "times": times}
+
+
+def bench_korf_both(puzzle, solvers, instances, verbose: bool, found: dict) -> dict:
+    optimal = solvers["optimal"]
+    print(f"15-puzzle, Korf's instances 1-{len(instances)} (blank-first goal as given), solver "
+          f"'optimal' through the engine (answers replayed); peak memory so far {rss_mb():.0f} MB")
+    optimal.use_78 = False
+    small = bench_korf(puzzle, optimal, instances, verbose, "6-6-3")
+    optimal.use_78 = True
+    if found.get("78"):
+        bench_korf(puzzle, optimal, instances, verbose, "7-8")
+    else:
+        print("  7-8    tables not built: skipped")
+    print(f"  peak memory of this process: {rss_mb():.0f} MB")
+    return small
+
+
+# -- 24-puzzle -------------------------------------------------------------------------------------
+
+def bench_24(puzzle, solvers, instances, limit: float, verbose: bool) -> None:
+    from engine import SolveContext
+    from engine.solving import run_solver
+    print(f"24-puzzle, Korf & Felner's instances 1-{len(instances)} (published optima), "
+          f"time limit {limit:g} s each")
+    default = next(iter(solvers.values()))
+    for name, solver in (("default (" + default.name + ")", default), ("fast", solvers.get("fast"))):
+        if solver is None:
+            continue
+        rows = []
+        for number, tiles, optimum in instances:
+            board = puzzle.parse(korf_text(tiles))
+            report = run_solver(puzzle, solver, board, SolveContext.with_timeout(limit))
+            if report.status != "solved":
+                rows.append((number, None, None, optimum, report.seconds))
+                continue
+            length = len(report.outcome.moves)
+            lb = report.outcome.stats.get("lower_bound")
+            rows.append((number, length, lb, optimum, report.seconds))
+            if verbose:
+                print(f"    #{number:2d}: {length} moves, lower bound {lb}, optimum {optimum}, "
+                      f"{report.seconds:.2f} s  {report.outcome.stats.get('rounds', '')}")
+        solved = [r for r in rows if r[1] is not None]
+        over_opt = [r[1] / r[3] for r in solved]
+        over_lb = [r[1] / r[2] for r in solved if r[2]]
+        proven = sum(1 for r in solved if r[2] == r[1])
+        times = [r[4] for r in rows]
+        print(f"  {name:18s} solved {len(solved)}/{len(rows)}  mean length "
+              f"{statistics.mean(r[1] for r in solved):6.1f} (optima {statistics.mean(r[3] for r in rows):.1f})"
+              f"  length/optimum mean {statistics.mean(over_opt):.3f} max {max(over_opt):.3f}"
+              + (f"  length/lower bound mean {statistics.mean(over_lb):.3f} max {max(over_lb):.3f}"
+                 f"  proven optimal {proven}" if over_lb else "")
+              + f"  time mean {statistics.mean(times):.2f} s max {max(times):.2f} s")
 
 
 # -- 8-puzzle ----------------------------------------------------------------------------------
@@ -287,37 +391,45 @@ def bench_peer(instances, korf_times, eight, cap: float, eight_count: int) -> No
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="short smoke run")
-    ap.add_argument("--instances", type=int, help="Korf instances to solve (default 50)")
+    ap.add_argument("--korf", type=int, help="Korf 15-puzzle instances (default 100)")
+    ap.add_argument("--k24", type=int, help="Korf-Felner 24-puzzle instances (default 50)")
+    ap.add_argument("--limit", type=float, default=10.0, help="24-puzzle time limit, seconds")
+    ap.add_argument("--build-big", action="store_true",
+                    help="time building the 7-8 and 5x5 tables from scratch (minutes, ~2 GB)")
     ap.add_argument("--eight", type=int, help="8-puzzle instances (default 1000)")
-    ap.add_argument("--fast-count", type=int, help="24-puzzle instances for `fast` (default 20)")
+    ap.add_argument("--no-eight", action="store_true")
+    ap.add_argument("--fast-count", type=int, help="random 24-puzzles for `fast` (default 0)")
     ap.add_argument("--peer-cap", type=float, help="peer's per-instance cap, seconds (default 3)")
     ap.add_argument("--peer-eight", type=int, help="8-puzzles for the peer (default 100)")
     ap.add_argument("--no-peer", action="store_true")
-    ap.add_argument("--verbose", action="store_true", help="one line per Korf instance")
-    ap.add_argument("--build-child", metavar="DIR", help=argparse.SUPPRESS)
+    ap.add_argument("--verbose", action="store_true", help="one line per instance")
+    ap.add_argument("--build-child", nargs=2, metavar=("DIR", "WHICH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.build_child:
-        build_child(args.build_child)
+        build_child(*args.build_child)
         return
     quick = args.quick
-    n_korf = args.instances or (5 if quick else 50)
+    n_korf = args.korf or (5 if quick else 100)
+    n_24 = args.k24 if args.k24 is not None else (3 if quick else 50)
     n_eight = args.eight or (100 if quick else 1000)
-    n_fast = args.fast_count or (3 if quick else 20)
     cap = args.peer_cap or (1.0 if quick else 3.0)
     peer_eight = args.peer_eight or (10 if quick else 100)
 
-    print(f"bench/sliding.py on {os.cpu_count()} cores, python {sys.version.split()[0]}, "
-          f"{time.strftime('%Y-%m-%d %H:%M:%S')}")
+    load = os.getloadavg()[0]
+    print(f"bench/sliding.py on {os.cpu_count()} cores (load average {load:.1f}), python "
+          f"{sys.version.split()[0]}, {time.strftime('%Y-%m-%d %H:%M:%S')}")
     with tempfile.TemporaryDirectory(prefix="puzzle-pdb-") as cache:
-        bench_pdb(cache)
+        found = bench_tables(cache, args.build_big)
         puzzle, solvers = engine_objects()
         instances = korf_instances(KORF_FILE)[:n_korf]
-        korf = bench_korf(puzzle, solvers["optimal"], instances, args.verbose)
-        eight = bench_eight(puzzle, solvers["optimal"], n_eight)
-        if "fast" in solvers:
-            bench_fast(puzzle, solvers["fast"], n_fast)
-        else:
-            print("fast solver: not registered; skipped")
+        korf = bench_korf_both(puzzle, solvers, instances, args.verbose, found)
+        if n_24:
+            bench_24(puzzle, solvers, korf_instances(K24_FILE)[:n_24], args.limit, args.verbose)
+        eight = []
+        if not args.no_eight:
+            eight = bench_eight(puzzle, solvers["optimal"], n_eight)
+        if args.fast_count and "fast" in solvers:
+            bench_fast(puzzle, solvers["fast"], args.fast_count)
         if not args.no_peer:
             bench_peer(instances, korf["times"], eight, cap, peer_eight)
 

@@ -12,9 +12,8 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from playwright.sync_api import expect
-
 from e2e_helpers import api
+from playwright.sync_api import expect
 
 #: The puzzles every run must cover, with an instance their default solver answers quickly, the
 #: click mode whose board clicks keep the instance solvable ("play" = make a move) and, where a

@@ -13,9 +13,8 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from e2e_helpers import api
+from playwright.sync_api import expect
 from test_e2e_flows import need, solve_by_api
 
 PUZZLES = ["sliding", "pegs", "tangram", "lights_out"]
@@ -120,6 +119,32 @@ def test_animate_js_tweens_moved_keys_and_fades_the_rest(page):
     # A part with its own transform is tweened inside a wrapper that goes away afterwards.
     assert page.locator(".flip-wrap").count() == 0
     assert page.locator('[data-key="turned"]').get_attribute("transform") == "rotate(10 150 50)"
+
+
+CHAIN_BEFORE = """<!doctype html><html><body style="margin:0">
+<div id="b" class="board" style="width:300px"><svg viewBox="0 0 300 100" width="300" height="100">
+<g data-key="peg-a" data-key-also="peg-b"><circle cx="150" cy="50" r="20"/></g>
+<g data-key="peg-x"><circle cx="250" cy="50" r="20"/></g>
+</svg></div></body></html>"""
+CHAIN_AFTER = """<svg viewBox="0 0 300 100" width="300" height="100">
+<g data-key="peg-b" data-key-also="peg-c"><circle cx="50" cy="50" r="20"/></g>
+<g data-key="peg-x"><circle cx="250" cy="50" r="20"/></g>
+</svg>"""
+
+
+def test_animate_js_follows_a_chain_of_jumps_through_data_key_also(page):
+    """The peg that jumped a->b is keyed peg-a (also peg-b); its next jump draws it as peg-b:
+    it must glide from where it was, not fade out and in again."""
+    page.set_content(CHAIN_BEFORE)
+    page.add_script_tag(path=str(ANIMATE_JS))
+    result = page.evaluate("""next => {
+        const b = document.getElementById('b');
+        const count = PuzzleBoards.swap(b, next, 250);
+        const peg = b.querySelector('[data-key="peg-b"]');
+        return {count, ghosts: b.querySelectorAll('.flip-ghost').length,
+                x: peg.getBoundingClientRect().left};
+    }""", CHAIN_AFTER)
+    assert result == {"count": 1, "ghosts": 0, "x": result["x"]} and result["x"] > 100
 
 
 def test_animate_js_does_not_move_under_reduced_motion(page):
@@ -253,7 +278,7 @@ def test_step_link_opens_with_board_and_controls_in_view(page, server, installed
 def test_solve_is_at_most_ten_tabs_away_and_the_skip_link_goes_there(page, server, installed, puzzle):
     need(installed, puzzle)
     open_editor(page, server, puzzle)
-    for presses in range(1, 11):
+    for _press in range(10):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "solve":
             break
@@ -443,7 +468,7 @@ ONE_CLICK = {"sliding": "8-puzzle", "lights_out": "cross"}
 
 @pytest.mark.parametrize("puzzle", ["sliding", "pegs", "lights_out"])
 def test_hint_shows_a_legal_next_move(page, server, installed, puzzle):
-    details = need(installed, puzzle)
+    need(installed, puzzle)
     preset = ONE_CLICK.get(puzzle, "english")
     open_editor(page, server, puzzle, preset=preset)
     instance = page.get_by_label("Instance text").input_value()

@@ -10,9 +10,8 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from playwright.sync_api import expect
-
 from e2e_helpers import api
+from playwright.sync_api import expect
 
 
 def test_a_long_move_list_shows_a_window_and_steps_quickly(page, server, installed):

@@ -29,8 +29,8 @@ from .errors import EnvironmentProblem, InputError, PluginError, SolverError, pl
 from .isolation import DEFAULT_GRACE, Stopped, solve_isolated
 from .jobs.worker import worker_command
 from .plugins import get_registry
-from .svgsafe import UnsafeSVG, sanitize_svg
 from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
+from .svgsafe import UnsafeSVG, sanitize_svg
 from .wording import plural
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
@@ -102,6 +102,9 @@ def list_command() -> None:
         solvers = ", ".join(f"{s.name}{' (optimal)' if s.optimal else ''}"
                             for s in registry.solvers(pid)) or "none"
         click.echo(f"    solvers: {solvers}")
+        default = next(iter(registry.solvers(pid)), None)
+        if default is not None and default.description:
+            click.echo(f"    default solver {default.name}: {default.description}")
         click.echo(f"    renderers: {', '.join(r.name for r in registry.renderers(pid)) or 'none'}")
         click.echo(f"    presets: {', '.join(puzzle.presets()) or 'none'}")
         options = "; ".join(f"{k} ({v})" for k, v in puzzle.random_options.items()) or "none"
@@ -140,6 +143,9 @@ def _summary(report_json: dict) -> str:
     status = report_json["status"]
     if status == "solved":
         kind = "optimal" if report_json["optimal"] else "not proven optimal"
+        gap = report_json.get("details", {}).get("longer_than_shortest_at_most")
+        if not report_json["optimal"] and isinstance(gap, int):
+            kind = f"at most {plural(gap, 'move')} longer than the shortest"
         return f"solved: {plural(report_json['length'], 'move')} ({kind}), {secs}{nodes_text}"
     if status == "unsolvable":
         return f"unsolvable: {report_json['reason']} ({secs}{nodes_text})"

@@ -22,6 +22,11 @@ class Solved:
 
     ``optimal=True`` claims this answer is proved shortest (for a solver whose class says
     ``optimal = True``, every answer is reported optimal anyway).
+
+    ``stats["lower_bound"]`` (optional, an int): a proven lower bound on the length of the
+    shortest solution. The engine then tells users how far from shortest the answer can be
+    (``details``: ``shortest_at_least``, ``longer_than_shortest_at_most``) and counts an answer
+    as long as its bound as optimal.
     """
 
     moves: tuple[str, ...]

@@ -309,8 +309,27 @@ def run_solver(
         except (NotJSONable, TypeError, ValueError) as exc:
             raise PluginError(f"puzzle {puzzle.id!r} described its solution with a value JSON "
                               f"cannot encode: {exc}", plugin=puzzle_plugin) from None
+        outcome, details = _with_proven_gap(outcome, details, solver.name)
     return SolveReport(puzzle_id=puzzle.id, solver=solver.name, instance_text=puzzle.format(instance),
                        outcome=outcome, seconds=seconds, details=details)
+
+
+def _with_proven_gap(outcome: Solved, details: Mapping[str, Any],
+                     solver_name: str) -> tuple[Solved, Mapping[str, Any]]:
+    """Turn a solver's ``stats["lower_bound"]`` (a proven lower bound on the shortest solution's
+    length) into plain facts in ``details``: the shortest is at least that long, and this answer
+    is at most so many moves longer. An answer as long as its bound is shortest, proven."""
+    lb = outcome.stats.get("lower_bound")
+    if not isinstance(lb, int) or isinstance(lb, bool) or lb < 0:
+        return outcome, details
+    length = len(outcome.moves)
+    if lb > length:
+        raise SolverError(f"solver {solver_name!r} claimed no solution is shorter than {lb} "
+                          f"moves, but returned one of {length}", solver=solver_name)
+    details = {**details, "shortest_at_least": lb, "longer_than_shortest_at_most": length - lb}
+    if lb == length and not outcome.optimal:
+        outcome = Solved(outcome.moves, optimal=True, stats=outcome.stats)
+    return outcome, details
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,9 @@ def raw_plugin(base: Path, name: str, hooks_source: str) -> Path:
 def puzzle_cli(*args: str, paths: list[Path] = (), cwd: Path, env: dict | None = None,
                timeout: float = 300) -> subprocess.CompletedProcess:
     """Run ``puzzle ARGS`` in a fresh interpreter with ``paths`` on PYTHONPATH."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, paths)), **(env or {})}
+    # Keep an inherited PYTHONPATH after ``paths``: the mutation check runs the engine from a copy.
+    inherited = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([*map(str, paths), *inherited]),
+                   **(env or {})}
     return subprocess.run([sys.executable, "-m", "engine.cli", *args], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=timeout)

@@ -6,6 +6,7 @@ so solvers and heuristics are checked against something they could not have infl
 
 from __future__ import annotations
 
+from collections import deque
 from functools import lru_cache
 
 
@@ -43,3 +44,33 @@ def _bfs(rows: int, cols: int, goal: tuple[int, ...]) -> dict[tuple[int, ...], i
                     following.append(key)
         frontier = following
     return dist
+
+
+def brute_force_pattern(rows, cols, pattern):
+    """0-1 breadth-first search over (pattern tile cells, blank cell): moving a pattern tile
+    costs 1, moving any other tile 0. Returns {cells of the pattern tiles: distance}."""
+    n = rows * cols
+    start = (tuple(t - 1 for t in pattern), n - 1)
+    best = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        cells, blank = state
+        d = best[state]
+        r, c = divmod(blank, cols)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (0 <= rr < rows and 0 <= cc < cols):
+                continue
+            q = rr * cols + cc
+            if q in cells:
+                nxt = (tuple(blank if x == q else x for x in cells), q)
+                cost = 1
+            else:
+                nxt, cost = (cells, q), 0
+            if d + cost < best.get(nxt, 1 << 30):
+                best[nxt] = d + cost
+                (queue.appendleft if cost == 0 else queue.append)(nxt)
+    out = {}
+    for (cells, _), d in best.items():
+        out[cells] = min(d, out.get(cells, 1 << 30))
+    return out

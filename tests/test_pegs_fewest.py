@@ -124,3 +124,70 @@ def test_gives_up_without_claiming_optimality():
     outcome = SOLVER.solve(inst, SolveContext.with_timeout(0.3))
     assert outcome.status == "gave_up"
     assert outcome.stats["bound"] >= 1
+
+
+# -- the breadth-first search over chain moves (boards of at most 64 holes) ------------------
+
+from plugins.pegs import chainbfs, verdict  # noqa: E402
+from plugins.pegs.fewest import fewest_moves  # noqa: E402
+from plugins.pegs.presets import PRESETS  # noqa: E402
+
+PATTERN = parse_instance(PRESETS["triangle-corners"])  # a goal of two pegs, not one
+
+
+def solve_checked(inst, expected):
+    """Solve with the default path and check it against ``expected`` (the plain BFS)."""
+    outcome = run_solver(PUZZLE, SOLVER, inst, SolveContext.with_timeout(60)).outcome
+    if expected is None:
+        assert outcome.status == "unsolvable"
+        return outcome
+    assert outcome.status == "solved" and outcome.optimal
+    assert outcome.stats["method"] == "breadth-first over chain moves"
+    states = replay(PUZZLE, inst, list(outcome.moves))
+    assert PUZZLE.is_solved(states[-1])
+    assert len(group_jumps(list(outcome.moves))) == expected == outcome.stats["moves"]
+    return outcome
+
+
+def test_a_goal_pattern_agrees_with_a_plain_bfs():
+    solve_checked(PATTERN, bfs_fewest_moves(PATTERN))
+
+
+@pytest.mark.parametrize("inst", SMALL[2:7] + [PATTERN], ids=lambda i: PUZZLE.format(i)[:60])
+def test_partial_table_and_growing_tables_agree(inst, monkeypatch):
+    """A table that stops a few pegs short of the start (positions above it pruned by pagodas
+    only), a visited table and level arrays that must grow many times: same answer, and the
+    unsolvable ones are refuted by running out of positions."""
+    monkeypatch.setattr(verdict, "LIVE_POSITIONS", 40)
+    monkeypatch.setattr(chainbfs, "TABLE_BITS", 3)
+    monkeypatch.setattr(chainbfs, "LEVEL_MIN", 2)
+    verdict._judges.clear()
+    try:
+        judge = verdict.judge_for(inst, wait=True)
+        assert judge.top < inst.board.to_compact(inst.pegs).bit_count()
+        outcome = solve_checked(inst, bfs_fewest_moves(inst))
+        assert outcome.stats["method"] == "breadth-first over chain moves"
+    finally:
+        verdict._judges.clear()  # the tiny table must not serve later tests
+
+
+def test_position_cap_gives_up_with_a_proved_bound(monkeypatch):
+    inst = SMALL[2]
+    expected = bfs_fewest_moves(inst)
+    monkeypatch.setattr(chainbfs, "MAX_POSITIONS", 30)
+    outcome = run_solver(PUZZLE, SOLVER, inst, SolveContext.with_timeout(60)).outcome
+    assert outcome.status == "gave_up"
+    assert 1 <= outcome.stats["bound"] <= expected
+    assert outcome.stats["nodes"] <= 30
+
+
+@pytest.mark.parametrize("inst", [SMALL[0], SMALL[4], PATTERN], ids=("tri4", "rect", "pattern"))
+def test_the_a_star_fallback_agrees_with_a_plain_bfs(inst):
+    """Boards over 64 holes use A*: check it on small ones by calling it directly."""
+    moves, count, _ = fewest_moves(inst, SolveContext.with_timeout(60))
+    expected = bfs_fewest_moves(inst)
+    if expected is None:
+        assert moves is None
+        return
+    assert count == expected == len(group_jumps(moves))
+    assert PUZZLE.is_solved(replay(PUZZLE, inst, moves)[-1])

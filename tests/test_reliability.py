@@ -261,6 +261,8 @@ HOSTILE = [
     ('<g onclick="alert(1)"/>', "onclick"),
     ('<rect onmouseover="alert(1)" ONLOAD="x"/>', "onmouseover"),
     ('<a href="javascript:alert(1)"><text>x</text></a>', "javascript"),
+    ('<rect fill="javascript:alert(1)"/>', "javascript"),
+    ('<animate attributeName="fill" values="javascript:alert(1)"/>', "javascript"),
     ('<use href="java&#10;script:alert(1)"/>', "script:"),
     ('<foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>', "foreignObject"),
     ('<use xlink:href="https://evil.example/x.svg#a"/>', "evil"),

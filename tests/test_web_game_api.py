@@ -9,10 +9,10 @@ number always can (sweep left to right), an independent fact the verdict is chec
 from __future__ import annotations
 
 import pytest
+from test_web_toy import Bits, Pairs, Sweep
 
 from engine import Assessment, hookimpl
 from engine.plugins import Registry
-from test_web_toy import Bits, Pairs, Sweep
 
 
 class WordyPairs(Pairs):

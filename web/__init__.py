@@ -31,8 +31,16 @@ from pathlib import Path
 
 from flask import Flask
 
-from engine.jobs import (DEFAULT_REGISTRY_FACTORY, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, JobService,
-                         LocalProcessRunner, ResultStore, default_data_dir, load_object)
+from engine.jobs import (
+    DEFAULT_REGISTRY_FACTORY,
+    DEFAULT_TIME_LIMIT,
+    MAX_TIME_LIMIT,
+    JobService,
+    LocalProcessRunner,
+    ResultStore,
+    default_data_dir,
+    load_object,
+)
 
 from .rendering import Boards
 

@@ -13,8 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from engine import InputError
 from engine.wording import shown
 
-from .rendering import (MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step,
-                        user_input)
+from .rendering import MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -2,8 +2,14 @@
 jumps by one peg (Bergholt's and Beasley's measure; every solution has the same number of
 jumps, but not of moves).
 
-The search is A* over states (position, hole where the last jump landed): a jump by the peg
-that just landed continues the move (cost 0), any other jump starts a new one (cost 1). The
+Boards of at most 64 holes (with numba): breadth-first search over chain moves restricted to
+the positions that can still reach the goal (:mod:`.chainbfs`, using the table of
+:mod:`.verdict`: the large one when it is on disk, else the small one built on first use). The
+first level holding the goal is the fewest moves, proved.
+
+Larger boards (the fallback): A* over states (position, hole where the last jump landed): a
+jump by the peg that just landed continues the move (cost 0), any other jump starts a new one
+(cost 1). The
 lower bound counts pegs standing on holes that no jump can pass over (the corners of the
 English board, for example): such a peg can only leave its hole by a move of its own, so each
 needs a move starting there, except the peg that is mid-move and one that may stay as the last
@@ -21,6 +27,7 @@ import itertools
 
 from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
+from . import chainbfs
 from .board import PegInstance
 from .classes import class_verdict
 from .solver import compile_problem, quick_verdict
@@ -109,14 +116,18 @@ def fewest_moves(inst: PegInstance, ctx: SolveContext, alive=None):
 
 
 class FewestMovesSolver(Solver):
-    """A* over chain moves with the unjumpable-holes lower bound: the fewest moves, proved."""
+    """The fewest moves, proved: breadth-first search over chain moves among positions that can
+    still reach the goal (boards of at most 64 holes), else A* with the unjumpable-holes lower
+    bound."""
 
     puzzle_id = "pegs"
     name = "fewest-moves"
     optimal = True
     description = ("A solution with the fewest moves, a move being a chain of jumps by one peg; "
-                   "A* search with a lower bound from pegs on holes no jump can pass over. "
-                   "Affordable on small boards; gives up at the deadline on large ones.")
+                   "breadth-first search over moves among the positions that can still reach "
+                   "the goal (from the table of such positions; `puzzle pegs table` builds the "
+                   "complete one for a large board). Gives up at the deadline when the search "
+                   "does not fit.")
 
     def solve(self, instance: PegInstance, ctx: SolveContext):
         if instance.is_solved():
@@ -129,6 +140,8 @@ class FewestMovesSolver(Solver):
         reason = quick_verdict(compile_problem(instance))
         if reason:
             return Unsolvable(reason, stats={"nodes": 0, "proof": "no search"})
+        if board.n <= 64 and chainbfs.AVAILABLE:
+            return self._solve_bfs(instance, ctx)
         alive = None
         if board.n <= TABLE_HOLES:
             from .verdict import judge_for  # the exact table: tiny on boards this small
@@ -145,3 +158,27 @@ class FewestMovesSolver(Solver):
             return Unsolvable("Exhaustive search: no sequence of jumps reaches the goal.",
                               stats={"nodes": expanded})
         return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})
+
+    def _solve_bfs(self, instance: PegInstance, ctx: SolveContext):
+        from .verdict import LARGE_POSITIONS, judge_for  # the large table when on disk
+
+        judge = judge_for(instance, wait=True)
+        p = compile_problem(instance)  # the judge's symmetry group: it depends on the goal only
+        stats = {"method": "breadth-first over chain moves", "table_pegs": judge.top,
+                 "table_positions": judge.backward_size}
+        try:
+            jumps, count, visited = chainbfs.fewest_moves_bfs(p, judge, ctx)
+        except chainbfs.Stopped as exc:
+            reason = exc.reason
+            if judge.top < p.start.bit_count():
+                reason += (f" (the table of positions that can reach the goal stops at "
+                           f"{judge.top} pegs")
+                reason += ("; `puzzle pegs table` builds a larger one)"
+                           if judge.positions < LARGE_POSITIONS else ")")
+            return GaveUp(reason, stats={**stats, "nodes": exc.visited, "bound": exc.bound})
+        stats["nodes"] = visited
+        if jumps is None:
+            return Unsolvable("Exhaustive search: no sequence of moves reaches the goal.",
+                              stats=stats)
+        stats["moves"] = count
+        return Solved(tuple(p.move_name(j) for j in jumps), optimal=True, stats=stats)

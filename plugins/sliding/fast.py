@@ -30,7 +30,7 @@ from typing import Sequence
 
 from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
-from .board import Board, neighbours, unsolvable_reason
+from .board import Board, neighbours, unsolvable_detail, unsolvable_reason
 from .heuristics import Heuristic, lower_bound
 
 try:  # The compiled search; without numba the pure-Python one below does the same, slower.
@@ -526,7 +526,7 @@ class FastSolver(Solver):
     def solve(self, instance: Board, ctx: SolveContext) -> Solved | Unsolvable | GaveUp:
         reason = unsolvable_reason(instance)
         if reason:
-            return Unsolvable(reason)
+            return Unsolvable(reason, detail=unsolvable_detail(instance))
         if instance.is_solved():
             return Solved((), optimal=True, stats={"nodes": 0})
         stats: dict = {"nodes": 0}

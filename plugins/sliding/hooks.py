@@ -1,9 +1,12 @@
-"""Registers the sliding-tile puzzle, its solvers (optimal first: the default) and its renderer."""
+"""Registers the sliding-tile puzzle, its solvers (auto first: the default, which picks one of
+the others by board size) and its renderer."""
 
 from __future__ import annotations
 
 from engine import hookimpl
 
+from .auto import AutoSolver
+from .bounded import BoundedSolver
 from .fast import FastSolver
 from .optimal import OptimalSolver
 from .puzzle import SlidingPuzzle
@@ -17,8 +20,11 @@ def register_puzzles(register):
 
 @hookimpl
 def register_solvers(register):
-    register(OptimalSolver())  # first: the default
-    register(FastSolver())
+    optimal, bounded, fast = OptimalSolver(), BoundedSolver(), FastSolver()
+    register(AutoSolver(optimal, bounded, fast))  # first: the default
+    register(optimal)
+    register(bounded)
+    register(fast)
 
 
 @hookimpl

@@ -9,10 +9,11 @@ Both searches run in compiled chunks (:mod:`.ida`); between chunks the solver re
 and checks the deadline and cancellation.
 
 Linear conflict works with any goal directly. For the databases, a 4x4 goal other than the
-standard one (for example the blank-first goal of the research literature) is handled by a symmetry of the board followed by a relabelling of the tiles: the
-symmetry brings the goal's blank to the bottom-right corner, the relabelling names each tile
-after its goal cell. Both preserve adjacency, so the moves found map back one to one and the
-length, hence optimality, is unchanged.
+standard one (for example the blank-first goal of the research literature) is handled by a
+symmetry of the board followed by a relabelling of the tiles: the symmetry brings the goal's
+blank to the bottom-right corner, the relabelling names each tile after its goal cell. Both
+preserve adjacency, so the moves found map back one to one and the length, hence optimality, is
+unchanged.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engine import GaveUp, Solved, SolveContext, Solver, Unsolvable
+from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
-from . import pdb
-from .board import Board, unsolvable_reason
+from . import pdb, pdb_compact, pdb_file
+from .board import Board, unsolvable_detail, unsolvable_reason
 from .ida import LinearConflictSearch, PdbSearch
+from .ida_compact import CompactSearch
 
 
 @dataclass(frozen=True)
@@ -83,44 +85,84 @@ def _poll(ctx: SolveContext, heuristic: str) -> Callable[[dict], bool]:
     return poll
 
 
+def big_builds_allowed(ctx: SolveContext) -> bool:
+    """Whether ``prepare`` may build the big tables (minutes, gigabytes): only for a caller that
+    shows progress, as ``puzzle prepare`` does. A server preparing its workers (no progress
+    display) only loads them if they are already on disk, so it starts in seconds."""
+    return ctx.on_progress is not None
+
+
 class OptimalSolver(Solver):
     """IDA* with pattern databases (4x4) or linear conflict (other sizes): shortest solutions."""
 
     puzzle_id = "sliding"
     name = "optimal"
     optimal = True
-    description = ("IDA*: shortest solutions. 4x4: additive 6-6-3 pattern databases with the "
-                   "mirrored lookup (built once, about 10 s, then cached on disk); other sizes: "
-                   "Manhattan distance plus linear conflict (8-puzzle in milliseconds; 5x5 and "
-                   "larger only when close to solved).")
+    description = ("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
+                   "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
+                   "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
+                   "sizes: Manhattan distance plus linear conflict (8-puzzle in milliseconds; 5x5 "
+                   "and larger only when close to solved).")
 
-    #: The 4x4 partition used by the pattern-database search.
+    #: The 4x4 partitions: 7-8 when prepared, else 6-6-3 (built on demand).
     partition = pdb.PARTITION_4X4
+    partition78 = pdb_compact.PARTITION_4X4_78
+
+    #: Use the 7-8 tables when they are on disk (the bench turns this off to compare).
+    use_78 = True
 
     #: Nodes of linear-conflict search tried before building missing databases: easy 4x4s
     #: (presets, short scrambles) are answered at once, still optimally, without the build.
     quick_try_nodes = 1_000_000
 
     def prepare(self, ctx: SolveContext) -> bool:
-        """Build (or load) the 4x4 pattern databases now, so the first 15-puzzle solve is fast."""
+        """Load or build the 4x4 tables now, so the first 15-puzzle solve is fast.
+
+        Builds the 7-8 tables only for a caller that shows progress (``puzzle prepare``; see
+        :func:`big_builds_allowed`) and when memory and disk suffice; otherwise says why on the
+        log and makes sure the 6-6-3 tables are ready instead.
+        """
+        try:
+            if big_builds_allowed(ctx):
+                short = pdb_compact.shortfall(4, 4, self.partition78)
+                if short is None:
+                    tables = pdb_compact.get_tables(4, 4, self.partition78, True,
+                                                    _build_progress(ctx), ctx.should_stop)
+                    return tables is not None
+                pdb_file.log.warning("warning: the 7-8 tables are not built (%s); the 6-6-3 "
+                                     "tables are used instead", short)
+            elif pdb_compact.get_tables(4, 4, self.partition78, build=False) is not None:
+                return True
+        except pdb.BuildCancelled:
+            return False
         return not isinstance(self._tables(4, 4, ctx), GaveUp)
 
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)
         if reason is not None:
-            return Unsolvable(reason)
+            return Unsolvable(reason, detail=unsolvable_detail(instance))
         if tuple(instance.tiles) == tuple(instance.goal):
-            return Solved((), optimal=True, stats={"nodes": 0})
+            return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
         rows, cols = instance.rows, instance.cols
         mapping = goal_mapping(instance) if (rows, cols) == (4, 4) else None
         started = time.perf_counter()
+        note = None
+        if mapping is not None and self.use_78:
+            big = pdb_compact.get_tables(4, 4, self.partition78, build=False)
+            if big is not None:
+                search = CompactSearch(mapping.tiles(instance.tiles), big)
+                sizes = "-".join(str(len(p)) for p in self.partition78)
+                heuristic = f"pattern databases {sizes} + mirror"
+                return self._run(search, mapping, heuristic, ctx, started, None)
+            note = ("the 7-8 tables are not prepared (`puzzle prepare sliding` builds them); "
+                    "used 6-6-3")
         lc = lambda: LinearConflictSearch(instance.tiles, rows, cols, instance.goal)
         if mapping is not None and not pdb.available(rows, cols, self.partition):
             search = lc()
             path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
                               or ctx.should_stop())
             if path is not None:
-                return self._solved(path, None, search, "linear conflict", started)
+                return self._solved(path, None, search, "linear conflict", started, None)
             if ctx.should_stop():
                 return ctx.gave_up(**search.stats())
         if mapping is not None:
@@ -132,26 +174,38 @@ class OptimalSolver(Solver):
         else:
             search = lc()
             heuristic = "linear conflict"
+            note = None
+        return self._run(search, mapping, heuristic, ctx, started, note)
+
+    def _run(self, search, mapping, heuristic, ctx, started, note):
         path = search.run(_poll(ctx, heuristic))
         if path is None:
             stats = dict(search.stats(), heuristic=heuristic)
             ctx.progress(force=True, phase="searching", **stats)
             return ctx.gave_up(**stats)
-        return self._solved(path, mapping, search, heuristic, started)
+        return self._solved(path, mapping, search, heuristic, started, note)
 
     @staticmethod
-    def _solved(path, mapping, search, heuristic, started) -> Solved:
+    def _solved(path, mapping, search, heuristic, started, note) -> Solved:
         moves = mapping.moves_back(path) if mapping is not None else [str(m) for m in path]
         stats = dict(search.stats(), heuristic=heuristic,
-                     search_seconds=round(time.perf_counter() - started, 6))
+                     search_seconds=round(time.perf_counter() - started, 6),
+                     lower_bound=len(moves))   # IDA* proves it: every shorter bound was searched
+        if note:
+            stats["note"] = note
         return Solved(tuple(moves), optimal=True, stats=stats)
 
     def _tables(self, rows: int, cols: int, ctx: SolveContext):
-        """The pattern databases, built inside this solve if no process has saved them yet."""
-        def progress(done: int, total: int, pattern: str) -> None:
-            ctx.progress(phase="building pattern database", done=done, total=total,
-                         pattern=pattern)
+        """The 6-6-3 databases, built inside this solve if no process has saved them yet."""
         try:
-            return pdb.get_tables(rows, cols, self.partition, progress, ctx.should_stop)
+            return pdb.get_tables(rows, cols, self.partition, _build_progress(ctx),
+                                  ctx.should_stop)
         except pdb.BuildCancelled:
             return ctx.gave_up(phase="building pattern database")
+
+
+def _build_progress(ctx: SolveContext):
+    def progress(done: int, total: int, pattern: str) -> None:
+        ctx.progress(phase="building pattern database", done=done, total=total,
+                     pattern=pattern)
+    return progress

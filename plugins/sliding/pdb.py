@@ -24,7 +24,6 @@ atomically: a cancelled or failed build never leaves a file behind.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +32,10 @@ from typing import Callable, Sequence
 import numpy as np
 from numba import njit
 
+from . import pdb_file
+
 #: Bump when the file format or the build changes, so old files are not trusted.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 UNSET = 255
 
 #: The 6-6-3 partition for the 4x4 with the standard goal (Korf & Felner's shape, with the
@@ -61,7 +62,7 @@ def cache_dir() -> Path:
 
 
 def pattern_path(rows: int, cols: int, pattern: Sequence[int]) -> Path:
-    name = f"sliding-pdb-v{FORMAT_VERSION}-{rows}x{cols}-{'.'.join(map(str, pattern))}.npy"
+    name = f"sliding-pdb-v{FORMAT_VERSION}-{rows}x{cols}-{'.'.join(map(str, pattern))}.pdb"
     return cache_dir() / name
 
 
@@ -206,48 +207,38 @@ def build_pattern(rows: int, cols: int, pattern: Sequence[int],
 # Saving and loading
 # --------------------------------------------------------------------------------------------
 
-def save_atomic(path: Path, table: np.ndarray) -> None:
-    """Write ``table`` to ``path`` via a temporary file in the same directory and a rename, so
-    a reader never sees a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        # mkstemp makes the file private (0600); give it the permissions of a normal file.
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, table)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def _meta(rows: int, cols: int, pattern: Sequence[int]) -> dict:
+    return {"kind": "dense", "rows": rows, "cols": cols, "pattern": list(pattern)}
 
 
-def _umask() -> int:
-    """The process umask, read without os.umask (which would briefly change it for every
-    thread); 0o022 where /proc is not available."""
+def save_table(rows: int, cols: int, pattern: Sequence[int], table: np.ndarray) -> bool:
+    """Save a built table in the cache directory; False (after one warning per process) if the
+    directory cannot be written, in which case the caller keeps the table in memory only."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    return 0o022
+        pdb_file.save(pattern_path(rows, cols, pattern), table, _meta(rows, cols, pattern))
+        return True
+    except OSError as exc:
+        warn_unwritable(exc)
+        return False
+
+
+_warned: list[bool] = []
+
+
+def warn_unwritable(exc: OSError) -> None:
+    """One warning line per process: the cache directory cannot be written."""
+    if not _warned:
+        _warned.append(True)
+        pdb_file.log.warning("warning: cannot write pattern databases to %s (%s); keeping them "
+                             "in memory for this process only", cache_dir(),
+                             exc.strerror or type(exc).__name__)
 
 
 def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | None:
     """The saved table of a pattern, or None if there is none (or it is damaged)."""
-    path = pattern_path(rows, cols, pattern)
-    try:
-        table = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError):
-        return None
+    table = pdb_file.load(pattern_path(rows, cols, pattern), _meta(rows, cols, pattern))
     n = rows * cols
-    if table.dtype != np.uint8 or table.shape != (n ** len(pattern),):
+    if table is None or table.dtype != np.uint8 or table.shape != (n ** len(pattern),):
         return None
     return table
 
@@ -338,7 +329,7 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]],
                 if progress is not None:
                     report = lambda done, _t, _b=before, _l=label: progress(_b + done, total, _l)
                 table = build_pattern(rows, cols, pattern, report, should_stop)
-                save_atomic(pattern_path(rows, cols, pattern), table)
+                save_table(rows, cols, pattern, table)
             before += placements(n, len(pattern))
             tables.append(table)
         result = PatternTables.from_tables(rows, cols, key[2], tables)

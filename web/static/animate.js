@@ -83,6 +83,21 @@
   }
 
   /**
+   * data-key-also: other keys a part answers to, mapped to its own data-key. A peg that just
+   * jumped keeps its origin's key (so it glides) and also answers to the hole it landed on, so
+   * the next jump of the same peg (keyed by that hole) finds it again.
+   */
+  function aliases(svg) {
+    const map = new Map();
+    svg.querySelectorAll("[data-key-also]").forEach((node) => {
+      node.getAttribute("data-key-also").split(/\s+/).forEach((also) => {
+        if (also && !map.has(also)) map.set(also, node.getAttribute("data-key"));
+      });
+    });
+    return map;
+  }
+
+  /**
    * Put svgText into container, tweening keyed parts from the SVG shown before.
    * duration: milliseconds (0 = no animation). Returns the number of animated parts.
    */
@@ -95,13 +110,22 @@
         before.set(key, { node, at: centre(node), ctm: node.getScreenCTM(), look: look(node) });
       });
     }
+    const beforeAlso = animate ? aliases(oldSvg) : new Map();
     container.innerHTML = svgText;
     const newSvg = container.querySelector("svg");
     if (!animate || !before.size || !newSvg) return 0;
     let count = 0;
     const after = keyed(newSvg);
+    const used = new Set();  // old keys matched through an alias: moved, not vanished
     after.forEach((node, key) => {
-      const old = before.get(key);
+      let oldKey = before.has(key) ? key : beforeAlso.get(key);
+      if (oldKey !== key && after.has(oldKey)) oldKey = undefined;  // that part is still there
+      if (!before.has(oldKey)) {
+        const also = (node.getAttribute("data-key-also") || "").split(/\s+/);
+        oldKey = also.find((k) => before.has(k) && !after.has(k));
+      }
+      const old = before.get(oldKey);
+      if (old) used.add(oldKey);
       if (!old) {
         node.animate([{ opacity: 0 }, { opacity: 1 }], { duration, easing: "ease-out" });
         count += 1;
@@ -123,7 +147,7 @@
       }
     });
     before.forEach((old, key) => {
-      if (!after.has(key)) {
+      if (!after.has(key) && !used.has(key)) {
         fadeOut(old.node, old.ctm, newSvg, duration);
         count += 1;
       }

@@ -12,8 +12,8 @@ engine's board contract, so the generic web client animates, navigates and annou
   played (``next_move``) ``next-move`` (only that, if it is the same light). The ``<rect>`` of
   every light such a press toggles gets ``affected``, and a dot (``press-mark press-last``,
   solid) or a dashed ring (``press-mark press-next``) marks the pressed light. Those marks sit
-  on children, never on the keyed ``<g>``: its classes other than the cues say only what it is and whether it is on, so a
-  client may read any other change of them as a flip.
+  on children, never on the keyed ``<g>``: its classes other than the cues say only what it is
+  and whether it is on, so a client may read any other change of them as a flip.
 * ``<g class="coords">`` holds the column letters and row numbers of the move notation.
 
 The colours live in an embedded ``<style>`` so a page can restyle the board with its own CSS.

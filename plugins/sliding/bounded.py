@@ -1,0 +1,278 @@
+"""The ``bounded`` sliding-tile solver: a near-shortest answer in seconds, with a proven bound.
+
+Every answer comes with ``stats["lower_bound"]``: a length no solution can beat, proven by an
+admissible heuristic and by the exact search iterations that completed. The engine shows it as
+"at most N moves longer than the shortest"; when the bound meets the answer's length, the answer
+is proven shortest and the search stops early.
+
+How (anytime, within the time budget):
+
+1. **Weighted IDA*** over compact pattern databases (6-6-6-6 with the mirrored lookup on the
+   5x5, 7-8 or nothing on the 4x4): ``f = g + w * h`` with w falling from 1.5 towards 1, each
+   round looking only for answers shorter than the best so far (every node whose admissible
+   ``g + h`` reaches the best length is cut). A round that finishes without an answer proves
+   the best one shortest. Each answer is then shortened by re-solving short windows of it
+   exactly (:mod:`.shorten`).
+2. **Exact IDA*** with the rest of the time, still cut at the best length: each finished
+   iteration raises the proven lower bound by two; finding an answer proves it shortest.
+
+Boards without compact tables (other shapes, or tables not prepared) start from the ``fast``
+solver's answer and raise the Manhattan + linear-conflict bound by exact IDA* iterations.
+
+The budget is the caller's deadline (less a margin for checking the answer) or, without one,
+:data:`DEFAULT_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine import SolveContext, Solved, Solver, Unsolvable
+
+from . import pdb, pdb_compact, pdb_file
+from .board import Board, unsolvable_detail, unsolvable_reason
+from .fast import FastSolver
+from .heuristics import lower_bound
+from .ida import R_BOUND, LinearConflictSearch
+from .ida_compact import INF, CompactSearch
+from .optimal import big_builds_allowed, goal_mapping
+from .shorten import shorten
+
+#: Search time when the caller sets no deadline.
+DEFAULT_SECONDS = 8.0
+#: Part of the budget kept back for the engine's check of the answer and for returning.
+MARGIN = 0.1
+#: Weights (numerator, denominator) tried in turn until one answers, each for FIRST_SLICE of the
+#: budget; then lighter WEIGHTS rounds, each looking for a shorter answer than the last.
+FIRST_WEIGHTS = ((3, 2), (2, 1), (3, 1))
+FIRST_SLICE = 0.2
+WEIGHTS = ((7, 4), (5, 3), (7, 5), (4, 3), (9, 7), (5, 4), (6, 5), (9, 8))
+#: Share of the budget the weighted rounds may use before the exact search takes over.
+WEIGHTED_SHARE = 0.7
+#: Windows re-solved exactly after each weighted answer (see :mod:`.shorten`).
+SHORTEN_WINDOWS = (12, 20)
+
+PARTITIONS = {5: pdb_compact.PARTITION_5X5, 4: pdb_compact.PARTITION_4X4_78}
+
+
+class _Clock:
+    """The deadline of one solve, and cancellation."""
+
+    def __init__(self, ctx: SolveContext, seconds: float | None):
+        budget = DEFAULT_SECONDS if seconds is None else seconds
+        remaining = ctx.remaining()
+        if remaining is not None:
+            budget = min(budget, remaining * (1 - MARGIN))
+        self.ctx = ctx
+        self.start = time.monotonic()
+        self.end = self.start + max(0.0, budget)
+
+    def left(self) -> float:
+        return self.end - time.monotonic()
+
+    def cancelled(self) -> bool:
+        return self.ctx.cancel is not None and self.ctx.cancel.is_set()
+
+    def over(self, until: float | None = None) -> bool:
+        now = time.monotonic()
+        return self.cancelled() or now >= self.end or (until is not None and now >= until)
+
+
+class BoundedSolver(Solver):
+    """Near-shortest answers within a time budget, each with a proven "at most N moves longer
+    than the shortest" (see the module doc)."""
+
+    puzzle_id = "sliding"
+    name = "bounded"
+    optimal = False
+    description = ("Anytime weighted IDA* with 6-6-6-6 pattern databases on the 5x5 (built once "
+                   "by `puzzle prepare sliding`): a near-shortest answer within the time limit "
+                   "(8 s without one), with a proven bound on how much shorter the shortest can "
+                   "be; stops early when that bound proves the answer shortest.")
+
+    #: Search seconds without a deadline (None: DEFAULT_SECONDS); tests and benches set it.
+    seconds: float | None = None
+    #: Run the exact phase after the weighted rounds (tests turn it off to see weighted answers).
+    exact_phase = True
+
+    def prepare(self, ctx: SolveContext) -> bool:
+        """Load the 5x5 tables, or build them (several minutes) for a caller that shows
+        progress (``puzzle prepare``) when memory and disk suffice."""
+        part = PARTITIONS[5]
+        try:
+            if pdb_compact.get_tables(5, 5, part, build=False) is not None:
+                return True
+            if not big_builds_allowed(ctx):
+                return True    # works without them, with a looser bound
+            short = pdb_compact.shortfall(5, 5, part)
+            if short is not None:
+                pdb_file.log.warning("warning: the 5x5 tables are not built (%s); 5x5 answers "
+                                     "get looser bounds", short)
+                return True
+            progress = lambda d, t, p: ctx.progress(phase="building pattern database", done=d,
+                                                    total=t, pattern=p)
+            return pdb_compact.get_tables(5, 5, part, True, progress, ctx.should_stop) is not None
+        except pdb.BuildCancelled:
+            return False
+
+    def solve(self, instance: Board, ctx: SolveContext):
+        reason = unsolvable_reason(instance)
+        if reason is not None:
+            return Unsolvable(reason, detail=unsolvable_detail(instance))
+        if tuple(instance.tiles) == tuple(instance.goal):
+            return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
+        clock = _Clock(ctx, self.seconds)
+        rows, cols = instance.rows, instance.cols
+        mapping = goal_mapping(instance) if rows == cols and rows in PARTITIONS else None
+        tables = None
+        if mapping is not None:
+            tables = pdb_compact.get_tables(rows, cols, PARTITIONS[rows], build=False)
+        if tables is not None:
+            return self._anytime(instance, mapping, tables, clock)
+        return self._from_fast(instance, clock)
+
+    # -- with compact tables ------------------------------------------------------------------
+
+    def _anytime(self, instance, mapping, tables, clock: _Clock):
+        ctx = clock.ctx
+        tiles = mapping.tiles(instance.tiles)
+        stats = {"nodes": 0, "heuristic": _label(tables), "rounds": []}
+        best: list[int] | None = None
+        lb = 0
+        weighted_until = clock.start + WEIGHTED_SHARE * (clock.end - clock.start)
+
+        def poll_for(until, search, phase):
+            def poll(s: dict) -> bool:
+                ctx.progress(phase=phase, nodes=stats["nodes"] + s["nodes"],
+                             best=len(best) if best is not None else None,
+                             lower_bound=max(lb, search.proven_lower_bound()))
+                return clock.over(until)
+            return poll
+
+        span = clock.end - clock.start
+        # Until there is an answer: the usual first weight, then heavier ones (weighted IDA*
+        # times vary a lot between weights), each with a slice of the budget, then `fast`.
+        schedule = [(w, clock.start + FIRST_SLICE * (i + 1) * span)
+                    for i, w in enumerate(FIRST_WEIGHTS)]
+        # After the first answer: every lighter weight, heaviest first.
+        lighter = sorted(set(FIRST_WEIGHTS) | set(WEIGHTS), key=lambda w: -w[0] / w[1])
+        rounds = iter(lighter)
+        tried = (0, 1)  # the weight (numerator, denominator) that gave the first answer
+        while True:
+            if best is None:
+                if not schedule:
+                    break
+                (wnum, wden), until = schedule.pop(0)
+            else:
+                (wnum, wden) = next(rounds, (0, 0))
+                if wnum == 0:
+                    break
+                if wnum * tried[1] >= tried[0] * wden:
+                    continue          # not lighter than the weight that answered
+                until = weighted_until
+            ub = len(best) if best is not None else INF
+            search = CompactSearch(tiles, tables, weight=(wnum, wden), ub=ub)
+            lb = max(lb, search.h0)
+            path = search.run(poll_for(until, search, f"weighted IDA* w={wnum / wden:g}"))
+            stats["nodes"] += search.stats()["nodes"]
+            if path is not None:
+                if best is None:
+                    tried = (wnum, wden)
+                best, work = shorten(tiles, path, instance.rows, instance.cols,
+                                     lambda: clock.over(weighted_until), SHORTEN_WINDOWS)
+                stats["nodes"] += work
+                stats["rounds"].append(f"w={wnum / wden:g}: {len(path)}"
+                                       + (f", shortened to {len(best)}" if len(best) < len(path)
+                                          else ""))
+            elif search.exhausted:
+                lb = len(best) if best is not None else lb
+                stats["rounds"].append(f"w={wnum / wden:g}: none shorter")
+                break
+            if clock.cancelled() and best is None:
+                return ctx.gave_up(**_plain(stats))
+            if best is not None and (lb >= len(best) or clock.over(weighted_until)):
+                break
+        if best is None:
+            # No weighted answer in time: the fast solver's, with the tables' bound.
+            return self._from_fast(instance, clock, lb)
+        if best is not None and lb < len(best) and self.exact_phase and not clock.over():
+            search = CompactSearch(tiles, tables, ub=len(best))
+            path = search.run(poll_for(None, search, "IDA* (raising the lower bound)"))
+            stats["nodes"] += search.stats()["nodes"]
+            if path is not None:
+                best = path
+                stats["rounds"].append(f"exact: {len(path)}")
+                lb = len(path)
+            else:
+                lb = max(lb, search.proven_lower_bound())
+                stats["rounds"].append(f"exact: lower bound {lb}")
+        if best is None:
+            return ctx.gave_up(**_plain(stats))
+        stats["lower_bound"] = int(min(lb, len(best)))
+        stats["search_seconds"] = round(time.monotonic() - clock.start, 3)
+        moves = mapping.moves_back(best)
+        return Solved(tuple(moves), optimal=bool(stats["lower_bound"] == len(moves)),
+                      stats=_plain(stats))
+
+    # -- without ------------------------------------------------------------------------------
+
+    def _from_fast(self, instance: Board, clock: _Clock, known_lb: int = 0):
+        """The fast solver's answer, then exact linear-conflict IDA* to raise the bound (and
+        replace the answer by a shortest one if the search finishes in time)."""
+        ctx = clock.ctx
+        sub = SolveContext(deadline=clock.end, cancel=ctx.cancel)
+        first = FastSolver().solve(instance, sub)
+        if not isinstance(first, Solved):
+            # Past our budget without an answer: give the fast solver the caller's time.
+            first = FastSolver().solve(instance, ctx)
+            if not isinstance(first, Solved):
+                return first
+        moves = list(first.moves)
+        lb = max(lower_bound(instance), known_lb)
+        stats = {"nodes": int(first.stats.get("nodes", 0)), "heuristic": "linear conflict",
+                 "first": f"fast: {len(moves)}"}
+        note = None if known_lb else _tables_note(instance)
+        if note:
+            stats["note"] = note
+        if lb < len(moves) and not clock.over():
+            search = LinearConflictSearch(instance.tiles, instance.rows, instance.cols,
+                                          instance.goal)
+
+            def poll(s: dict) -> bool:
+                ctx.progress(phase="IDA* (raising the lower bound)", best=len(moves),
+                             lower_bound=max(lb, s["bound"]), nodes=s["nodes"])
+                return clock.over() or s["bound"] >= len(moves)
+
+            path = search.run(poll)
+            stats["nodes"] += search.stats()["nodes"]
+            if path is not None and len(path) <= len(moves):
+                moves = [str(t) for t in path]
+                lb = len(moves)
+            else:
+                # Threshold T is searched only after everything below it: no shorter answer.
+                bound = min(int(search.regs[R_BOUND]), len(moves))
+                lb = max(lb, bound - ((bound - lb) & 1))
+        stats["lower_bound"] = int(min(lb, len(moves)))
+        stats["search_seconds"] = round(time.monotonic() - clock.start, 3)
+        return Solved(tuple(moves), optimal=bool(stats["lower_bound"] == len(moves)),
+                      stats=_plain(stats))
+
+
+def _label(tables) -> str:
+    name = "-".join(str(len(p)) for p in tables.partition)
+    return f"pattern databases {name} + mirror"
+
+
+def _plain(stats: dict) -> dict:
+    """Stats as numbers and short strings (the outcome contract)."""
+    out = dict(stats)
+    if isinstance(out.get("rounds"), list):
+        out["rounds"] = "; ".join(out["rounds"])
+    return out
+
+
+def _tables_note(instance: Board) -> str | None:
+    if instance.rows == instance.cols == 5:
+        return ("the 5x5 pattern databases are not prepared (`puzzle prepare sliding` builds "
+                "them); the bound is looser")
+    return None

@@ -1,0 +1,526 @@
+"""Compact additive pattern databases for big patterns: 7-8 on the 4x4, 6-6-6-6 on the 5x5.
+
+The dense tables of :mod:`.pdb` index a k-tile pattern by ``sum(cell_j * cells**j)``: 16**8 =
+4.3 G entries for an 8-tile pattern, far too many. Here a placement is *ranked* instead
+(lexicographic rank of a partial permutation: ``16!/8! = 519 M`` entries for 8 tiles on the
+4x4, ``25!/19! = 128 M`` for 6 tiles on the 5x5), and each entry takes **4 bits**.
+
+What the 4 bits hold: a pattern's distance (the fewest moves of its tiles that bring them home,
+other tiles moving for free) is at least the Manhattan distance of its tiles and has the same
+parity, because each of those moves moves one pattern tile by one cell. So the table stores
+``(distance - manhattan) / 2``, which stays small; the search adds back the Manhattan distance it
+keeps anyway. A value that does not fit in 4 bits is stored as 15, which is lower than the truth:
+still admissible (the build reports how many were clamped; none for the partitions used here).
+
+Building is the breadth-first search of :mod:`.pdb` over (placement, region of the blank),
+level by level, with the region recorded as a bit for its *ordinal* among the free cells'
+connected regions (ordered by their lowest cell), so three byte arrays (seen, this level, next
+level) of one byte per placement suffice: about 1.8 GB for the 8-tile pattern. It runs in
+compiled chunks; between chunks it reports progress and honours cancellation. It is single
+threaded: byte-wise "or" updates from two threads could lose a bit, and a lost bit would make
+the table inadmissible.
+
+Lookup tables can be shared through the diagonal mirror: when a partition contains a pattern
+and its mirror image (as on the 5x5), only one of the two is built, and the other's value is
+read from it on the mirrored board.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+from numba import njit
+
+from . import pdb_file
+from .pdb import BuildCancelled, _flood, _masks, cache_dir, placements, warn_unwritable
+
+#: Bump when the file format or the build changes, so old files are not trusted.
+FORMAT_VERSION = 1
+CLAMP = 15
+
+#: 7-8 for the 4x4 (standard goal, blank bottom-right): the top two rows (8 tiles) and the
+#: bottom two rows (7 tiles), Korf and Felner's split turned to this goal.
+PARTITION_4X4_78 = ((1, 2, 3, 4, 5, 6, 7, 8), (9, 10, 11, 12, 13, 14, 15))
+
+#: 6-6-6-6 for the 5x5 (standard goal). Cells (= tile - 1) of the 5x5:
+#:
+#:      0  1  2  3  4        A A A C C
+#:      5  6  7  8  9        A A C C C
+#:     10 11 12 13 14        A D B B C
+#:     15 16 17 18 19        D D B B B
+#:     20 21 22 23 24        D D D B .
+#:
+#: A and B are their own mirror images in the main diagonal, D is C's, so three tables serve
+#: the four patterns and the mirrored lookup.
+PARTITION_5X5 = ((1, 2, 3, 6, 7, 11), (13, 14, 18, 19, 20, 24), (4, 5, 8, 9, 10, 15),
+                 (12, 16, 17, 21, 22, 23))
+
+ProgressFn = Callable[[int, int], None]
+StopFn = Callable[[], bool]
+
+
+# --------------------------------------------------------------------------------------------
+# Ranking (compiled)
+# --------------------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def popcount32(x):
+    """Set bits of a non-negative int below 2**32."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+def rank_factors(n: int, k: int) -> np.ndarray:
+    """``F[j] = (n-1-j)! / (n-k)!``: the weight of slot j in the rank of a k-tile placement."""
+    f = np.ones(k, dtype=np.int64)
+    for j in range(k):
+        v = 1
+        for i in range(j + 1, k):
+            v *= n - i
+        f[j] = v
+    return f
+
+
+@njit(cache=True)
+def rank(pos, k, fac):
+    """Lexicographic rank of the placement ``pos[0..k)`` (distinct cells)."""
+    r = 0
+    before = 0
+    for j in range(k):
+        p = pos[j]
+        r += (p - popcount32(before & ((1 << p) - 1))) * fac[j]
+        before |= 1 << p
+    return r
+
+
+def _select_table() -> np.ndarray:
+    """``SEL[b, d]``: the position of the d-th set bit of byte b (8 when there is none)."""
+    sel = np.full((256, 8), 8, dtype=np.int64)
+    for b in range(256):
+        bits = [i for i in range(8) if b >> i & 1]
+        sel[b, :len(bits)] = bits
+    return sel
+
+
+SEL = _select_table()
+
+
+@njit(cache=True)
+def unrank(r, k, n, fac, pos):
+    """Fill ``pos`` with the placement of rank r; return its occupancy mask."""
+    used = 0
+    free_all = (1 << n) - 1
+    for j in range(k):
+        d = r // fac[j]
+        r -= d * fac[j]
+        # The d-th free cell, a byte at a time.
+        free = free_all & ~used
+        base = 0
+        while True:
+            byte = (free >> base) & 0xFF
+            cnt = popcount32(byte)
+            if d < cnt:
+                c = base + SEL[byte, d]
+                break
+            d -= cnt
+            base += 8
+        pos[j] = c
+        used |= 1 << c
+    return used
+
+
+@njit(cache=True)
+def _ordinal(target, free, cols, nfirst, nlast):
+    """Ordinal (by lowest cell) of the connected free region containing bit ``target``."""
+    comp = _flood(target, free, cols, nfirst, nlast)
+    low = comp & -comp
+    # Only regions whose lowest cell is below ours come first; usually there are none.
+    rem = free & (low - 1) & ~comp
+    o = 0
+    while rem != 0:
+        other = _flood(rem & -rem, free, cols, nfirst, nlast)
+        o += 1
+        rem &= ~other
+    return o
+
+
+# --------------------------------------------------------------------------------------------
+# Building (compiled)
+# --------------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _expand(cur, nxt, seen, packed, depth, lo, hi, k, n, cols, fac, home, nbr_mask, full,
+            nfirst, nlast, out):
+    """Expand frontier entries in [lo, hi) (multiples of 8). ``out``: [fresh, clamped, error]."""
+    pos = np.zeros(k, dtype=np.int64)
+    cur64 = cur.view(np.uint64)
+    for w in range(lo >> 3, hi >> 3):
+        if cur64[w] == 0:
+            continue
+        for idx in range(w << 3, (w << 3) + 8):
+            m = np.int64(cur[idx])
+            if m == 0:
+                continue
+            cur[idx] = 0
+            occ = unrank(np.int64(idx), k, n, fac, pos)
+            free = full & ~occ
+            md = 0
+            for j in range(k):
+                p = pos[j]
+                h = home[j]
+                md += abs(p // cols - h // cols) + abs(p % cols - h % cols)
+            rem = free
+            o = 0
+            while rem != 0:
+                low = rem & -rem
+                comp = _flood(low, free, cols, nfirst, nlast)
+                rem &= ~comp
+                if (m >> o) & 1:
+                    for j in range(k):
+                        p = pos[j]
+                        adj = nbr_mask[p] & comp
+                        while adj != 0:
+                            qbit = adj & -adj
+                            adj ^= qbit
+                            q = 0
+                            while (np.int64(1) << q) != qbit:
+                                q += 1
+                            pbit = np.int64(1) << p
+                            cfree = (free | pbit) & ~qbit
+                            co = _ordinal(pbit, cfree, cols, nfirst, nlast)
+                            if co >= 8:
+                                out[2] = 1
+                                return
+                            bit = np.uint8(1 << co)
+                            pos[j] = q
+                            c = rank(pos, k, fac)
+                            pos[j] = p
+                            s = seen[c]
+                            if s & bit == 0:
+                                seen[c] = s | bit
+                                nxt[c] |= bit
+                                if s == 0:
+                                    h = home[j]
+                                    cmd = (md - abs(p // cols - h // cols) - abs(p % cols - h % cols)
+                                           + abs(q // cols - h // cols) + abs(q % cols - h % cols))
+                                    v = (depth + 1 - cmd) >> 1
+                                    if v > 15:
+                                        v = 15
+                                        out[1] += 1
+                                    packed[c >> 1] |= np.uint8(v << ((c & 1) << 2))
+                                    out[0] += 1
+                o += 1
+
+
+def build_compact(rows: int, cols: int, pattern: Sequence[int],
+                  progress: ProgressFn | None = None, should_stop: StopFn | None = None,
+                  chunk: int = 1 << 22) -> tuple[np.ndarray, int]:
+    """The packed table of one pattern (standard goal) and how many entries were clamped.
+
+    ``progress(done, total)`` counts placements with a known value; :class:`BuildCancelled`
+    if ``should_stop()`` turns true.
+    """
+    n = rows * cols
+    if n > 30:
+        raise ValueError("compact pattern databases need a board of at most 30 cells")
+    k = len(pattern)
+    total = placements(n, k)
+    size = (total + 7) & ~7
+    fac = rank_factors(n, k)
+    home = np.array([t - 1 for t in pattern], dtype=np.int64)
+    full, nfirst, nlast, nbr_mask = _masks(rows, cols)
+    seen = np.zeros(size, dtype=np.uint8)
+    cur = np.zeros(size, dtype=np.uint8)
+    nxt = np.zeros(size, dtype=np.uint8)
+    packed = np.zeros((size + 1) // 2, dtype=np.uint8)
+    goal = rank(home.copy(), k, fac)
+    occ = sum(1 << int(h) for h in home)
+    o = _ordinal(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst),
+                 np.int64(nlast))
+    seen[goal] = cur[goal] = 1 << o
+    out = np.zeros(3, dtype=np.int64)
+    out[0] = 1
+    depth = 0
+    chunk = max(8, chunk & ~7)
+    while True:
+        for lo in range(0, size, chunk):
+            if should_stop is not None and should_stop():
+                raise BuildCancelled()
+            _expand(cur, nxt, seen, packed, depth, lo, min(size, lo + chunk), k, n, cols, fac,
+                    home, nbr_mask, np.int64(full), np.int64(nfirst), np.int64(nlast), out)
+            if out[2]:
+                raise ValueError("too many separate blank regions for this pattern")
+            if progress is not None:
+                progress(int(out[0]), total)
+        if not nxt.any():
+            break
+        cur, nxt = nxt, cur   # the old frontier was cleared entry by entry while expanding
+        depth += 1
+    # Placements never reached (only when the pattern holds every tile, so parity bites) keep
+    # 0: the Manhattan distance alone, still a lower bound.
+    return packed, int(out[1])
+
+
+def nibble(packed: np.ndarray, i: int) -> int:
+    """Entry i of a packed table."""
+    return (int(packed[i >> 1]) >> ((i & 1) * 4)) & 15
+
+
+# --------------------------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------------------------
+
+def pattern_path(rows: int, cols: int, pattern: Sequence[int]) -> Path:
+    name = (f"sliding-cpdb-v{FORMAT_VERSION}-{rows}x{cols}-"
+            f"{'.'.join(map(str, pattern))}.pdb")
+    return cache_dir() / name
+
+
+def _meta(rows, cols, pattern) -> dict:
+    return {"kind": "compact-nibble-delta", "rows": rows, "cols": cols, "pattern": list(pattern)}
+
+
+def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | None:
+    table = pdb_file.load(pattern_path(rows, cols, pattern), _meta(rows, cols, pattern))
+    want = (((placements(rows * cols, len(pattern)) + 7) & ~7) + 1) // 2
+    if table is None or table.dtype != np.uint8 or table.shape != (want,):
+        return None
+    return table
+
+
+def build_bytes(rows: int, cols: int, pattern: Sequence[int]) -> int:
+    """Peak bytes a build of this pattern allocates (three byte arrays and the packed table)."""
+    size = (placements(rows * cols, len(pattern)) + 7) & ~7
+    return 3 * size + size // 2
+
+
+def file_bytes(rows: int, cols: int, pattern: Sequence[int]) -> int:
+    return ((placements(rows * cols, len(pattern)) + 7) & ~7) // 2
+
+
+def available_memory() -> int | None:
+    """MemAvailable from /proc/meminfo in bytes (None where unknown)."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def shortfall(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> str | None:
+    """Why the missing tables of a partition cannot be built here now (memory or disk), or
+    None if they can."""
+    missing = [p for p in _table_patterns(rows, cols, partition)
+               if load_pattern(rows, cols, p) is None]
+    if not missing:
+        return None
+    need_mem = max(build_bytes(rows, cols, p) for p in missing)
+    mem = available_memory()
+    if mem is not None and mem < need_mem + (256 << 20):
+        return (f"building needs about {need_mem / 2**30:.1f} GiB of memory and "
+                f"{mem / 2**30:.1f} GiB is available")
+    need_disk = sum(file_bytes(rows, cols, p) for p in missing)
+    try:
+        d = cache_dir()
+        probe = d if d.exists() else next((a for a in d.parents if a.exists()), Path("/"))
+        disk = shutil.disk_usage(probe).free
+    except OSError:
+        disk = None
+    if disk is not None and disk < need_disk + (64 << 20):
+        return (f"the tables need {need_disk / 2**20:.0f} MiB of disk in {cache_dir()} and "
+                f"{disk / 2**20:.0f} MiB is free")
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# A partition's tables, ready for the search kernel
+# --------------------------------------------------------------------------------------------
+
+def mirror_cells(rows: int, cols: int) -> list[int]:
+    """Cell (r, c) -> (c, r) on a square board."""
+    return [(i % cols) * cols + i // cols for i in range(rows * cols)]
+
+
+def mirror_tile(rows: int, cols: int, t: int) -> int:
+    """The tile whose home is the mirror image of tile t's home (standard goal)."""
+    return mirror_cells(rows, cols)[t - 1] + 1
+
+
+def _table_patterns(rows, cols, partition) -> list[tuple[int, ...]]:
+    """The patterns that need a table of their own (the others are mirror images)."""
+    own: list[tuple[int, ...]] = []
+    for p in partition:
+        image = {mirror_tile(rows, cols, t) for t in p}
+        if not any(set(q) == image and set(q) != set(p) for q in own):
+            own.append(tuple(p))
+    return own
+
+
+@dataclass
+class CompactTables:
+    """Tables and lookup recipes for :func:`ida_compact.run_compact`.
+
+    Lookups 0..npat-1 give the partition's values on the board, npat..2*npat-1 on the mirrored
+    board. Lookup l reads table ``packed[tid[l]]`` (plus ``toff[tid[l]]`` entries), whose slot j
+    holds tile ``slot[l, j]`` at its cell, or at its mirrored cell when ``rf[l]`` is 1.
+    ``ln[t]``/``lm[t]`` are the two lookups that contain tile t.
+    """
+
+    rows: int
+    cols: int
+    partition: tuple[tuple[int, ...], ...]
+    patterns: tuple[tuple[int, ...], ...]
+    packed: tuple
+    toff: np.ndarray
+    tk: np.ndarray
+    fac: np.ndarray
+    tid: np.ndarray
+    slot: np.ndarray
+    rf: np.ndarray
+    ln: np.ndarray
+    lm: np.ndarray
+    refl: np.ndarray
+    npat: int
+    clamped: int = 0
+
+    @property
+    def nbytes(self) -> int:
+        return int(sum(t.nbytes for t in self.packed))
+
+    @classmethod
+    def from_tables(cls, rows, cols, partition, patterns, tables, clamped=0) -> "CompactTables":
+        n = rows * cols
+        refl = np.array(mirror_cells(rows, cols), dtype=np.int64)
+        m = [0] + [mirror_tile(rows, cols, t) for t in range(1, n)]
+        kmax = max(len(p) for p in patterns)
+        toff = np.zeros(len(patterns), dtype=np.int64)
+        tk = np.zeros(len(patterns), dtype=np.int64)
+        fac = np.zeros((len(patterns), kmax), dtype=np.int64)
+        for i, p in enumerate(patterns):
+            tk[i] = len(p)
+            fac[i, :len(p)] = rank_factors(n, len(p))
+        # A tuple of the (memory-mapped) tables, not one concatenated copy: loading stays cheap
+        # and the page cache is shared between processes.
+        packed = tuple(tables)
+        npat = len(partition)
+        tid = np.zeros(2 * npat, dtype=np.int64)
+        rf = np.zeros(2 * npat, dtype=np.int64)
+        slot = np.zeros((2 * npat, kmax), dtype=np.int64)
+        ln = np.zeros(n, dtype=np.int64)
+        lm = np.zeros(n, dtype=np.int64)
+        for i, p in enumerate(partition):
+            if tuple(p) in patterns:
+                own = patterns.index(tuple(p))
+                recipes = ((own, [t for t in p], 0), (own, [m[t] for t in p], 1))
+            else:
+                image = {m[t] for t in p}
+                q = next(q for q in patterns if set(q) == image)
+                own = patterns.index(q)
+                recipes = ((own, [m[t] for t in q], 1), (own, list(q), 0))
+            for g, (table_id, tiles, flag) in enumerate(recipes):
+                lk = g * npat + i
+                tid[lk] = table_id
+                rf[lk] = flag
+                slot[lk, :len(tiles)] = tiles
+                for t in tiles:
+                    (ln if g == 0 else lm)[t] = lk
+        return cls(rows, cols, tuple(map(tuple, partition)), tuple(patterns), packed, toff, tk,
+                   fac, tid, slot, rf, ln, lm, refl, npat, clamped)
+
+
+_loaded: dict[tuple, CompactTables] = {}
+_lock = threading.Lock()
+
+
+def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]], build: bool = True,
+               progress: Callable[[int, int, str], None] | None = None,
+               should_stop: StopFn | None = None) -> CompactTables | None:
+    """The partition's compact tables: from memory, else from the cache directory, else built
+    and saved (only if ``build``; otherwise None when a table is missing).
+
+    ``progress(done, total, pattern_text)`` reports building; :class:`BuildCancelled` if
+    ``should_stop`` says stop (finished patterns stay saved).
+    """
+    if rows != cols:
+        raise ValueError("compact pattern databases are for square boards")
+    key = (rows, cols, tuple(tuple(p) for p in partition))
+    with _lock:
+        if key in _loaded:
+            return _loaded[key]
+        n = rows * cols
+        if sorted(t for p in partition for t in p) != list(range(1, n)):
+            raise ValueError("a partition must cover every tile exactly once")
+        patterns = _table_patterns(rows, cols, key[2])
+        total = sum(placements(n, len(p)) for p in patterns)
+        before = 0
+        tables = []
+        clamped = 0
+        for pattern in patterns:
+            table = load_pattern(rows, cols, pattern)
+            if table is None:
+                if not build:
+                    return None
+                label = "-".join(map(str, pattern))
+                report = None
+                if progress is not None:
+                    report = lambda done, _t, _b=before, _l=label: progress(_b + done, total, _l)
+                table, c = build_compact(rows, cols, pattern, report, should_stop)
+                clamped += c
+                try:
+                    pdb_file.save(pattern_path(rows, cols, pattern), table,
+                                  _meta(rows, cols, pattern))
+                except OSError as exc:
+                    warn_unwritable(exc)
+            before += placements(n, len(pattern))
+            tables.append(table)
+        result = CompactTables.from_tables(rows, cols, key[2], tuple(patterns), tables, clamped)
+        _loaded[key] = result
+        return result
+
+
+def cached_on_disk(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> bool:
+    """True if every table the partition needs has a file in the cache directory."""
+    return all(pattern_path(rows, cols, p).exists()
+               for p in _table_patterns(rows, cols, partition))
+
+
+def loaded(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> bool:
+    return (rows, cols, tuple(tuple(p) for p in partition)) in _loaded
+
+
+def forget_loaded() -> None:
+    """Drop the in-memory tables (tests and the bench use this to measure loading)."""
+    with _lock:
+        _loaded.clear()
+
+
+def _main() -> None:
+    """``python -m plugins.sliding.pdb_compact [4|5]``: build the 7-8 (4) or 6-6-6-6 (5) tables."""
+    import sys
+    import time
+
+    size = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    partition = PARTITION_4X4_78 if size == 4 else PARTITION_5X5
+    started = time.perf_counter()
+
+    def show(done: int, total: int, pattern: str) -> None:
+        print(f"\rbuilding pattern {pattern}: {100 * done / total:5.1f}% "
+              f"({time.perf_counter() - started:.0f} s)", end="", file=sys.stderr, flush=True)
+
+    tables = get_tables(size, size, partition, True, show)
+    print(f"\r{size}x{size} tables ready in {cache_dir()} ({tables.nbytes / 2**20:.0f} MiB, "
+          f"{time.perf_counter() - started:.1f} s, {tables.clamped} clamped)" + " " * 20,
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,0 +1,139 @@
+"""The ``bounded`` and ``auto`` sliding solvers: the proven bound is honest (never claims the
+shortest answer is longer than it is: checked against breadth-first distances on small boards),
+answers replay, and the default solver suits the board size. No timed assertions; small boards
+and reduced tables only (the 5x5 6-6-6-6 tables are never built here)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sliding_reference import bfs_distances
+
+from engine import SolveContext, Solved
+from engine.solving import run_solver
+from plugins.sliding import bounded as bounded_mod
+from plugins.sliding import pdb_compact as pc
+from plugins.sliding.auto import AutoSolver
+from plugins.sliding.board import make_board
+from plugins.sliding.bounded import BoundedSolver
+from plugins.sliding.puzzle import SlidingPuzzle
+
+PUZZLE = SlidingPuzzle()
+SMALL_3X3 = ((1, 2, 3), (4, 5, 6, 7, 8))
+
+
+def solver(seconds=0.3) -> BoundedSolver:
+    s = BoundedSolver()
+    s.seconds = seconds
+    return s
+
+
+def check_honest(report, optimum):
+    """The engine's facts about a bounded answer hold against the true optimum."""
+    assert report.status == "solved"
+    length = len(report.outcome.moves)
+    lb = report.outcome.stats["lower_bound"]
+    assert lb <= optimum <= length                       # the bound never overclaims
+    gap = report.details["longer_than_shortest_at_most"]
+    assert gap == length - lb and gap >= length - optimum
+    assert report.details["shortest_at_least"] == lb
+    assert isinstance(lb, int) and report.outcome.optimal == (lb == length)
+    if report.outcome.optimal:
+        assert length == optimum
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 3)])
+def test_bound_is_honest_without_tables(rows, cols):
+    goal = tuple(range(1, rows * cols)) + (0,)
+    dist = bfs_distances(rows, cols, goal)
+    rng = random.Random(rows * 10 + cols)
+    deepest = max(dist.values())
+    far = sorted(b for b, d in dist.items() if d >= deepest - 6)
+    for board in rng.sample(far, 8) + rng.sample(sorted(dist), 8):
+        report = run_solver(PUZZLE, solver(0.05), make_board(rows, cols, list(board)))
+        check_honest(report, dist[board])
+
+
+@pytest.fixture
+def small_3x3_tables(tmp_path, monkeypatch):
+    """Let the bounded solver use compact tables on the 3x3 (a reduced partition), so the
+    anytime weighted search runs where BFS knows every optimum."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    pc.forget_loaded()
+    pc.get_tables(3, 3, SMALL_3X3)
+    monkeypatch.setitem(bounded_mod.PARTITIONS, 3, SMALL_3X3)
+    yield
+    pc.forget_loaded()
+
+
+def test_bound_is_honest_with_weighted_rounds(small_3x3_tables, monkeypatch):
+    dist = bfs_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    rng = random.Random(5)
+    boards = rng.sample(sorted(dist), 40)
+    # One heavily weighted round, no exact phase: answers longer than the shortest do occur.
+    monkeypatch.setattr(bounded_mod, "FIRST_WEIGHTS", ((3, 1),))
+    monkeypatch.setattr(bounded_mod, "WEIGHTS", ())
+    weighted_only = solver(5.0)
+    weighted_only.exact_phase = False
+    longer = 0
+    for board in boards:
+        report = run_solver(PUZZLE, weighted_only, make_board(3, 3, list(board)))
+        check_honest(report, dist[board])
+        longer += len(report.outcome.moves) > dist[board]
+        assert "pattern databases" in report.outcome.stats["heuristic"]
+    assert longer > 0, "no suboptimal answer: the honesty check above tested nothing"
+
+
+def test_anytime_search_proves_optimality_given_time(small_3x3_tables):
+    dist = bfs_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    for board in random.Random(6).sample(sorted(dist), 25):
+        report = run_solver(PUZZLE, solver(5.0), make_board(3, 3, list(board)))
+        check_honest(report, dist[board])
+        assert report.outcome.optimal and len(report.outcome.moves) == dist[board]
+
+
+def test_cancelled_before_any_answer_gives_up(small_3x3_tables):
+    import threading
+    stop = threading.Event()
+    stop.set()
+    board = make_board(3, 3, [8, 6, 7, 2, 5, 4, 3, 0, 1])
+    outcome = solver(5.0).solve(board, SolveContext(cancel=stop))
+    assert outcome.status in ("gave_up", "solved")
+    if outcome.status == "solved":   # the fast fallback may still answer; then honestly
+        assert outcome.stats["lower_bound"] <= 31
+
+
+def test_auto_picks_by_board_size():
+    auto = AutoSolver()
+    pick = lambda r, c: auto.choose(make_board(r, c, list(range(1, r * c)) + [0])).name
+    assert pick(3, 3) == "optimal" and pick(4, 4) == "optimal" and pick(3, 4) == "optimal"
+    assert pick(5, 5) == "bounded" and pick(4, 6) == "bounded" and pick(3, 5) == "bounded"
+    assert pick(6, 6) == "fast" and pick(5, 6) == "fast"
+    for word in ("optimal", "bounded", "fast"):
+        assert word in auto.description
+
+
+def test_auto_answers_the_8_puzzle_optimally_through_the_engine():
+    dist = bfs_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    board = max(sorted(dist), key=dist.get)      # a hardest 8-puzzle (31 moves)
+    report = run_solver(PUZZLE, AutoSolver(), make_board(3, 3, list(board)))
+    assert report.outcome.optimal and len(report.outcome.moves) == dist[board] == 31
+    assert report.outcome.stats["solver_used"] == "optimal"
+    assert report.details["longer_than_shortest_at_most"] == 0
+
+
+def test_engine_rejects_a_lower_bound_above_the_answer():
+    """A claimed bound longer than a verified answer is a provable lie: the engine says so."""
+    from engine import Solver
+    from engine.errors import SolverError
+
+    class Liar(Solver):
+        puzzle_id, name = "sliding", "liar"
+
+        def solve(self, instance, ctx):
+            return Solved(("8",), stats={"lower_bound": 3})
+
+    board = make_board(3, 3, [1, 2, 3, 4, 5, 6, 7, 0, 8])
+    with pytest.raises(SolverError, match="claimed no solution is shorter than 3"):
+        run_solver(PUZZLE, Liar(), board)

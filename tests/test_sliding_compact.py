@@ -1,0 +1,212 @@
+"""Compact (ranked, 4-bit) pattern databases, checked against brute force on reduced boards and
+patterns; their search against breadth-first distances and Korf's optima. The full 7-8 and
+6-6-6-6 tables are never built here (minutes and gigabytes): see bench/sliding.py."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from sliding_reference import bfs_distances, brute_force_pattern
+
+from plugins.sliding import pdb_compact as pc
+
+
+def manhattan(cells, pattern, cols):
+    return sum(abs(c // cols - (t - 1) // cols) + abs(c % cols - (t - 1) % cols)
+               for c, t in zip(cells, pattern))
+
+
+def test_rank_is_a_bijection_onto_the_placements():
+    n, k = 6, 3
+    fac = pc.rank_factors(n, k)
+    ranks = set()
+    pos = np.zeros(k, dtype=np.int64)
+    for cells in itertools.permutations(range(n), k):
+        r = pc.rank(np.array(cells, dtype=np.int64), k, fac)
+        ranks.add(r)
+        occ = pc.unrank(r, k, n, fac, pos)
+        assert tuple(pos) == cells and occ == sum(1 << c for c in cells)
+    assert ranks == set(range(pc.placements(n, k)))
+
+
+@pytest.mark.parametrize("rows,cols,pattern", [(3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)),
+                                               (4, 4, (2, 3, 4)), (4, 4, (1, 5, 9)),
+                                               (3, 3, (1, 2, 4, 5, 7))])
+def test_compact_table_equals_brute_force(rows, cols, pattern):
+    """Every entry is (true pattern distance - Manhattan) / 2, the distance found by an
+    independent 0-1 breadth-first search over (pattern cells, blank cell)."""
+    packed, clamped = pc.build_compact(rows, cols, pattern, chunk=64)
+    expected = brute_force_pattern(rows, cols, pattern)
+    n, k = rows * cols, len(pattern)
+    fac = pc.rank_factors(n, k)
+    assert len(expected) == pc.placements(n, k)
+    for cells, d in expected.items():
+        md = manhattan(cells, pattern, cols)
+        assert (d - md) % 2 == 0
+        want = min((d - md) // 2, pc.CLAMP)
+        assert pc.nibble(packed, pc.rank(np.array(cells, dtype=np.int64), k, fac)) == want
+    assert clamped == sum(1 for cells, d in expected.items()
+                          if (d - manhattan(cells, pattern, cols)) // 2 > pc.CLAMP)
+
+
+def test_progress_and_cancellation():
+    seen = []
+    pc.build_compact(3, 3, (1, 2, 3, 4), lambda d, t: seen.append((d, t)), chunk=64)
+    assert seen[-1] == (3024, 3024) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    with pytest.raises(pc.BuildCancelled):
+        pc.build_compact(3, 3, (1, 2, 3, 4), should_stop=lambda: True)
+
+
+def test_mirror_sharing_on_the_5x5_partition():
+    """Three tables serve the four 6-tile patterns of the 5x5 (one is another's mirror)."""
+    pats = pc._table_patterns(5, 5, pc.PARTITION_5X5)
+    assert len(pats) == 3
+    assert sorted(t for p in pc.PARTITION_5X5 for t in p) == list(range(1, 25))
+
+
+# -- the search over compact tables -----------------------------------------------------------
+
+from plugins.sliding.ida_compact import CompactSearch  # noqa: E402
+
+SMALL_4X4 = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15))
+SMALL_3X3 = ((1, 2, 3), (4, 5, 6, 7, 8))
+
+
+@pytest.fixture(scope="module")
+def small_tables(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path_factory.mktemp("cpdb")))
+        pc.forget_loaded()
+        yield {3: pc.get_tables(3, 3, SMALL_3X3), 4: pc.get_tables(4, 4, SMALL_4X4)}
+    pc.forget_loaded()
+
+
+def apply_moves(tiles, moves, cols):
+    board = list(tiles)
+    for t in moves:
+        b, q = board.index(0), board.index(t)
+        assert abs(b - q) in (1, cols) and (abs(b - q) == cols or b // cols == q // cols)
+        board[b], board[q] = t, 0
+    return board
+
+
+def test_exact_search_is_optimal_on_the_8_puzzle(small_tables):
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    dist = bfs_distances(3, 3, goal)
+    rng = random.Random(4)
+    boards = rng.sample(sorted(dist), 150)
+    for board in boards:
+        search = CompactSearch(board, small_tables[3])
+        assert search.h0 <= dist[board]                          # admissible at the root
+        path = search.run()
+        assert apply_moves(board, path, 3) == list(goal)
+        assert len(path) == dist[board]
+        assert search.proven_lower_bound() == dist[board]
+
+
+def test_heuristic_is_admissible_on_8_puzzle_boards(small_tables):
+    dist = bfs_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    for board, d in random.Random(2).sample(sorted(dist.items()), 5000):
+        assert CompactSearch(board, small_tables[3]).h0 <= d
+
+
+# Korf's instances converted to the usual goal (rotate 180 degrees, x -> 16 - x), quick ones.
+KORF_QUICK = {12: ("14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15", 45),
+              16: ("1 3 2 5 10 9 15 6 8 14 13 11 12 4 7 0", 42)}
+
+
+def usual_goal(text):
+    std = [0] * 16
+    for i, t in enumerate(int(x) for x in text.split()):
+        std[15 - i] = 16 - t if t else 0
+    return std
+
+
+@pytest.mark.parametrize("number", sorted(KORF_QUICK))
+def test_exact_search_finds_korf_optimum(small_tables, number):
+    text, optimum = KORF_QUICK[number]
+    board = usual_goal(text)
+    search = CompactSearch(board, small_tables[4])
+    path = search.run()
+    assert apply_moves(board, path, 4) == list(range(1, 16)) + [0]
+    assert len(path) == optimum
+
+
+def test_weighted_search_stays_within_its_weight_and_ub_proves_optimality(small_tables):
+    dist = bfs_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
+    rng = random.Random(9)
+    for board in rng.sample(sorted(dist), 100):
+        search = CompactSearch(board, small_tables[3], weight=(3, 2))
+        path = search.run()
+        assert apply_moves(board, path, 3) == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+        assert dist[board] <= len(path) <= 1.5 * dist[board]
+        # Looking for anything shorter than the shortest finds nothing, and says so.
+        exact = CompactSearch(board, small_tables[3], ub=dist[board])
+        assert exact.run() is None and exact.exhausted
+        assert exact.proven_lower_bound() == dist[board]
+
+
+# -- prepare: who builds the big tables, and the fallback when memory is short ---------------
+
+import logging  # noqa: E402
+
+from engine import SolveContext  # noqa: E402
+from plugins.sliding import pdb  # noqa: E402
+from plugins.sliding.board import make_board  # noqa: E402
+from plugins.sliding.optimal import OptimalSolver  # noqa: E402
+
+SMALL_DENSE = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15))
+
+
+@pytest.fixture
+def small_solver(tmp_path, monkeypatch):
+    """An optimal solver whose '7-8' and '6-6-3' partitions are small stand-ins (quick builds)."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    pc.forget_loaded()
+    pdb.forget_loaded()
+    solver = OptimalSolver()
+    solver.partition78 = SMALL_4X4
+    solver.partition = SMALL_DENSE
+    yield solver, tmp_path
+    pc.forget_loaded()
+    pdb.forget_loaded()
+
+
+def korf12():
+    return make_board(4, 4, usual_goal(KORF_QUICK[12][0]))
+
+
+def test_prepare_with_progress_builds_the_big_tables_and_solve_uses_them(small_solver):
+    solver, path = small_solver
+    events = []
+    assert solver.prepare(SolveContext(on_progress=events.append, progress_interval=0))
+    assert pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert any(e.get("phase") == "building pattern database" for e in events)
+    pc.forget_loaded()
+    outcome = solver.solve(korf12(), SolveContext())
+    assert len(outcome.moves) == KORF_QUICK[12][1]
+    assert outcome.stats["heuristic"] == "pattern databases 4-4-4-3 + mirror"
+    assert "note" not in outcome.stats
+
+
+def test_prepare_without_progress_never_builds_the_big_tables(small_solver):
+    solver, path = small_solver
+    assert solver.prepare(SolveContext())          # a server preparing its workers
+    assert not pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert pdb.cached_on_disk(4, 4, SMALL_DENSE)   # the small tables are ready instead
+    outcome = solver.solve(korf12(), SolveContext())
+    assert len(outcome.moves) == KORF_QUICK[12][1]
+    assert "not prepared" in outcome.stats["note"]
+
+
+def test_prepare_falls_back_when_memory_is_short(small_solver, monkeypatch, caplog):
+    solver, path = small_solver
+    monkeypatch.setattr(pc, "available_memory", lambda: 1 << 20)
+    with caplog.at_level(logging.WARNING, logger="puzzle_engine.sliding"):
+        assert solver.prepare(SolveContext(on_progress=lambda s: None))
+    assert not pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert pdb.cached_on_disk(4, 4, SMALL_DENSE)
+    assert any("memory" in r.getMessage() for r in caplog.records)
