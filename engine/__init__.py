@@ -9,14 +9,15 @@ from ._ctrl_c import guard_startup
 guard_startup()  # the `puzzle` command exits 3 on Ctrl+C while it loads (a no-op elsewhere)
 
 from .context import SolveContext  # noqa: E402
-from .contract import Assessment, EditMode, EditResult, EditTool, Puzzle, Renderer, Solver  # noqa: E402
+from .contract import THUMBNAIL, Assessment, EditMode, EditResult, EditTool, Puzzle, Renderer, Solver  # noqa: E402
 from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
 from .solving import replay  # noqa: E402
+from .wording import plural  # noqa: E402
 
 __all__ = [
     "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
-    "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "Unsolvable",
-    "hookimpl", "replay",
+    "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "THUMBNAIL", "Unsolvable",
+    "hookimpl", "plural", "replay",
 ]

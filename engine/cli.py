@@ -31,6 +31,7 @@ from .jobs.worker import worker_command
 from .plugins import get_registry
 from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
 from .svgsafe import UnsafeSVG, sanitize_svg
+from .wording import plural
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
 EXIT_ENVIRONMENT = 5
@@ -137,15 +138,15 @@ class _ProgressLine:
 def _summary(report_json: dict) -> str:
     stats = report_json["stats"]
     nodes = stats.get("nodes", stats.get("positions"))
-    nodes_text = f", {nodes:,} nodes" if isinstance(nodes, int) else ""
+    nodes_text = f", {plural(nodes, 'node')}" if isinstance(nodes, int) else ""
     secs = f"{report_json['seconds']:.3f} s"
     status = report_json["status"]
     if status == "solved":
         kind = "optimal" if report_json["optimal"] else "not proven optimal"
         gap = report_json.get("details", {}).get("longer_than_shortest_at_most")
         if not report_json["optimal"] and isinstance(gap, int):
-            kind = f"at most {gap} moves longer than the shortest"
-        return f"solved: {report_json['length']} moves ({kind}), {secs}{nodes_text}"
+            kind = f"at most {plural(gap, 'move')} longer than the shortest"
+        return f"solved: {plural(report_json['length'], 'move')} ({kind}), {secs}{nodes_text}"
     if status == "unsolvable":
         return f"unsolvable: {report_json['reason']} ({secs}{nodes_text})"
     return f"gave up ({report_json['reason']}) after {secs}{nodes_text}"

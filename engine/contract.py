@@ -31,6 +31,12 @@ from .context import SolveContext
 from .errors import InputError
 from .outcomes import Outcome
 
+#: The ``selection`` the host passes to :meth:`Renderer.render` for a still picture of a state
+#: that nobody edits (the gallery's thumbnail of the first preset). A renderer whose editor board
+#: differs from its playback board (work areas, trays, handles) draws the playback look for it;
+#: others can ignore it, as they ignore any selection they do not know.
+THUMBNAIL = "@thumbnail"
+
 Instance = Hashable
 State = Hashable
 
@@ -300,5 +306,6 @@ class Renderer(ABC):
 
         ``last_move`` is the move just played (highlight what it changed), ``next_move`` the one
         about to be played (highlight what it will move), ``selection`` a pending selection
-        returned by :meth:`Puzzle.edit`. Moves given here are legal for the state.
+        returned by :meth:`Puzzle.edit`, or :data:`THUMBNAIL` for a still picture that is not
+        being edited. Moves given here are legal for the state.
         """

@@ -40,6 +40,10 @@ class InputError(PuzzleError, ValueError):
         return {"error": self.message, "where": self.where}
 
 
+class UnknownPuzzle(InputError):
+    """No installed puzzle has the id asked for (the web app answers 404, the CLI exits 2)."""
+
+
 class SolverError(PuzzleError):
     """A solver broke its contract: it raised, or returned a solution that does not replay.
 

@@ -32,7 +32,7 @@ import pluggy
 
 from . import hookspecs
 from .contract import Puzzle, Renderer, Solver
-from .errors import InputError
+from .errors import InputError, UnknownPuzzle
 
 #: Entry-point group of puzzle plugins (built-in ones too).
 PLUGIN_GROUP = "puzzle_engine"
@@ -257,14 +257,14 @@ class Registry:
     # -- queries -----------------------------------------------------------------------------
 
     def puzzle(self, puzzle_id: str) -> Puzzle:
-        """The puzzle with this id; InputError listing the installed ones if there is none."""
+        """The puzzle with this id; UnknownPuzzle (an InputError) listing the installed ones if there is none."""
         try:
             return self.puzzles[puzzle_id]
         except (KeyError, TypeError):
             known = ", ".join(sorted(self.puzzles)) or "none"
             failed = ", ".join(p.name for p in self.failures())
             hint = f"; plugins that failed to load: {failed} (see `puzzle plugins`)" if failed else ""
-            raise InputError(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}{hint}") from None
+            raise UnknownPuzzle(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}{hint}") from None
 
     def solvers(self, puzzle_id: str) -> list[Solver]:
         """Solvers for the puzzle: the owner's first (the first is the default), then others'."""

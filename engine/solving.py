@@ -21,6 +21,7 @@ from .contract import Instance, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
+from .wording import plural
 
 #: Longest instance text or JSON accepted anywhere, before a puzzle even looks at it.
 MAX_INPUT_CHARS = 200_000
@@ -42,7 +43,22 @@ def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
     if not key:
         raise InputError(f"the instance is empty; give {puzzle.title} instance text or a preset "
                          f"name ({', '.join(presets) or 'none'})")
-    return puzzle.parse(text)
+    try:
+        return puzzle.parse(text)
+    except InputError as exc:
+        if not _looks_like_a_name(key):
+            raise
+        # A lone word was most likely meant as a preset name: say so before the parser's
+        # complaint about it as instance text.
+        raise InputError(f"{key[:40]!r} is not a preset of {puzzle.title} (presets: "
+                         f"{', '.join(presets) or 'none'}), nor valid instance text: {exc}") from None
+
+
+def _looks_like_a_name(text: str) -> bool:
+    """One word with two different letters in it, like a preset name ("15-puzzle", "english"),
+    not a one-line drawing such as "01x1" or "ooo.ooo"."""
+    return (len(text) <= 40 and text.isascii() and len({c.lower() for c in text if c.isalpha()}) >= 2
+            and all(c.isalnum() or c in "-_." for c in text))
 
 
 def iter_states(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> Iterator[State]:
@@ -143,7 +159,7 @@ class CheckTooSlow(Exception):
     moves (the puzzle's rules are too slow for that many moves, not the solver's fault)."""
 
     def __init__(self, done: int, total: int):
-        super().__init__(f"checked {done:,} of {total:,} moves")
+        super().__init__(f"checked {done:,} of {plural(total, 'move')}")
         self.done = done
         self.total = total
 
@@ -167,9 +183,10 @@ def verify_solution(puzzle: Puzzle, instance: Instance, moves: Sequence[str], so
                           solver=solver_name, move_index=index) from None
     except CheckTooSlow as slow:
         raise PluginError(f"the {puzzle.id} rules are too slow to check an answer of "
-                          f"{slow.total:,} moves within {bound:.1f} s ({slow})") from None
+                          f"{plural(slow.total, 'move')} within {bound:.1f} s ({slow})") from None
     if not puzzle.is_solved(last):
-        raise SolverError(f"solver {solver_name!r} returned {len(moves)} moves that do not reach "
+        raise SolverError(f"solver {solver_name!r} returned {plural(len(moves), 'move')} that "
+                          f"{'does' if len(moves) == 1 else 'do'} not reach "
                           f"the goal", solver=solver_name, move_index=len(moves))
 
 

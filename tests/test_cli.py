@@ -61,6 +61,8 @@ def test_solve_prints_moves_then_a_summary_and_exits_0(third_party):
     lines = result.stdout.splitlines()
     assert lines[:-1] == ["*2", "+1"]
     assert lines[-1].startswith("solved: 2 moves (not proven optimal)")
+    one = run(["solve", "counter", "3 -> 4"], third_party)
+    assert one.stdout.splitlines()[-1].startswith("solved: 1 move (not proven optimal)"), one.stdout
 
 
 def test_solve_json_has_the_documented_fields(third_party):

@@ -127,7 +127,7 @@ def test_solutions_are_replayed_and_a_wrong_one_names_the_solver_and_the_move():
         def solve(self, instance, ctx):
             return Solved(["+1"])
 
-    with pytest.raises(SolverError, match="'short' returned 1 moves that do not reach the goal"):
+    with pytest.raises(SolverError, match="'short' returned 1 move that does not reach the goal"):
         run_solver(puzzle, Short(), puzzle.parse("1 -> 5"))
 
 
@@ -182,6 +182,20 @@ def test_bad_instances_and_timeouts_are_input_errors():
         resolve_instance(CounterPuzzle(), "1" * 300_000)
     with pytest.raises(InputError, match="positive"):
         solve(registry, "counter", "1 -> 5", timeout=0)
+
+
+def test_a_lone_word_that_is_no_preset_is_called_an_unknown_preset_with_the_list():
+    with pytest.raises(InputError) as err:
+        resolve_instance(CounterPuzzle(), "nosuch")
+    message = str(err.value)
+    assert "'nosuch' is not a preset of" in message and "presets: small" in message
+    assert 'expected "START -> TARGET"' in message  # the parser's own complaint is kept
+    # Text that is not one word, or a one-line drawing ("01x1", "ooo.ooo"), gets only the
+    # parser's message.
+    for text in ("no such", "01x1", "ooo.ooo"):
+        with pytest.raises(InputError) as err:
+            resolve_instance(CounterPuzzle(), text)
+        assert "preset" not in str(err.value)
 
 
 def test_replay_names_the_first_illegal_move():
@@ -242,3 +256,9 @@ def test_a_plugin_whose_commands_raise_is_recorded_and_the_others_are_added():
     assert "hello" in group.commands
     assert "no commands today" in registry.plugins["bad"].error
     assert registry.plugins["good"].ok
+
+
+def test_plural_agrees_with_the_count():
+    from engine import plural
+    assert [plural(n, "move") for n in (0, 1, 2, 12000)] == ["0 moves", "1 move", "2 moves", "12,000 moves"]
+    assert plural(1, "vertex", "vertices") == "1 vertex" and plural(3, "vertex", "vertices") == "3 vertices"

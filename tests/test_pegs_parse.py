@@ -77,6 +77,9 @@ def test_goal_kinds_any_hole_and_pattern():
     ("goal: o_o; board: ooo", "the board has a hole at b1", "goal row 1, column 2"),
     ("geometry: square", "no board given", None),
     ("goal: d4; goal: d4; board: o", "given twice", None),
+    # Text that is no drawing at all hears what a board looks like, not that it is too wide.
+    ("nonsense board", "draw it row by row with o for a peg", "board row 1, column 1"),
+    ("nonsense board", "e.g. board: _o_/ooo/_._", None),
 ])
 def test_bad_input_is_named(text, words, where):
     with pytest.raises(InputError) as info:

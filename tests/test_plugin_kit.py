@@ -48,6 +48,11 @@ def test_the_scaffold_as_written_passes_every_law(tmp_path, cwd):
                                "        return Solved(('+1',) * (instance.target - instance.value), optimal=True)\n"
                                "        parent = {instance.value: None}")},
      "optimal-claims", "claims its"),
+    # The scaffold once checked numbers with str.isdigit() alone: "²" crashed int(), "١٢" read as 12.
+    ("unidigits", {"puzzle.py": ("if not (text.isascii() and text.isdigit())", "if not text.isdigit()")},
+     "junk-text", "ValueError"),
+    ("decimals", {"puzzle.py": ("if not (text.isascii() and text.isdigit())", "if not text.isdecimal()")},
+     "junk-text", "Arabic-Indic digits were read as the ASCII digits 0-9"),
 ])
 def test_check_fails_a_broken_plugin_with_the_law_and_a_minimal_example(tmp_path, cwd, name, patches, law, expected):
     site = make_plugin(tmp_path, name, patches)
@@ -73,7 +78,7 @@ def test_a_false_optimum_is_refuted_with_a_shorter_solution_that_replays(tmp_pat
     assert run.returncode == 4
     # The first instance tried (shortest text, then alphabetical) is the preset "1 -> 64":
     # 63 presses of +1, claimed optimal by the class flag, against 6 moves (doubling from 1).
-    assert "claims its 63 moves are optimal, but these 6 solve it: +1 x2 x2 x2 x2 x2" in run.stdout
+    assert "claims its 63 moves are optimal, but 6 moves solve it: +1 x2 x2 x2 x2 x2" in run.stdout
     assert "minimal failing example: boast2 instance '1 -> 64'" in run.stdout
 
 

@@ -276,3 +276,10 @@ def test_random_2x2_boards_are_uniform_over_the_solvable_ones():
     assert set(counts) == set(reachable)  # all 12 and only those
     assert min(counts.values()) > 6000 / 12 * 0.75
     assert max(counts.values()) < 6000 / 12 * 1.25
+
+
+def test_row_length_messages_agree_in_number():
+    puzzle = SlidingPuzzle()
+    with pytest.raises(InputError) as err:
+        puzzle.parse("1 2 3/4 5 6/7")
+    assert "this row has 1 number but row 1 has 3" in err.value.message

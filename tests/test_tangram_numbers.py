@@ -64,3 +64,17 @@ def test_decimals_snap_to_simple_exact_numbers_and_say_how_far():
     assert parse_coordinate("3")[1] is None
     with pytest.raises(InputError):
         snap_decimal("1e400")
+
+
+@pytest.mark.parametrize("text", ["١٢", "５", "𝟓", "1/٣", "٢r2"])
+def test_digits_of_other_scripts_are_refused_not_read_as_0_to_9(text):
+    # Python's regex \d matches every script's digits and int() reads them, so "١٢" once
+    # parsed as 12.
+    with pytest.raises(InputError):
+        parse_number(text)
+
+
+@pytest.mark.parametrize("text", ["١.5", "５.25", "0.٥"])
+def test_decimals_in_other_scripts_are_refused(text):
+    with pytest.raises(InputError):
+        snap_decimal(text)

@@ -118,3 +118,24 @@ def test_renderer_marks_last_and_next_move_and_draft_actions():
     inst = PUZZLE.edit(PUZZLE.parse("outer 0,0 4,0 4,4 0,4"), "add:M").instance
     svg = r.render(PUZZLE.start(inst), selection="M")
     assert 'data-action="select:M"' in svg and "selected" in svg
+
+
+def _view_box(svg: str) -> list[float]:
+    return [float(v) for v in ET.fromstring(svg).get("viewBox").replace(",", " ").split()]
+
+
+def test_the_thumbnail_is_the_figure_alone_while_the_editor_keeps_its_composer():
+    # The gallery's thumbnail once drew the composer's 8-unit work area and the tray, so the
+    # figure filled a fraction of it.
+    from engine import THUMBNAIL
+    state = PUZZLE.start(PUZZLE.parse(next(iter(PUZZLE.presets().values()))))
+    editor = DefaultRenderer().render(state)
+    thumb = DefaultRenderer().render(state, selection=THUMBNAIL)
+    assert 'data-view="compose"' in editor and 'class="tray-bg"' in editor
+    root = ET.fromstring(thumb)
+    assert root.get("data-view") == "play" and 'class="tray-bg"' not in thumb
+    assert not [el for el in root.iter() if el.get("data-action")]  # a picture: nothing to click
+    # The figure box (x0, y0, x1, y1) with the play margin is the whole picture.
+    x0, y0, x1, y1 = (float(v) for v in root.get("data-work").split())
+    assert _view_box(thumb) == [x0, -y1, x1 - x0, y1 - y0]
+    assert _view_box(thumb)[2] < _view_box(editor)[2]

@@ -127,13 +127,15 @@ def test_bad_instance_in_link_keeps_the_page_working(client):
 def test_unknown_puzzle_page_is_a_404_page(client):
     r = client.get("/nosuchpuzzle")
     assert r.status_code == 404 and "unknown puzzle" in r.get_data(as_text=True)
+    r = client.get("/api/puzzles/nosuchpuzzle")
+    assert r.status_code == 404 and r.get_json()["error"].startswith("unknown puzzle 'nosuchpuzzle'")
 
 
 # -- every bad parameter is a 4xx JSON error ------------------------------------------------------
 
 BAD_REQUESTS = [
-    ("GET", "/api/puzzles/nosuch", None, 400),
-    ("POST", "/api/nosuch/validate", {"instance": "01"}, 400),
+    ("GET", "/api/puzzles/nosuch", None, 404),
+    ("POST", "/api/nosuch/validate", {"instance": "01"}, 404),
     ("POST", "/api/pairs/validate", {}, 400),
     ("POST", "/api/pairs/validate", {"instance": ""}, 400),
     ("POST", "/api/pairs/validate", {"instance": 12}, 400),
@@ -178,6 +180,12 @@ BAD_REQUESTS = [
     ("POST", "/api/jobs/nosuchjob/cancel", None, 404),
     ("GET", "/api/pairs/edit", None, 405),
     ("GET", "/api/no/such/path/here", None, 404),
+    # An unknown puzzle is a 404 like an unknown job, whatever the route (not a 400).
+    ("GET", "/api/puzzles/nope", None, 404),
+    ("GET", "/api/nope/render.svg?instance=1", None, 404),
+    ("GET", "/api/nope/random", None, 404),
+    ("POST", "/api/nope/validate", {"instance": "1"}, 404),
+    ("POST", "/api/nope/jobs", {"instance": "1"}, 404),
 ]
 
 

@@ -51,6 +51,25 @@ def test_boolean_time_limit_is_refused(client, limit):
     # JSON true was silently taken as a 1 s time limit.
     r = client.post("/api/pairs/jobs", json={"instance": "0110", "time_limit": limit})
     assert r.status_code == 400 and r.get_json()["where"] == "time_limit"
+    # Said in the spelling the client sent (JSON), not Python's True/False.
+    assert r.get_json()["error"].endswith(f"not {'true' if limit else 'false'}")
+
+
+@pytest.mark.parametrize("url, body, where, said", [
+    ("/api/pairs/describe", {"instance": "1111", "moves": ["0"], "from": True}, "from", "not true"),
+    ("/api/pairs/describe", {"instance": "1111", "moves": ["0"], "count": [2]}, "count", "not [2]"),
+    ("/api/pairs/edit", {"instance": "1111", "action": "x", "mode": None, "selection": 3}, None, None),
+    ("/api/pairs/edit", {"instance": "1111", "action": True}, "action", "must be text, not true"),
+    ("/api/pairs/jobs", {"instance": "0110", "solver": None, "time_limit": {"s": 1}}, "time_limit",
+     'not {"s": 1}'),
+])
+def test_json_values_are_named_in_json_spelling(client, url, body, where, said):
+    r = client.post(url, json=body)
+    if where is None:  # null is "not given" and a stray field is ignored: no Python None in sight
+        assert "None" not in r.get_data(as_text=True)
+        return
+    assert r.status_code == 400 and r.get_json()["where"] == where, r.get_json()
+    assert said in r.get_json()["error"] and "True" not in r.get_json()["error"]
 
 
 def test_api_root_answers_json_404(client):

@@ -265,6 +265,8 @@ def test_two_click_edit_with_selection(toy_client):
 def test_gallery_lists_the_toy(toy_client):
     html = toy_client.get("/").get_data(as_text=True)
     assert 'href="/pairs"' in html and Pairs.rules in html
+    # The thumbnail asks for a still picture (renderers may drop their editor-only parts).
+    assert "/api/pairs/render.svg?instance=" in html and "&amp;selection=%40thumbnail" in html
 
 
 def test_plugins_page_shows_versions_and_hooks(toy_client):

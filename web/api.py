@@ -11,6 +11,7 @@ import hashlib
 from flask import Blueprint, Response, jsonify, request
 
 from engine import InputError
+from engine.wording import shown
 
 from .editor_view import describe_move, editor_state, parse_seed, puzzle_details
 from .rendering import MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
@@ -46,7 +47,7 @@ def optional_text(values: dict, name: str) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise InputError(f"{name} must be text", where=name)
+        raise InputError(f"{name} must be text, not {shown(value)}", where=name)
     return value
 
 
@@ -137,9 +138,11 @@ def parse_window(values: dict, total: int) -> tuple[int, int]:
     for name, default in (("from", 0), ("count", MAX_DESCRIBE)):
         raw = values.get(name, default)
         try:
+            if isinstance(raw, (bool, float)):  # JSON true is not 1, nor 2.5 a whole number
+                raise ValueError
             bounds[name] = int(raw)
         except (TypeError, ValueError):
-            raise InputError(f"{name} must be a whole number, not {str(raw)[:40]!r}",
+            raise InputError(f"{name} must be a whole number, not {shown(raw)}",
                              where=name) from None
         if bounds[name] < 0:
             raise InputError(f"{name} must not be negative", where=name)
@@ -272,8 +275,11 @@ def submit_job(puzzle_id):
     values = params()
     if "instance" not in values:
         raise InputError("give the instance text in the 'instance' field", where="instance")
-    job = jobs().submit(puzzle_id, values["instance"], optional_text(values, "solver"),
-                        values.get("time_limit"))
+    time_limit = values.get("time_limit")
+    if isinstance(time_limit, (bool, list, dict)):  # said here in JSON's words (true, not True)
+        raise InputError(f"the time limit must be a number of seconds, not {shown(time_limit)}",
+                         where="time_limit")
+    job = jobs().submit(puzzle_id, values["instance"], optional_text(values, "solver"), time_limit)
     status = 200 if job.done else 202
     response = jsonify(job.to_json())
     response.status_code = status

@@ -1,4 +1,4 @@
-"""Errors as answers: InputError is a 400, an unknown job a 404, a full queue a 503 with
+"""Errors as answers: InputError is a 400, an unknown job or puzzle a 404, a full queue a 503 with
 Retry-After, and anything unexpected a JSON 500 without a traceback (logged on the server).
 
 API paths (``/api/...``) always answer JSON ``{"error": message}``; pages answer a small HTML
@@ -11,7 +11,7 @@ from flask import jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine import InputError
-from engine.errors import EnvironmentProblem, PluginError
+from engine.errors import EnvironmentProblem, PluginError, UnknownPuzzle
 from engine.jobs import JobNotFound, JobsUnavailable, QueueFull
 
 
@@ -40,6 +40,11 @@ def error_response(message: str, status: int, where: str | None = None, headers=
 def install(app) -> None:
     @app.errorhandler(JobNotFound)
     def _job_not_found(exc: JobNotFound):
+        return error_response(exc.message, 404, exc.where)
+
+    @app.errorhandler(UnknownPuzzle)
+    def _unknown_puzzle(exc: UnknownPuzzle):
+        # Like an unknown job: the thing named in the URL does not exist (a 404, not a 400).
         return error_response(exc.message, 404, exc.where)
 
     @app.errorhandler(InputError)

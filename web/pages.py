@@ -7,7 +7,7 @@ from urllib.parse import quote
 from flask import Blueprint, Response, render_template, request
 from werkzeug.exceptions import NotFound
 
-from engine import InputError
+from engine import THUMBNAIL, InputError
 
 from .editor_view import editor_state, parse_seed, puzzle_details
 from .rendering import format_moves, parse_moves, user_input
@@ -37,7 +37,10 @@ def gallery():
     for puzzle in registry().puzzles.values():
         try:
             text = first_instance_text(puzzle)
-            thumb = f"/api/{quote(puzzle.id)}/render.svg?instance={quote(text, safe='')}"
+            # The start state as a still picture: renderers draw it as playback shows it, not
+            # with the editor's work area and tools (which would shrink a tangram figure).
+            thumb = (f"/api/{quote(puzzle.id)}/render.svg?instance={quote(text, safe='')}"
+                     f"&selection={quote(THUMBNAIL, safe='')}")
         except Exception:  # a broken plugin still gets its card, without a picture
             thumb = None
         cards.append({"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules, "thumb": thumb})

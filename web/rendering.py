@@ -14,10 +14,11 @@ import threading
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Sequence
 
-from engine import InputError
+from engine import InputError, plural
 from engine.errors import plugin_call
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, resolve_instance
 from engine.svgsafe import sanitize_svg
+from engine.wording import shown
 
 #: Longest single move accepted in a move list.
 MAX_MOVE_CHARS = 200
@@ -97,9 +98,11 @@ def parse_step(raw: Any, moves: Sequence[str]) -> int:
     if raw is None or raw == "":
         return len(moves)
     try:
+        if isinstance(raw, (bool, float)):  # JSON true is not step 1
+            raise ValueError
         step = int(raw)
     except (TypeError, ValueError):
-        raise InputError(f"the step must be a whole number, not {raw!r}", where="step") from None
+        raise InputError(f"the step must be a whole number, not {shown(raw)}", where="step") from None
     if not 0 <= step <= len(moves):
         raise InputError(f"step {step} is out of range: this solution has steps 0 to {len(moves)}",
                          where="step")
@@ -200,8 +203,8 @@ def check_replay_work(text: str, moves: Sequence[str], limit: int | None = None)
     size = max(1, len(text))
     if len(moves) * size > limit:
         allowed = limit // size
-        raise InputError(f"{len(moves):,} moves are too many to replay on a board this large "
-                         f"(its limit is {allowed:,} moves)", where="moves")
+        raise InputError(f"{plural(len(moves), 'move')} are too many to replay on a board this large "
+                         f"(its limit is {plural(allowed, 'move')})", where="moves")
 
 
 class Boards:
@@ -303,8 +306,8 @@ class Boards:
         estimate = len(first) * (len(moves) + 1)
         if estimate > MAX_ANIMATION_BYTES:
             frames = max(1, MAX_ANIMATION_BYTES // max(1, len(first)))
-            raise InputError(f"an animation of {len(moves):,} moves on this board would be about "
-                             f"{estimate / 1e6:,.1f} MB; it can show at most {frames - 1:,} moves "
+            raise InputError(f"an animation of {plural(len(moves), 'move')} on this board would be about "
+                             f"{estimate / 1e6:,.1f} MB; it can show at most {plural(frames - 1, 'move')} "
                              f"(use the step images instead)", where="moves")
         return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3))
 
@@ -324,7 +327,7 @@ class Boards:
                     raise InputError("this animation would be too large; use the step images",
                                      where="moves")
                 frames.append(frame)
-        title = f"{self.registry.puzzle(puzzle_id).title}: {len(moves)} moves"
+        title = f"{self.registry.puzzle(puzzle_id).title}: {plural(len(moves), 'move')}"
         return animate(frames, seconds_per_step, title)
 
 

@@ -9,6 +9,7 @@ the smallest one among those tried; the junk laws shrink theirs with Hypothesis.
 from __future__ import annotations
 
 import json
+import re
 import time
 import traceback
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from ..contract import Assessment, EditResult, Puzzle
 from ..errors import InputError, SolverError
 from ..outcomes import GaveUp, Solved, Unsolvable
 from ..solving import replay, run_solver
+from ..wording import plural
 from . import fuzz
 from .results import LawFailure, LawSkipped
 from .search import shortest_solution
@@ -44,6 +46,19 @@ SMALL_SIZES = ("2x2", "2x3", "3x2", "3x3")
 HOSTILE_TEXTS = (
     "", " ", "\n\n", "\x00", "<script>alert(1)</script>", "9" * 5000, "1 " * 40000,
     "o" * 3000 + "\n" + "o" * 3000, "😀 ✓ ü", "&amp; <b>\"'",
+    # Digits str.isdigit() accepts but int() refuses ("²") or reads as 0-9 ("١٢", "５", "𝟓").
+    "²", "١٢", "５", "𝟓", "½", "Ⅻ",
+)
+#: Stand-ins for an ASCII digit run in valid text, each a way str.isdigit()/isnumeric() and int()
+#: disagree with "digits are 0-9": (name, replace run) pairs. Superscripts and vulgar fractions
+#: pass isdigit()/isnumeric() but make int() raise ValueError; the other scripts pass both and
+#: are silently read as 0-9.
+UNICODE_DIGITS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("superscript digit", lambda run: "²"),
+    ("vulgar fraction", lambda run: "½"),
+    ("Arabic-Indic digits", lambda run: run.translate({48 + d: 0x660 + d for d in range(10)})),
+    ("fullwidth digits", lambda run: run.translate({48 + d: 0xFF10 + d for d in range(10)})),
+    ("mathematical bold digits", lambda run: run.translate({48 + d: 0x1D7CE + d for d in range(10)})),
 )
 #: Pieces of markup injected into valid instance text: accepted or not, nothing may run.
 PAYLOADS = ("<script>alert(1)</script>", "\"><script>alert(1)</script>", "' onload='alert(1)",
@@ -359,12 +374,12 @@ def optimal_claims(s: Subject) -> str:
                 raise LawFailure(exc.message, example) from None
             outcome = report.outcome
             if isinstance(outcome, Unsolvable) and truth.status == "found":
-                raise LawFailure(f"solver {solver.name!r} says unsolvable ({outcome.reason}), but these "
-                                 f"{len(truth.moves)} moves solve it: {' '.join(truth.moves)}", example)
+                raise LawFailure(f"solver {solver.name!r} says unsolvable ({outcome.reason}), but "
+                                 f"{_solve_it(truth.moves)}", example)
             if isinstance(outcome, Solved) and report.to_json()["optimal"] and truth.status == "found" \
                     and len(outcome.moves) > len(truth.moves):
-                raise LawFailure(f"solver {solver.name!r} claims its {len(outcome.moves)} moves are optimal, "
-                                 f"but these {len(truth.moves)} solve it: {' '.join(truth.moves)}", example)
+                raise LawFailure(f"solver {solver.name!r} claims its {plural(len(outcome.moves), 'move')} "
+                                 f"are optimal, but {_solve_it(truth.moves)}", example)
     if not checked:
         raise LawSkipped(f"no preset or random instance is small enough for a breadth-first search "
                          f"within {BFS_STATES:,} positions")
@@ -472,6 +487,11 @@ def edits(s: Subject) -> str:
     return f"{done} edit(s) applied cleanly in {len(modes)} mode(s); the rest refused with InputError"
 
 
+def _solve_it(moves: tuple[str, ...]) -> str:
+    verb = "solves" if len(moves) == 1 else "solve"
+    return f"{plural(len(moves), 'move')} {verb} it: {' '.join(moves)}"
+
+
 # -- junk ------------------------------------------------------------------------------------
 
 def _accept_cleanly(s: Subject, make: Callable[[], Any]) -> None:
@@ -502,6 +522,23 @@ def _fuzz(s: Subject, strategy, check: Callable[[Any], None], what: str) -> str:
     raise LawFailure(f"{message} (only InputError may escape)", f"{what} {short(value)}")
 
 
+def _unicode_digit_variants(text: str) -> Iterator[tuple[str, str, str]]:
+    """``text`` with one of its ASCII digit runs (the first few) written in other Unicode
+    digits: (variant, what was substituted, the same text with that run as letters)."""
+    runs = list(re.finditer(r"[0-9]+", text))[:4]
+    for run in runs:
+        for name, substitute in UNICODE_DIGITS:
+            before, after = text[:run.start()], text[run.end():]
+            yield before + substitute(run.group()) + after, name, before + "x" * len(run.group()) + after
+
+
+def _parses_same(p: Puzzle, a: str, b: str) -> bool:
+    try:
+        return p.parse(a) == p.parse(b)
+    except InputError:
+        return False
+
+
 def junk_text(s: Subject) -> str:
     p = s.puzzle
     for hostile in sorted(HOSTILE_TEXTS, key=len):
@@ -510,10 +547,26 @@ def junk_text(s: Subject) -> str:
                 _accept_cleanly(s, partial(p.parse, hostile))
             except AssertionError as exc:
                 raise LawFailure(str(exc), f"parse({short(hostile)})") from None
+    # Valid texts with their numbers in other Unicode digits: refused (or handled), never a
+    # crash from int(), and never silently read as 0-9 (the user typed something else).
+    variants = 0
+    for text, _ in s.instances()[:4]:
+        for variant, name, lettered in _unicode_digit_variants(text):
+            variants += 1
+            example = f"parse({short(variant)})"
+            with guard(example, "parse"):
+                try:
+                    _accept_cleanly(s, partial(p.parse, variant))
+                except AssertionError as exc:
+                    raise LawFailure(str(exc), example) from None
+                if _parses_same(p, variant, text) and not _parses_same(p, lettered, text):
+                    raise LawFailure(f"{name} were read as the ASCII digits 0-9 (check digits with "
+                                     "str.isascii() and str.isdigit(), not str.isdigit() alone)", example)
     alphabet = "".join(sorted(set("".join(p.presets().values())) | set("0123456789 /\n.o_-x:;,#+")))
     line = _fuzz(s, fuzz.junk_text(), lambda t: _accept_cleanly(s, lambda: p.parse(t)), "text")
     _fuzz(s, fuzz.junk_text(alphabet, 200), lambda t: _accept_cleanly(s, lambda: p.parse(t)), "text")
-    return line + f", twice (any text, then text from the presets' characters), and {len(HOSTILE_TEXTS)} hostile texts"
+    return line + (f", twice (any text, then text from the presets' characters), {len(HOSTILE_TEXTS)} hostile "
+                   f"texts and {variants} with their numbers in other Unicode digits")
 
 
 def junk_json(s: Subject) -> str:

@@ -91,7 +91,9 @@ class Counter:
 
 def _number(text: str, what: str) -> int:
     text = text.strip()
-    if not text.isdigit() or len(text) > 6:
+    # isdigit() alone also passes "²" (which int() refuses) and other scripts' digits such as
+    # "١٢" (which int() reads as 12): only ASCII 0-9 are numbers here.
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise InputError(f"the {what} must be a whole number from 0 to {LIMIT}, not {text[:20]!r}")
     number = int(text)
     if number > LIMIT:

@@ -8,7 +8,7 @@ import time
 
 import click
 
-from engine import InputError
+from engine import InputError, plural
 
 from .count import DEFAULT_MEMORY, CountRefused, LevelInfo, count_solutions
 from .puzzle import PegSolitaire
@@ -52,7 +52,7 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
     started = time.monotonic()
 
     def progress(level: LevelInfo) -> None:
-        click.echo(f"  {level.side:<8} level {level.pegs:>3} pegs: {level.positions:>12,} "
+        click.echo(f"  {level.side:<8} level {plural(level.pegs, 'peg'):>8}: {level.positions:>12,} "
                    f"positions  ({time.monotonic() - started:6.1f} s)", err=True)
 
     try:
@@ -69,10 +69,10 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
-    click.echo(f"{result.solutions:,} solutions (sequences of jumps reaching the goal)")
+    click.echo(f"{plural(result.solutions, 'solution')} (sequences of jumps reaching the goal)")
     click.echo(f"{result.positions:,} distinct positions visited (up to the "
                f"{result.symmetries} symmetries that fix the start and the goal), "
-               f"{result.middle:,} of them in the middle level ({result.meet_pegs} pegs) on a "
+               f"{result.middle:,} of them in the middle level ({plural(result.meet_pegs, 'peg')}) on a "
                f"solution")
     click.echo(f"{result.seconds:.2f} s")
 
@@ -92,7 +92,7 @@ def table_command(instance: str) -> None:
     started = time.monotonic()
 
     def progress(pegs: int, positions: int) -> None:
-        click.echo(f"  level {pegs:>3} pegs: {positions:>12,} positions "
+        click.echo(f"  level {plural(pegs, 'peg'):>8}: {positions:>12,} positions "
                    f"({time.monotonic() - started:6.1f} s)", err=True)
 
     try:
@@ -100,5 +100,5 @@ def table_command(instance: str) -> None:
     except KeyboardInterrupt:
         click.echo("error: stopped", err=True)
         sys.exit(3)
-    click.echo(f"{judge.backward_size:,} positions with at most {judge.top} pegs can reach the "
+    click.echo(f"{plural(judge.backward_size, 'position')} with at most {plural(judge.top, 'peg')} can reach the "
                f"goal ({time.monotonic() - started:.1f} s)")

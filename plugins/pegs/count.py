@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine import InputError
+from engine import InputError, plural
 
 from . import levels as lv
 from .board import PegInstance
@@ -159,8 +159,8 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
         if projected > memory:
             raise CountRefused(
                 f"counting this problem would need about {projected / 2**30:.1f} GB for the "
-                f"level with {side.pegs + (1 if side.backward else -1)} pegs (the {side.name} "
-                f"side has {len(side.keys):,} positions with {side.pegs} pegs and grows about "
+                f"level with {plural(side.pegs + (1 if side.backward else -1), 'peg')} (the {side.name} "
+                f"side has {plural(len(side.keys), 'position')} with {plural(side.pegs, 'peg')} and grows about "
                 f"{side.growth:.1f}x per level); the budget is {memory / 2**30:.1f} GB")
         t0 = time.monotonic()
         keys, counts = _grow(side, need, to, flip, tables, guess)

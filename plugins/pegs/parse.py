@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from engine import InputError
+from engine import InputError, plural
 
 from .board import GEOMETRIES, MAX_HOLES, MAX_SIDE, PegInstance, cell_name, parse_cell_name
 
@@ -49,6 +49,8 @@ _ALIASES = {
     "triangular": "triangular", "triangle": "triangular", "tri": "triangular",
 }
 _PEG, _EMPTY, _NONE = "o", ".", "_ "
+#: A small board drawn in one line, shown in messages about text that is no drawing.
+_EXAMPLE = "board: _o_/ooo/_._"
 
 
 def parse_instance(text: str) -> PegInstance:
@@ -141,15 +143,25 @@ def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int
         raise InputError(f"the {what} has {len(lines)} rows; the limit is {MAX_SIDE}")
     if geometry == "triangular":
         lines = [line.rstrip() for line in lines]
+    # Characters first: text that is no drawing at all ("nonsense board") should hear what a
+    # drawing looks like, not that it is too wide.
+    for r, line in enumerate(lines[:MAX_SIDE + 1]):
+        for c, ch in enumerate(line):
+            if ch not in _PEG + "O" + _EMPTY + _NONE:
+                raise InputError(f"unknown character {ch!r} in the {what}; draw it row by row with "
+                                 f"o for a peg, . for an empty hole and _ or a space for no hole, "
+                                 f"rows separated by / or newlines (e.g. {_EXAMPLE})",
+                                 where=f"{what} row {r + 1}, column {c + 1}")
     widths = [len(line) for line in lines]
     cols = max(widths)
     if cols > MAX_SIDE:
         row = widths.index(cols) + 1
-        raise InputError(f"the {what} is {cols} cells wide; the limit is {MAX_SIDE}",
+        raise InputError(f"the {what} is {cols} cells wide; the limit is {MAX_SIDE} (one character a "
+                         f"cell: o a peg, . an empty hole, _ no hole; e.g. {_EXAMPLE})",
                          where=f"{what} row {row}")
     if geometry != "triangular" and min(widths) != cols:
         row = next(i for i, w in enumerate(widths) if w != cols) + 1
-        raise InputError(f"{what} row {row} has {widths[row - 1]} cells but row "
+        raise InputError(f"{what} row {row} has {plural(widths[row - 1], 'cell')} but row "
                          f"{widths.index(cols) + 1} has {cols}: the rows of a {geometry} board "
                          f"must all have the same length (draw missing holes with _)",
                          where=f"{what} row {row}")

@@ -39,7 +39,7 @@ import math
 
 import svgwrite
 
-from engine import InputError, Renderer
+from engine import InputError, Renderer, plural
 
 from .board import COLUMN_LETTERS, PegInstance, cell_name, parse_cell_name
 from .rules import legal_moves, parse_jump
@@ -187,7 +187,7 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
                            viewBox=f"0 0 {width:.1f} {height:.1f}")
     dwg.attribs["class"] = "pegs-board"
     dwg.attribs["role"] = "img"
-    dwg.set_desc(title=f"Peg solitaire: {state.peg_count} pegs on {state.holes.bit_count()} holes "
+    dwg.set_desc(title=f"Peg solitaire: {plural(state.peg_count, 'peg')} on {plural(state.holes.bit_count(), 'hole')} "
                        f"({state.geometry})")
     dwg.defs.add(dwg.style(STYLE))
     hole_points = [at(x, y) for (r, c), (x, y) in points.items()

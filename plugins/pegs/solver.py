@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable, plural
 
 from . import fastdfs
 from .board import Board, PegInstance
@@ -634,14 +634,14 @@ class SearchSolver(Solver):
         if result.moves is None and result.found_by == "backward set":
             return Unsolvable(no_solution_sentence(instance), stats=stats,
                               detail=f"Reverse search from the goal: no position with "
-                                     f"{result.meet_level} pegs can reach the goal (all "
-                                     f"{result.backward_size:,} positions that can reach it have "
+                                     f"{plural(result.meet_level, 'peg')} can reach the goal (all "
+                                     f"{plural(result.backward_size, 'position')} that can reach it have "
                                      f"fewer pegs), and every solution from "
-                                     f"{problem.start.bit_count()} pegs would pass through one.")
+                                     f"{plural(problem.start.bit_count(), 'peg')} would pass through one.")
         if result.moves is None:
             return Unsolvable(no_solution_sentence(instance), stats=stats,
                               detail=f"Exhaustive search: no sequence of jumps reaches the goal "
-                                     f"({result.nodes:,} positions examined, merging positions "
+                                     f"({plural(result.nodes, 'position')} examined, merging positions "
                                      f"that are symmetric under the {problem.symmetry_count} "
                                      f"goal-preserving symmetries).")
         return Solved(_moves(problem, result.moves), stats=stats)
@@ -664,5 +664,5 @@ class PlainSolver(Solver):
         if result.moves is None:
             return Unsolvable(no_solution_sentence(instance), stats=stats,
                               detail=f"Exhaustive search: no sequence of jumps reaches the goal "
-                                     f"({result.nodes:,} positions examined).")
+                                     f"({plural(result.nodes, 'position')} examined).")
         return Solved(_moves(problem, result.moves), stats=stats)

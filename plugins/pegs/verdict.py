@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import Assessment, SolveContext
+from engine import Assessment, SolveContext, plural
 
 from . import fastdfs
 from . import levels as lv
@@ -343,11 +343,12 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     if pegs <= goal_pegs:
         return Assessment(
             "cannot", f"No: the goal ({goal_words}) cannot be reached any more.",
-            f"A jump only ever removes a peg; there are {pegs} pegs and the goal needs "
-            f"{goal_pegs}, in other holes.")
+            f"A jump only ever removes a peg; there {'is' if pegs == 1 else 'are'} "
+            f"{plural(pegs, 'peg')} and the goal needs {goal_pegs}, in other holes.")
     if not any(pos >> f & 1 and pos >> o & 1 and not pos >> t & 1 for f, o, t in board.jumps):
         return Assessment("cannot", "No: no jump is possible.",
-                          f"{pegs} pegs are left and none can jump, so the game is over.")
+                          f"{plural(pegs, 'peg')} {'is' if pegs == 1 else 'are'} left and none can "
+                          f"jump, so the game is over.")
     verdict = class_verdict(board, pos, goal)
     if not verdict.feasible:
         return Assessment("cannot", f"No: {goal_words} is in another position class.",
@@ -376,20 +377,20 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     finally:
         judge.lock.release()
     if answer == "can":
-        how = (f"a search from this position ({nodes:,} positions visited)" if nodes
+        how = (f"a search from this position ({plural(nodes, 'position')} visited)" if nodes
                else "a heuristic probe from this position")
         return Assessment("can", f"Yes: {goal_words} can still be reached.",
                           f"{how[0].upper()}{how[1:]} found a sequence of jumps down to a "
-                          f"position with {judge.top} pegs that can reach the goal.")
+                          f"position with {plural(judge.top, 'peg')} that can reach the goal.")
     if answer == "cannot":
         return Assessment(
             "cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
-            f"An exhaustive search from this position ({nodes:,} positions visited, besides "
-            f"positions already proved dead) meets none of the {judge.backward_size:,} positions "
-            f"with at most {judge.top} pegs that can reach the goal; positions are pruned only "
+            f"An exhaustive search from this position ({plural(nodes, 'position')} visited, besides "
+            f"positions already proved dead) meets none of the {plural(judge.backward_size, 'position')} "
+            f"with at most {plural(judge.top, 'peg')} that can reach the goal; positions are pruned only "
             f"by proofs (pagoda functions, symmetry, positions proved dead).")
     return Assessment("unknown", "Not decided within the time allowed.",
-                      f"The search visited {nodes:,} positions within {budget:g} s without "
+                      f"The search visited {plural(nodes, 'position')} within {budget:g} s without "
                       f"deciding; the solver can take longer.")
 
 
@@ -397,8 +398,8 @@ def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Ass
     size = len(judge.levels.get(pegs, ()))
     if alive:
         return Assessment("can", f"Yes: {goal_words} can still be reached.",
-                          f"This position is one of the {size:,} positions with {pegs} pegs "
+                          f"This position is one of the {plural(size, 'position')} with {plural(pegs, 'peg')} "
                           f"(up to symmetry) found by reverse jumps from the goal.")
     return Assessment("cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
-                      f"Reverse jumps from the goal reach every position with {pegs} pegs that "
+                      f"Reverse jumps from the goal reach every position with {plural(pegs, 'peg')} that "
                       f"can reach it: {size:,} of them (up to symmetry), and this is not one.")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Sequence
 
-from engine import InputError
+from engine import InputError, plural
 
 #: Smallest and largest number of rows or columns. A 1 x N strip is not a puzzle (its tiles
 #: cannot pass each other), and 32 x 32 keeps every request's work bounded.
@@ -342,7 +342,7 @@ def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
         flat = grid[0]
         side = int(round(len(flat) ** 0.5))
         if side * side != len(flat):
-            raise InputError(f"one row of {len(flat)} numbers is not a board: separate the rows with "
+            raise InputError(f"one row of {plural(len(flat), 'number')} is not a board: separate the rows with "
                              f"'/' or new lines (a single row is read as a square board only when its "
                              f"length is a square: 4, 9, 16, ...)", where=f"{what}row 1")
         _check_side(side, side, where=what.strip() or None)
@@ -350,7 +350,7 @@ def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
     cols = len(grid[0])
     for r, row in enumerate(grid[1:], start=2):
         if len(row) != cols:
-            raise InputError(f"this row has {len(row)} numbers but row 1 has {cols}: every row "
+            raise InputError(f"this row has {plural(len(row), 'number')} but row 1 has {cols}: every row "
                              f"needs the same length", where=f"{what}row {r}")
     _check_side(len(grid), cols, where=what.strip() or None)
     return len(grid), cols, [t for row in grid for t in row]

@@ -243,7 +243,7 @@ def format_number(x: QS2) -> str:
     return _frac_text(a) + ("" if bt.startswith("-") else "+") + bt
 
 
-_RATIONAL = r"\d+(?:/\d+)?"
+_RATIONAL = r"[0-9]+(?:/[0-9]+)?"
 _TERM = re.compile(rf"([+-]?)({_RATIONAL})?(r2)?")
 
 
@@ -292,7 +292,7 @@ def parse_number(text: str) -> QS2:
     return QS2(a, b)
 
 
-_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?$")
+_DECIMAL = re.compile(r"^[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 #: Decimals are snapped to an exact number no farther than this.
 SNAP_TOLERANCE = 0.002
 
@@ -312,6 +312,9 @@ def snap_decimal(text: str, tolerance: float = SNAP_TOLERANCE) -> tuple[QS2, flo
     if len(text.strip()) > 40:
         raise InputError(f"decimal {text[:40]!r}... is too long")
     try:
+        # float() also reads other scripts' digits ("١.5"); only ASCII 0-9 are digits here.
+        if not text.isascii():
+            raise ValueError
         x = float(text)
     except ValueError:
         raise InputError(f"cannot read the number {text!r}") from None

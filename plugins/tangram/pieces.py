@@ -92,7 +92,7 @@ class Placement:
         return self.notation()
 
 
-_MOVE = re.compile(r"^\s*([A-Za-z]\d?)\s+r(\d)\s+f([01])\s*@\s*(\S+?)\s*,\s*(\S+?)\s*$")
+_MOVE = re.compile(r"^\s*([A-Za-z][0-9]?)\s+r([0-9])\s+f([01])\s*@\s*(\S+?)\s*,\s*(\S+?)\s*$")
 
 
 def parse_placement(text: str) -> Placement:

@@ -7,7 +7,8 @@ Two views, both on the same :mod:`layout` (a work area around the figure, a tray
   class ``last-move``; the piece ``next_move`` places has class ``next-move`` in the tray, a
   dashed ghost (``ghost next-move``) shows where it goes and ``<g class="move-arrow next-move">``
   points there. So between two steps the piece flies from the tray to its place.
-* **compose** (the editor: nothing placed, no move given): the draft composition on the work
+* **compose** (the editor: nothing placed, no move given, and not the host's
+  ``engine.THUMBNAIL`` still picture, which gets the play view): the draft composition on the work
   area, each piece clickable (``data-action="select:NAME"``), the others in the tray
   (``data-action="add:NAME"``). Overlapping pieces get class ``overlap`` and a count is shown;
   the selected piece gets ``selected`` and a rotate handle. With a ``draw:`` selection the board
@@ -25,7 +26,7 @@ import math
 
 import svgwrite
 
-from engine import InputError, Renderer
+from engine import THUMBNAIL, InputError, Renderer, plural
 
 from .layout import Layout, board_layout
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -113,9 +114,13 @@ class DefaultRenderer(Renderer):
 
     def render(self, state, *, last_move=None, next_move=None, selection=None) -> str:
         sil = state.silhouette
-        composing = not state.placed and last_move is None and next_move is None
+        # The editor's board (nothing placed, no move) is the composer; a thumbnail of the same
+        # state is drawn as playback shows it: the figure with the pieces in the tray.
+        still = selection == THUMBNAIL
+        composing = not state.placed and last_move is None and next_move is None and not still
         lay = board_layout(state, composing)
-        x0, y0, x1, y1 = lay.board
+        # A thumbnail is the figure alone (and what is placed on it), filling the picture.
+        x0, y0, x1, y1 = lay.work if still else lay.board
         dwg = svgwrite.Drawing(size=("100%", "100%"), profile="full", debug=False)
         dwg.viewbox(_f(x0), _f(-y1), _f(x1 - x0), _f(y1 - y0))
         sketch = None
@@ -133,7 +138,8 @@ class DefaultRenderer(Renderer):
             dwg.attribs["role"] = "img"  # nothing to act on: one image with a title
         dwg.defs.add(dwg.style(STYLE))
         tx0, ty0, tx1, ty1 = lay.tray
-        dwg.add(dwg.rect((_f(tx0), _f(-ty1)), (_f(tx1 - tx0), _f(ty1 - ty0)), class_="tray-bg", rx=0.15))
+        if not still:
+            dwg.add(dwg.rect((_f(tx0), _f(-ty1)), (_f(tx1 - tx0), _f(ty1 - ty0)), class_="tray-bg", rx=0.15))
         if composing and sketch is None:
             dwg.add(dwg.text("Drop here to remove", class_="tray-label",
                              insert=(_f((tx0 + tx1) / 2), _f(-ty0 - 0.25)), text_anchor="middle"))
@@ -155,20 +161,21 @@ class DefaultRenderer(Renderer):
         elif composing:
             title = self._compose(dwg, state, lay, selection)
         else:
-            title = self._play(dwg, state, lay, _maybe(last_move), _maybe(next_move))
+            title = self._play(dwg, state, lay, _maybe(last_move), _maybe(next_move), tray=not still)
         if sketch is not None:
             self._sketch(dwg, sketch)
-            title = f"Tangram: drawing a silhouette, {sketch.point_count()} points"
+            title = f"Tangram: drawing a silhouette, {plural(sketch.point_count(), 'point')}"
         dwg.set_desc(title=title)
         return dwg.tostring()
 
     # -- play ----------------------------------------------------------------------------------
-    def _play(self, dwg, state, lay: Layout, last: Placement | None, nxt: Placement | None) -> str:
+    def _play(self, dwg, state, lay: Layout, last: Placement | None, nxt: Placement | None,
+              tray: bool = True) -> str:
         placed = {p.name: p for p in state.placed}
         for p in state.placed:
             cls = "last-move" if last is not None and last.name == p.name else ""
             dwg.add(self._piece(dwg, p.name, p.vertices(), cls, title=describe_placement(p)))
-        for name in PIECE_NAMES:
+        for name in PIECE_NAMES if tray else ():
             if name in placed:
                 continue
             cls = "in-tray" + (" next-move" if nxt is not None and nxt.name == name else "")

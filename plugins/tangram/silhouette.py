@@ -399,7 +399,7 @@ def _check_contacts(rings: list[list[Point]], edge_dirs: list[list[int]],
 # ------------------------------------------------------------------------------------------------
 # SVG import
 
-_PATH_TOKEN = re.compile(r"[MmLlHhVvZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_PATH_TOKEN = re.compile(r"[MmLlHhVvZz]|[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def silhouette_from_svg(text: str) -> Silhouette:
@@ -414,7 +414,7 @@ def silhouette_from_svg(text: str) -> Silhouette:
     for el in root.iter():
         tag = el.tag.rsplit("}", 1)[-1]
         if tag in ("polygon", "polyline"):
-            nums = re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", el.get("points", ""))
+            nums = re.findall(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", el.get("points", ""))
             if len(nums) % 2 or len(nums) < 6:
                 raise InputError(f"an SVG {tag} has an odd or too small number of coordinates")
             raw_rings.append([(nums[i], nums[i + 1]) for i in range(0, len(nums), 2)])

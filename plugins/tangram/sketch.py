@@ -29,7 +29,7 @@ MAX_RINGS = 8
 #: A click this close (units) to the outline's first point closes it.
 CLOSE_RADIUS = 0.35
 HALF_R2 = QS2(0, Fraction(1, 2))
-_FLOAT = re.compile(r"^\s*([-+]?\d{1,5}(?:\.\d{1,8})?)\s*,\s*([-+]?\d{1,5}(?:\.\d{1,8})?)\s*$")
+_FLOAT = re.compile(r"^\s*([-+]?[0-9]{1,5}(?:\.[0-9]{1,8})?)\s*,\s*([-+]?[0-9]{1,5}(?:\.[0-9]{1,8})?)\s*$")
 
 
 @dataclass(frozen=True)

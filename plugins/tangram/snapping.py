@@ -38,8 +38,8 @@ OVERLAP_SLACK = 0.4
 HALF_R2 = QS2(0, "1/2")
 R2F = math.sqrt(2)
 
-_FLOAT = r"[-+]?\d{1,5}(?:\.\d{1,8})?"
-_DROP = re.compile(rf"^\s*([A-Za-z]\d?)\s+r(\d)\s+f([01])\s*@\s*({_FLOAT})\s*,\s*({_FLOAT})\s*$")
+_FLOAT = r"[-+]?[0-9]{1,5}(?:\.[0-9]{1,8})?"
+_DROP = re.compile(rf"^\s*([A-Za-z][0-9]?)\s+r([0-9])\s+f([01])\s*@\s*({_FLOAT})\s*,\s*({_FLOAT})\s*$")
 
 
 def parse_drop(text: str) -> tuple[str, int, int, float, float]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import SolveContext, Solved, Solver, Unsolvable
+from engine import SolveContext, Solved, Solver, Unsolvable, plural
 
 from .geometry import direction, point_text
 from .lattice import EPS, Chain, Lattice, common_denominator, fval
@@ -283,6 +283,6 @@ class ExactSolver(Solver):
         ctx.progress(force=True, **stats())
         if found is None:
             return Unsolvable(f"no cover exists: the complete search tried every placement at the "
-                              f"lowest-leftmost uncovered corner ({search.nodes} nodes) and none "
+                              f"lowest-leftmost uncovered corner ({plural(search.nodes, 'node')}) and none "
                               f"covers the figure", stats=stats())
         return Solved(tuple(p.notation() for p in found), optimal=True, stats=stats())

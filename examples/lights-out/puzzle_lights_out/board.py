@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import InputError
+from engine import InputError, plural
 
 MIN_SIDE = 1
 MAX_SIDE = 10
@@ -149,7 +149,7 @@ def parse_board(text: str) -> Board:
                 raise InputError(f"unknown character {ch!r}: use 1 or # for a light that is on, "
                                  f"0 or . for one that is off", where=f"row {r}, column {c}")
         if rows and len(cells) != len(rows[0]):
-            raise InputError(f"the row has {len(cells)} lights but row 1 has {len(rows[0])}; "
+            raise InputError(f"the row has {plural(len(cells), 'light')} but row 1 has {len(rows[0])}; "
                              f"all rows must be the same length", where=f"row {r}")
         rows.append(cells)
     n_rows, n_cols = len(rows), len(rows[0])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import svgwrite
 
-from engine import InputError, Renderer
+from engine import InputError, Renderer, plural
 
 from .board import COLUMN_LETTERS, Board, cell_index, cell_name, press_masks
 
@@ -74,7 +74,7 @@ class ClassicRenderer(Renderer):
                                    **{"data-rows": state.rows, "data-cols": state.cols})
         drawing.embed_stylesheet(STYLE)
         drawing.set_desc(title=f"Lights Out, {state.rows} x {state.cols}, "
-                               f"{state.lit_count()} lights on")
+                               f"{plural(state.lit_count(), 'light')} on")
         drawing.add(drawing.rect((MARGIN, MARGIN), (width - MARGIN, height - MARGIN), rx=6,
                                  class_="frame"))
 
