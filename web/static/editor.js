@@ -463,8 +463,10 @@
   }
 
   function fastSolver() {
-    // Another solver that trades optimality for speed, if the puzzle has one.
-    return puzzle.solvers.find((s) => !s.optimal && s.name !== el.solver.value) || null;
+    // Another solver that trades optimality for speed, if the puzzle has one: one named "fast"
+    // first (by convention the quickest), else any other solver that does not promise optimality.
+    const others = puzzle.solvers.filter((s) => !s.optimal && s.name !== el.solver.value);
+    return others.find((s) => s.name === "fast") || others[0] || null;
   }
 
   async function solve() {
