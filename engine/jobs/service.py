@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from ..errors import InputError, plugin_call
+from ..wording import shown
 from ..solving import owner_of, resolve_instance
 from .later import LaterWrites
 from .model import (
@@ -78,12 +79,12 @@ class JobService:
         if value is None or value == "":
             return self.default_time_limit
         if isinstance(value, bool):  # JSON true is not "1 second"
-            raise InputError(f"the time limit must be a number of seconds, not {value!r}",
+            raise InputError(f"the time limit must be a number of seconds, not {shown(value)}",
                              where="time_limit")
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            raise InputError(f"the time limit must be a number of seconds, not {value!r}",
+            raise InputError(f"the time limit must be a number of seconds, not {shown(value)}",
                              where="time_limit") from None
         if not math.isfinite(seconds) or seconds <= 0:
             raise InputError("the time limit must be a positive number of seconds", where="time_limit")
