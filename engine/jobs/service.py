@@ -11,8 +11,8 @@ import time
 from typing import Any
 
 from ..errors import InputError, plugin_call
-from ..wording import shown
 from ..solving import owner_of, resolve_instance
+from ..wording import shown
 from .later import LaterWrites
 from .model import (
     DEFAULT_TIME_LIMIT,
