@@ -164,7 +164,7 @@ def test_two_web_processes_and_two_workers_share_every_job(redis_server, queue, 
                 assert code == 200
             bits = body["instance"]
             if body["solver"] == "liar":
-                assert job["status"] == "error" and "do not reach the goal" in job["message"]
+                assert job["status"] == "error" and "1 move that does not reach the goal" in job["message"]
             elif body["solver"] == "patient":
                 assert job["status"] == "gave_up" and job["result"]["reason"] == "deadline"
             elif bits.count("1") % 2:

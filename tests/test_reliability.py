@@ -102,7 +102,7 @@ def test_a_wrong_answer_is_still_rejected_with_the_first_bad_move():
     assert bad.value.move_index == 2
     with pytest.raises(SolverError) as short:
         verify_solution(CounterPuzzle(), Counter(1, 5), ["+1"], "s")
-    assert "do not reach the goal" in short.value.message
+    assert "1 move that does not reach the goal" in short.value.message
 
 
 # -- 2. the check has its own bound ------------------------------------------------------------------

@@ -129,7 +129,7 @@ def test_a_solver_that_never_stops_is_killed_and_the_pool_recovers(client):
 
 def test_a_lying_solver_is_an_error_not_a_solution(client):
     job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0011", "solver": "liar"}).get_json())
-    assert job["status"] == "error" and "do not reach the goal" in job["message"]
+    assert job["status"] == "error" and "1 move that does not reach the goal" in job["message"]
     assert job["result"] is None
 
 
