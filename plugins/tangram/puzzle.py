@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle, plural
 
 from .assembly import RANDOM_OPTIONS, random_assembly, union_silhouette
 from .cover_check import cover_problems, piece_inside, pieces_overlap
@@ -79,8 +79,8 @@ class Tangram(Puzzle):
         from .solver import COUNT, SHAPES, Search  # the cheap edge-length test, no search
         holes = sum(len(c.holes) for c in instance.components)
         out = [f"Area 16, the total of the seven pieces (the 4 x 4 square's unit); "
-               f"{len(instance.components)} component(s), {holes} hole(s), "
-               f"{instance.vertex_count()} vertices."]
+               f"{plural(len(instance.components), 'component')}, {plural(holes, 'hole')}, "
+               f"{plural(instance.vertex_count(), 'vertex', 'vertices')}."]
         out += list(instance.messages)
         search = Search(instance)
         reason = search.hopeless(search.root, tuple(COUNT[s] for s in SHAPES))
