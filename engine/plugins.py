@@ -26,6 +26,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from importlib import metadata
+from importlib import util as import_util
 from typing import Any, Callable, Iterable
 
 import pluggy
@@ -396,7 +397,8 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
                                         distribution=dist_name, import_seconds=time.perf_counter() - started)
                 continue
             except Exception as exc:
-                registry.record_failure(ep.name, ep.value, f"failed to import: {_describe(exc)}",
+                registry.record_failure(ep.name, ep.value,
+                                        f"failed to import: {_describe(exc)}{_shadow_hint(ep.value)}",
                                         version=version, distribution=dist_name,
                                         import_seconds=time.perf_counter() - started)
                 continue
@@ -406,6 +408,27 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
         registry.add_plugin(name, module)
     registry.collect()
     return registry
+
+
+def _shadow_hint(target: str) -> str:
+    """Why an entry point's module may be missing: another package with the same top-level name.
+
+    The web app installs as the top-level package ``web``, a name the old ``web.py`` framework
+    also uses; whichever comes first on ``sys.path`` wins, and the other's modules are missing.
+    """
+    top = target.split(":")[0].split(".")[0]
+    try:
+        spec = import_util.find_spec(top) if top else None
+    except (ImportError, ValueError):
+        spec = None
+    origin = getattr(spec, "origin", None) or ""
+    owned = metadata.packages_distributions().get(top, [])
+    others = [d for d in owned if d.lower().replace("_", "-") != "puzzle-engine"]
+    if not others:
+        return ""
+    return (f" (the top-level package {top!r} here is {origin or 'another package'}, installed by "
+            f"{', '.join(sorted(others))}; it shadows this plugin's: uninstall it or use a separate "
+            f"virtual environment)")
 
 
 _default: Registry | None = None

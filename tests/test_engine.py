@@ -262,3 +262,24 @@ def test_plural_agrees_with_the_count():
     from engine import plural
     assert [plural(n, "move") for n in (0, 1, 2, 12000)] == ["0 moves", "1 move", "2 moves", "12,000 moves"]
     assert plural(1, "vertex", "vertices") == "1 vertex" and plural(3, "vertex", "vertices") == "3 vertices"
+
+
+def test_another_package_named_web_is_named_when_the_web_app_fails_to_load(tmp_path, monkeypatch):
+    """The web app is the top-level package ``web``, as is the old web.py framework: when an
+    entry point's module is missing, the failure names the package that holds that name."""
+    import importlib
+
+    from engine.plugins import _shadow_hint
+    site = tmp_path / "site"
+    (site / "web").mkdir(parents=True)
+    (site / "web" / "__init__.py").write_text("# the web.py framework, not ours\n")
+    info = site / "web.py-0.62.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: web.py\nVersion: 0.62\n")
+    (info / "top_level.txt").write_text("web\n")
+    assert _shadow_hint("web.commands") == ""          # only the puzzle engine provides `web`
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    hint = _shadow_hint("web.commands")
+    assert "installed by web.py" in hint and "shadows" in hint
+    assert _shadow_hint("plugins.sliding.hooks") == ""

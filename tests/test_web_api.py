@@ -101,6 +101,22 @@ def test_animated_svg_holds_every_frame(client):
     assert [f.get("data-step") for f in frames] == ["0", "1", "2"]
     assert all(f.find(f"{ns}animate") is not None for f in frames)
     assert frames[0].get("display") == "inline" and frames[1].get("display") == "none"
+    boards = [f.find(f"{ns}svg") for f in frames]
+    assert all(b is not None and b.get("width") == "100%" for b in boards)  # each fills the frame
+
+
+def test_animation_frames_are_nested_as_elements_whatever_text_they_hold():
+    """A frame holding text that looks like markup stays inside its own group."""
+    from web.rendering import animate
+    tricky = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 2" width="40px">'
+              '<text>&lt;/g&gt;&lt;/svg&gt; width="1"</text></svg>')
+    plain = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 2"/>'
+    root = ET.fromstring(animate([tricky, plain], 0.5, "a <title> & more"))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.get("viewBox") == "0 0 4 2" and root.find(f"{ns}title").text == "a <title> & more"
+    frames = root.findall(f"{ns}g")
+    assert len(frames) == 2 and frames[0].find(f"{ns}svg/{ns}text").text == '</g></svg> width="1"'
+    assert frames[0].find(f"{ns}svg").get("width") == "100%"
 
 
 def test_replay_reports_solved_and_details(client):

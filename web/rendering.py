@@ -9,10 +9,11 @@ app (two apps in one process, as in tests, may hold different registries).
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Sequence
+
+from lxml import etree
 
 from engine import InputError, plural
 from engine.errors import plugin_call
@@ -109,9 +110,12 @@ def parse_step(raw: Any, moves: Sequence[str]) -> int:
     return step
 
 
-_ROOT_SIZE = re.compile(r'\s(width|height)="[^"]*"')
-_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
-_VIEWBOX = re.compile(r'viewBox="([^"]*)"')
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+#: Frames come from the engine's sanitiser, but are parsed with the same care: no DTDs, no
+#: entities, no network.
+_FRAME_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                                remove_comments=True)
 
 
 CacheInfo = namedtuple("CacheInfo", "hits misses entries size max_size")
@@ -179,10 +183,6 @@ class Replay:
             if i % CHECKPOINT_EVERY == 0:
                 self.checkpoints.append(state)
         self.final = state
-
-    def __len__(self) -> int:
-        """The number of states: moves + 1."""
-        return len(self.moves) + 1
 
     def state(self, step: int):
         """The state after ``step`` moves (0 = the start)."""
@@ -331,10 +331,6 @@ class Boards:
         return animate(frames, seconds_per_step, title)
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def animate(frames: Sequence[str], seconds_per_step: float, title: str = "") -> str:
     """One self-contained SVG that shows ``frames`` in turn, forever (SMIL, no script).
 
@@ -342,23 +338,23 @@ def animate(frames: Sequence[str], seconds_per_step: float, title: str = "") -> 
     whose ``display`` a discrete ``<animate>`` switches on for its slice of the cycle. The first
     frame is visible without animation support, so static viewers still show the start. The last
     frame is held for two extra slices so the solved board is seen before the loop restarts.
+    The document is built as a tree (the frames are parsed, never spliced as text), so no frame
+    can break out of its group whatever it contains.
     """
     count = len(frames)
-    first_box = _VIEWBOX.search(frames[0]) if frames else None
-    view_box = first_box.group(1) if first_box else "0 0 100 100"
+    boards = [etree.fromstring(frame.encode("utf-8"), _FRAME_PARSER) for frame in frames]
+    view_box = (boards[0].get("viewBox") if boards else None) or "0 0 100 100"
     slots = count + 2  # the final frame stays up a little longer
     total = max(0.1, seconds_per_step * slots)
-    parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-        f'version="1.1" viewBox="{view_box}" data-frames="{count}">',
-        f"<title>{_escape(title)}</title>",
-    ]
-    for i, frame in enumerate(frames):
-        body = _XML_DECL.sub("", frame, count=1)
-        # Drop the root's own width/height so the nested board fills the outer viewBox.
-        head_end = body.find(">")
-        head = _ROOT_SIZE.sub("", body[:head_end])
-        body = head + ' width="100%" height="100%"' + body[head_end:]
+    root = etree.Element(f"{{{SVG_NS}}}svg", nsmap={None: SVG_NS, "xlink": XLINK_NS})
+    root.set("version", "1.1")
+    root.set("viewBox", view_box)
+    root.set("data-frames", str(count))
+    etree.SubElement(root, f"{{{SVG_NS}}}title").text = title
+    for i, board in enumerate(boards):
+        # The nested board fills the outer viewBox instead of keeping its own natural size.
+        board.set("width", "100%")
+        board.set("height", "100%")
         start = i / slots
         end = (i + 1) / slots if i < count - 1 else 1.0
         if count == 1:
@@ -369,12 +365,10 @@ def animate(frames: Sequence[str], seconds_per_step: float, title: str = "") -> 
             values, times = "none;inline", f"0;{start:.6f}"
         else:
             values, times = "none;inline;none", f"0;{start:.6f};{end:.6f}"
-        display = "inline" if i == 0 else "none"
-        parts.append(
-            f'<g class="frame" data-step="{i}" display="{display}">'
-            f'<animate attributeName="display" values="{values}" keyTimes="{times}" '
-            f'dur="{total:.3f}s" calcMode="discrete" repeatCount="indefinite"/>'
-            f"{body}</g>"
-        )
-    parts.append("</svg>")
-    return "\n".join(parts)
+        group = etree.SubElement(root, f"{{{SVG_NS}}}g", {
+            "class": "frame", "data-step": str(i), "display": "inline" if i == 0 else "none"})
+        etree.SubElement(group, f"{{{SVG_NS}}}animate", {
+            "attributeName": "display", "values": values, "keyTimes": times,
+            "dur": f"{total:.3f}s", "calcMode": "discrete", "repeatCount": "indefinite"})
+        group.append(board)
+    return etree.tostring(root, encoding="unicode")
