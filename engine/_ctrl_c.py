@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from types import FrameType
+from typing import NoReturn
 
 EXIT_GAVE_UP = 3
 
 
-def _cancelled_while_starting(signum, frame) -> None:
+def _cancelled_while_starting(signum: int, frame: FrameType | None) -> NoReturn:
     os.write(2, b"error: cancelled\n")
     os._exit(EXIT_GAVE_UP)
 

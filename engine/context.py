@@ -46,7 +46,7 @@ class SolveContext:
         self._last_report = 0.0
 
     @classmethod
-    def with_timeout(cls, seconds: float | None, **kwargs) -> "SolveContext":
+    def with_timeout(cls, seconds: float | None, **kwargs: Any) -> "SolveContext":
         """A context whose deadline is ``seconds`` from now (None: no deadline)."""
         deadline = None if seconds is None else time.monotonic() + float(seconds)
         return cls(deadline=deadline, **kwargs)

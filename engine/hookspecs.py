@@ -11,7 +11,16 @@ decorated by :data:`hookimpl` and named after the specs below. Each registration
         register(LightsOut())
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
 import pluggy
+
+if TYPE_CHECKING:
+    import click
+
+    from .contract import Puzzle, Renderer, Solver
 
 PROJECT = "puzzle_engine"
 
@@ -20,7 +29,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def register_puzzles(register):
+def register_puzzles(register: Callable[[Puzzle], None]) -> None:
     """Register Puzzle objects: call ``register(puzzle)`` for each :class:`engine.Puzzle`.
 
     The registering plugin owns the puzzle (its solvers and renderers are the defaults). Puzzle
@@ -30,7 +39,7 @@ def register_puzzles(register):
 
 
 @hookspec
-def register_solvers(register):
+def register_solvers(register: Callable[[Solver], None]) -> None:
     """Register Solver objects: call ``register(solver)`` for each :class:`engine.Solver`.
 
     ``solver.puzzle_id`` names the puzzle it solves, which may come from another plugin. The
@@ -40,7 +49,7 @@ def register_solvers(register):
 
 
 @hookspec
-def register_renderers(register):
+def register_renderers(register: Callable[[Renderer], None]) -> None:
     """Register Renderer objects: call ``register(renderer)`` for each :class:`engine.Renderer`.
 
     The first renderer the puzzle's own plugin registers is its default; other plugins'
@@ -49,7 +58,7 @@ def register_renderers(register):
 
 
 @hookspec
-def register_commands(cli):
+def register_commands(cli: click.Group) -> None:
     """Add commands to the ``puzzle`` command line: ``cli`` is its :class:`click.Group`.
 
     The web app contributes ``puzzle serve`` this way, so the engine never imports it.

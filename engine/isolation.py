@@ -18,10 +18,17 @@ import multiprocessing
 import signal
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError
 from .solving import check_time_bound
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import ForkContext, SpawnContext
+    from multiprocessing.process import BaseProcess
+
+    from .context import CancelFlag
 
 #: Seconds a solver may run past its deadline (or a cancel) before it is killed; the web app's
 #: runner allows the same by default (its ``KILL_GRACE``).
@@ -52,7 +59,8 @@ _ERRORS = {"input": InputError, "solver": SolverError, "plugin": PluginError,
            "environment": EnvironmentProblem}
 
 
-def _child_main(conn, cancel, registry_factory: Callable[[], Any] | None, args: tuple) -> None:
+def _child_main(conn: Connection, cancel: CancelFlag, registry_factory: Callable[[], Any] | None,
+                args: tuple) -> None:
     """The child: solve once, send ("done", report JSON) or ("error", kind, message, plugin)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
     from .plugins import get_registry
@@ -82,9 +90,9 @@ def _child_main(conn, cancel, registry_factory: Callable[[], Any] | None, args: 
         conn.close()
 
 
-def _context():
+def _context() -> ForkContext | SpawnContext:
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return multiprocessing.get_context("fork") if "fork" in methods else multiprocessing.get_context("spawn")
 
 
 def solve_isolated(puzzle_id: str, instance_text: str, solver_name: str | None = None,
@@ -170,7 +178,7 @@ def solve_isolated(puzzle_id: str, instance_text: str, solver_name: str | None =
             child.close()
 
 
-def _receive(conn, child):
+def _receive(conn: Connection, child: BaseProcess) -> Any:
     """The child's next message, ``"idle"`` if none came within POLL_SECONDS, None if it ended."""
     try:
         if conn.poll(POLL_SECONDS):
@@ -186,6 +194,6 @@ def _receive(conn, child):
     return "idle"
 
 
-def _kill(child) -> None:
+def _kill(child: BaseProcess) -> None:
     child.kill()
     child.join(timeout=5)

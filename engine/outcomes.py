@@ -35,7 +35,7 @@ class Solved:
 
     status = "solved"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "moves", tuple(str(m) for m in self.moves))
         object.__setattr__(self, "stats", _frozen(self.stats))
 
@@ -55,7 +55,7 @@ class Unsolvable:
 
     status = "unsolvable"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "stats", _frozen(self.stats))
 
 
@@ -72,7 +72,7 @@ class GaveUp:
 
     status = "gave_up"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "stats", _frozen(self.stats))
 
 

@@ -112,7 +112,7 @@ class Registry:
 
     # -- building ----------------------------------------------------------------------------
 
-    def add_plugin(self, name: str, module: Any, *, version=None, distribution=None,
+    def add_plugin(self, name: str, module: Any, *, version: str | None = None, distribution: str | None = None,
                    import_seconds: float | None = None) -> PluginInfo:
         """Register a loaded plugin module (or object) under ``name``; used by tests too."""
         info = PluginInfo(name=name, module=getattr(module, "__name__", repr(module)),
@@ -129,8 +129,8 @@ class Registry:
         info.hooks = sorted(impl.name for impl in self.pm.get_hookcallers(module) or [])
         return info
 
-    def record_failure(self, name: str, module: str, error: str, *, version=None, distribution=None,
-                       import_seconds: float | None = None) -> PluginInfo:
+    def record_failure(self, name: str, module: str, error: str, *, version: str | None = None,
+                       distribution: str | None = None, import_seconds: float | None = None) -> PluginInfo:
         """Record a plugin that could not be loaded at all (its import failed or hung)."""
         info = PluginInfo(name=name, module=module, version=version, distribution=distribution,
                           error=error, import_seconds=import_seconds)
@@ -283,7 +283,7 @@ class Registry:
         """The named renderer (None: the default); InputError if there is no such renderer."""
         return self._pick(self._renderers, "renderer", puzzle_id, name)
 
-    def _pick(self, table: dict[str, list[_Entry]], kind: str, puzzle_id: str, name: str | None):
+    def _pick(self, table: dict[str, list[_Entry]], kind: str, puzzle_id: str, name: str | None) -> Any:
         entries = self._ordered(table, self.puzzle(puzzle_id).id)
         if not entries:
             raise InputError(f"no {kind} is installed for {puzzle_id!r}")

@@ -14,14 +14,17 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
-from .context import SolveContext
+from .context import CancelFlag, ProgressCallback, SolveContext
 from .contract import Instance, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
 from .wording import plural
+
+if TYPE_CHECKING:
+    from .plugins import Registry
 
 #: Longest instance text or JSON accepted anywhere, before a puzzle even looks at it.
 MAX_INPUT_CHARS = 200_000
@@ -343,8 +346,8 @@ class Preparation:
     error: str | None = None
 
 
-def prepare_solvers(registry, puzzle_ids: Sequence[str] = (), cancel=None,
-                    progress_factory=None) -> Iterator[Preparation]:
+def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: CancelFlag | None = None,
+                    progress_factory: Callable[[], ProgressCallback | None] | None = None) -> Iterator[Preparation]:
     """Prepare every solver of the named puzzles (all when none are named), one at a time.
 
     Yields a :class:`Preparation` per solver as it finishes. A solver whose ``prepare`` raises is
@@ -365,13 +368,13 @@ def prepare_solvers(registry, puzzle_ids: Sequence[str] = (), cancel=None,
 
 
 def solve(
-    registry,
+    registry: Registry,
     puzzle_id: str,
     instance_text: str,
     solver_name: str | None = None,
     timeout: float | None = None,
-    on_progress=None,
-    cancel=None,
+    on_progress: ProgressCallback | None = None,
+    cancel: CancelFlag | None = None,
 ) -> SolveReport:
     """Resolve a puzzle, solver and instance text by name and solve with verification.
 

@@ -144,7 +144,7 @@ def sanitize_svg(svg: str) -> str:
     return sanitize_svg_report(svg)[0]
 
 
-def _clean(element, removed: list[str]) -> None:
+def _clean(element: etree._Element, removed: list[str]) -> None:
     for child in list(element):
         if not isinstance(child.tag, str):  # comments, PIs, entities left by the parser
             _drop(child)
@@ -172,7 +172,7 @@ def _clean(element, removed: list[str]) -> None:
         _clean_attributes(element, "svg", removed)
 
 
-def _drop(element) -> None:
+def _drop(element: etree._Element) -> None:
     """Remove ``element`` but keep the text that followed it (its tail)."""
     parent = element.getparent()
     if parent is None:
@@ -195,7 +195,7 @@ def _safe_animation_target(target: str) -> bool:
     return not (target.startswith("on") or target.endswith("href") or target == "style")
 
 
-def _clean_attributes(element, name: str, removed: list[str]) -> None:
+def _clean_attributes(element: etree._Element, name: str, removed: list[str]) -> None:
     # No on* name is on the allowlist, nor starts with data-/aria-: event handlers always go.
     doomed = []
     for qname, value in element.attrib.items():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from ..plugins import Registry, get_registry
 from .laws import LAWS, Law, Subject, crash_text
@@ -75,12 +75,12 @@ def check_puzzle(puzzle_id: str, *, registry: Registry | None = None, examples: 
     return CheckReport(puzzle.id, registry.owner(puzzle.id), tuple(results))
 
 
-def check_law(puzzle_id: str, law: str, **kwargs) -> LawResult:
+def check_law(puzzle_id: str, law: str, **kwargs: Any) -> LawResult:
     """One law's result for one puzzle (keyword arguments as for :func:`check_puzzle`)."""
     return check_puzzle(puzzle_id, laws=[law], **kwargs).results[0]
 
 
-def assert_conforms(puzzle_id: str, **kwargs) -> CheckReport:
+def assert_conforms(puzzle_id: str, **kwargs: Any) -> CheckReport:
     """:func:`check_puzzle`, raising AssertionError with the whole report if any law fails."""
     report = check_puzzle(puzzle_id, **kwargs)
     if not report.ok:

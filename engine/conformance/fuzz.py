@@ -8,12 +8,16 @@ cache directory, see :func:`engine.conformance.use_cache_dir`.)
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable
 
 from .results import LawSkipped
 
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
-def _hypothesis():
+
+def _hypothesis() -> tuple[ModuleType, ModuleType]:
     try:
         import hypothesis
         from hypothesis import strategies
@@ -22,19 +26,20 @@ def _hypothesis():
     return hypothesis, strategies
 
 
-def junk_text(alphabet: str | None = None, max_size: int = 300):
+def junk_text(alphabet: str | None = None, max_size: int = 300) -> SearchStrategy[str]:
     _, st = _hypothesis()
     return st.text(alphabet=alphabet, max_size=max_size) if alphabet else st.text(max_size=max_size)
 
 
-def junk_json():
+def junk_json() -> SearchStrategy[Any]:
     _, st = _hypothesis()
     leaves = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
     return st.recursive(leaves, lambda children: st.lists(children, max_size=5)
                         | st.dictionaries(st.text(max_size=8), children, max_size=5), max_leaves=20)
 
 
-def find_failure(strategy, check: Callable[[Any], None], *, examples: int, seed: int):
+def find_failure(strategy: SearchStrategy[Any], check: Callable[[Any], None], *, examples: int,
+                 seed: int) -> tuple[Any, BaseException] | None:
     """Run ``check`` on up to ``examples`` generated values; the minimal value it fails on and
     the exception, or None if it never fails."""
     hypothesis, _ = _hypothesis()
@@ -48,7 +53,7 @@ def find_failure(strategy, check: Callable[[Any], None], *, examples: int, seed:
     )
     @hypothesis.seed(seed)
     @hypothesis.given(strategy)
-    def run(value):
+    def run(value: Any) -> None:
         try:
             check(value)
         except Exception as exc:

@@ -15,10 +15,10 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..context import SolveContext
-from ..contract import Assessment, EditResult, Puzzle
+from ..contract import Assessment, EditResult, Puzzle, Renderer, Solver
 from ..errors import InputError, SolverError
 from ..outcomes import GaveUp, Solved, Unsolvable
 from ..solving import replay, run_solver
@@ -27,6 +27,9 @@ from . import fuzz
 from .results import LawFailure, LawSkipped
 from .search import shortest_solution
 from .svg import check_svg
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
 #: Random instances drawn per check (seeds ``seed``, ``seed + 1``, ...).
 RANDOM_INSTANCES = 3
@@ -148,10 +151,10 @@ class Subject:
         except Exception:
             return default
 
-    def renderers(self):
+    def renderers(self) -> list[Renderer]:
         return self.registry.renderers(self.puzzle.id)
 
-    def solvers(self):
+    def solvers(self) -> list[Solver]:
         return self.registry.solvers(self.puzzle.id)
 
 
@@ -513,7 +516,7 @@ def _accept_cleanly(s: Subject, make: Callable[[], Any]) -> None:
     check_svg(s.registry.renderer(p.id).render(state), "the default renderer", "")
 
 
-def _fuzz(s: Subject, strategy, check: Callable[[Any], None], what: str) -> str:
+def _fuzz(s: Subject, strategy: SearchStrategy[Any], check: Callable[[Any], None], what: str) -> str:
     found = fuzz.find_failure(strategy, check, examples=s.examples, seed=s.seed)
     if found is None:
         return f"{s.examples} generated {what}: each refused with InputError or handled"

@@ -11,6 +11,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+from ..contract import Instance, Puzzle
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -22,7 +24,8 @@ class SearchResult:
     states: int = 0
 
 
-def shortest_solution(puzzle, instance, *, max_states: int = 20_000, seconds: float = 3.0) -> SearchResult:
+def shortest_solution(puzzle: Puzzle, instance: Instance, *, max_states: int = 20_000,
+                      seconds: float = 3.0) -> SearchResult:
     """A shortest solution of ``instance`` by breadth-first search, within the budget."""
     deadline = time.monotonic() + seconds
     start = puzzle.start(instance)
