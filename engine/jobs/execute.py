@@ -8,12 +8,17 @@ solver's *search* has returned, so a runner can give the check of a long answer 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ..context import SolveContext
 from ..errors import InputError, SolverError
 from ..outcomes import Solved
 from ..solving import resolve_instance, run_solver
+
+if TYPE_CHECKING:
+    from ..contract import Instance, Solver
+    from ..outcomes import Outcome
+    from ..plugins import Registry
 
 #: Fallback for engine.solving.check_time_bound on engines that do not define it yet:
 #: 2 s plus 0.1 ms a move (12 s for the longest answer accepted).
@@ -38,14 +43,14 @@ def check_bound(n_moves: int) -> float:
 class _ReportsReturn:
     """A solver seen through a window that says when its search returned (and how many moves)."""
 
-    def __init__(self, solver, on_searched: Callable[[int], None]):
+    def __init__(self, solver: Solver, on_searched: Callable[[int], None]) -> None:
         self._solver = solver
         self._on_searched = on_searched
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._solver, name)
 
-    def solve(self, instance, ctx):
+    def solve(self, instance: Instance, ctx: SolveContext) -> Outcome:
         outcome = self._solver.solve(instance, ctx)
         moves = outcome.moves if isinstance(outcome, Solved) else ()
         try:
@@ -55,7 +60,7 @@ class _ReportsReturn:
         return outcome
 
 
-def run_job(registry, puzzle_id: str, solver_name: str, text: str, time_limit: float, *,
+def run_job(registry: Registry, puzzle_id: str, solver_name: str, text: str, time_limit: float, *,
             on_progress: Callable[[dict], None] | None = None, cancel: Any = None,
             on_searched: Callable[[int], None] | None = None) -> tuple[str, Any]:
     """Solve one job: ``("done", report_json)`` or ``("failed", message)``; never raises for
@@ -66,7 +71,7 @@ def run_job(registry, puzzle_id: str, solver_name: str, text: str, time_limit: f
         instance = resolve_instance(puzzle, text)
         ctx = SolveContext.with_timeout(time_limit, cancel=cancel, on_progress=on_progress)
         if on_searched is not None:
-            solver = _ReportsReturn(solver, on_searched)
+            solver = cast("Solver", _ReportsReturn(solver, on_searched))  # the solver, as far as callers see
         report = run_solver(puzzle, solver, instance, ctx)
         return "done", report.to_json()
     except InputError as exc:

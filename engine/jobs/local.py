@@ -14,6 +14,9 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, deque
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from typing import cast
 
 from .execute import check_bound, run_job
 from .model import (
@@ -42,7 +45,7 @@ class _CancelFlag:
     resource tracker to report as "leaked" however the server ends (even by SIGTERM).
     """
 
-    def __init__(self, mp):
+    def __init__(self, mp: BaseContext) -> None:
         self._value = mp.RawValue(ctypes.c_bool, False)
 
     def set(self) -> None:
@@ -55,7 +58,7 @@ class _CancelFlag:
         return bool(self._value.value)
 
 
-def _worker_main(conn, cancel_flag, registry_factory: str, prepare: bool = False) -> None:
+def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: str, prepare: bool = False) -> None:
     """A worker process: load the registry once, then solve one job at a time.
 
     Messages to the parent: ("ready",) or ("fatal", message) once at start, then per job
@@ -87,10 +90,10 @@ def _worker_main(conn, cancel_flag, registry_factory: str, prepare: bool = False
             return
         job_id, puzzle_id, solver_name, text, time_limit = task
 
-        def on_progress(stats, _id=job_id):
+        def on_progress(stats: dict, _id: str = job_id) -> None:
             conn.send(("progress", _id, dict(stats)))
 
-        def on_searched(n_moves, _id=job_id):
+        def on_searched(n_moves: int, _id: str = job_id) -> None:
             conn.send(("searched", _id, n_moves))
 
         kind, payload = run_job(registry, puzzle_id, solver_name, text, time_limit,
@@ -105,10 +108,10 @@ def _worker_main(conn, cancel_flag, registry_factory: str, prepare: bool = False
 class _Worker:
     """The parent's handle on one worker process."""
 
-    def __init__(self, mp, registry_factory: str, prepare: bool = False):
+    def __init__(self, mp: BaseContext, registry_factory: str, prepare: bool = False) -> None:
         self.conn, child_conn = mp.Pipe(duplex=True)
         self.cancel = _CancelFlag(mp)
-        self.process = mp.Process(target=_worker_main,
+        self.process = mp.Process(target=_worker_main,  # type: ignore[attr-defined]  # on every concrete context
                                   args=(child_conn, self.cancel, registry_factory, prepare),
                                   daemon=True, name="puzzle-solver")
         self.process.start()
@@ -265,7 +268,7 @@ class LocalProcessRunner(JobRunner):
                 if self._closing:
                     return
                 for conn in ready:
-                    worker = conns[conn]
+                    worker = conns[cast(Connection, conn)]  # wait() gives back what it was given
                     if worker in self._workers:
                         self._drain(worker)
                 self._enforce_deadlines()
@@ -368,7 +371,7 @@ class LocalProcessRunner(JobRunner):
                 job.progress = {"elapsed": 0.0}
         self._number_queue()
 
-    def _finish(self, job: Job, status: str, result: dict | None = None, message: str | None = None):
+    def _finish(self, job: Job, status: str, result: dict | None = None, message: str | None = None) -> None:
         """End a job. With an answer to store, it stays ``running`` until the reporter thread
         has handed it to ``on_finished`` (outside the lock); otherwise it ends now."""
         if job.done or job.ending:

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from .model import STORED_STATUSES, JobRequest
 from .store import AnswerStore, StoreBusy
+
+if TYPE_CHECKING:
+    import redis
 
 #: Every key this store writes starts with this.
 PREFIX = "puzzle:answers:"
@@ -37,7 +41,7 @@ def _key(puzzle: str, solver: str, instance: str) -> str:
 class RedisAnswerStore(AnswerStore):
     """Solved and unsolvable answers in Redis. ``connection`` is a ``redis.Redis`` client."""
 
-    def __init__(self, connection):
+    def __init__(self, connection: redis.Redis) -> None:
         self.redis = connection
         self._put = connection.register_script(_PUT)
 

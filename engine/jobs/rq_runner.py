@@ -29,7 +29,7 @@ import re
 import time
 import uuid
 from datetime import timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 from .execute import check_bound, run_job
 from .model import (
@@ -51,7 +51,25 @@ from .model import (
 from .redis_store import RedisAnswerStore
 from .store import StoreBusy
 
+if TYPE_CHECKING:
+    from ctypes import c_double
+    from datetime import datetime
+    from types import TracebackType
+
+    import redis
+    from redis.client import Pipeline
+    from rq import Queue
+    from rq.executions import Execution
+    from rq.job import Job as RQJob
+    from rq.serializers import JSONSerializer
+
+    from ..plugins import Registry
+
 log = logging.getLogger("engine.jobs")
+
+_T = TypeVar("_T")
+#: A stored answer as the answer store gives it, or None.
+_Found = TypeVar("_Found", bound="tuple[Any, dict] | None")
 
 DEFAULT_QUEUE = "puzzle"
 #: Seconds a running job's "alive" key lives without a refresh from its worker (refreshed every
@@ -84,7 +102,7 @@ def check_url(url: str) -> str:
     return url
 
 
-def connect(url: str, *, for_worker: bool = False):
+def connect(url: str, *, for_worker: bool = False) -> redis.Redis:
     """A Redis client for ``url`` that fails fast (a web request must not hang on a dead Redis).
     A worker's connection has no read timeout: RQ blocks on the queue for minutes."""
     import redis
@@ -96,12 +114,12 @@ def connect(url: str, *, for_worker: bool = False):
     return redis.Redis.from_url(url, **options)
 
 
-def _serializer():
+def _serializer() -> type[JSONSerializer]:
     from rq.serializers import JSONSerializer
     return JSONSerializer
 
 
-def _timestamp(value) -> float | None:
+def _timestamp(value: datetime | None) -> float | None:
     if value is None:
         return None
     if value.tzinfo is None:  # RQ keeps naive UTC datetimes
@@ -112,24 +130,24 @@ def _timestamp(value) -> float | None:
 # -- in the worker and its work horses -----------------------------------------------------------
 
 #: The registry the worker loaded before forking: work horses inherit it.
-_REGISTRY = None
+_REGISTRY: Registry | None = None
 _REGISTRY_FACTORY = DEFAULT_REGISTRY_FACTORY
 
 
-def use_registry(registry, factory: str = DEFAULT_REGISTRY_FACTORY) -> None:
+def use_registry(registry: Registry, factory: str = DEFAULT_REGISTRY_FACTORY) -> None:
     """Set the plugin registry work horses solve with (the worker calls this once)."""
     global _REGISTRY, _REGISTRY_FACTORY
     _REGISTRY, _REGISTRY_FACTORY = registry, factory
 
 
-def _registry():
+def _registry() -> Registry:
     global _REGISTRY
     if _REGISTRY is None:
         _REGISTRY = load_object(_REGISTRY_FACTORY)()
     return _REGISTRY
 
 
-def _solver_missing(registry, puzzle: str, solver: str) -> str | None:
+def _solver_missing(registry: Registry, puzzle: str, solver: str) -> str | None:
     names = [s.name for s in registry.solvers(puzzle)] if puzzle in registry.puzzles else []
     if solver in names:
         return None
@@ -159,7 +177,7 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
     parent = os.getppid()
     quiet_until = [0.0]  # after a failed progress write, skip writes for a while (Redis is down)
 
-    def on_progress(stats):
+    def on_progress(stats: dict) -> None:
         if os.getppid() != parent:  # the worker is gone: nobody can report this job, stop
             os._exit(1)
         job.meta["progress"] = dict(stats)
@@ -170,7 +188,7 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
         except Exception:  # progress is best effort; the solve goes on
             quiet_until[0] = time.monotonic() + 2.0
 
-    def on_searched(n_moves):
+    def on_searched(n_moves: int) -> None:
         kill_at = time.time() + check_bound(n_moves)
         _tell_worker(kill_at)  # works while Redis is down, too
         job.meta["progress"] = {**job.meta.get("progress", {}), "phase": "checking", "moves": n_moves}
@@ -193,7 +211,7 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
     return {"kind": "done", "report": payload, "stored_id": stored_id}
 
 
-def _store(redis, report: dict) -> str | None:
+def _store(redis: redis.Redis, report: dict) -> str | None:
     number = RedisAnswerStore(redis).put(report)
     return None if number is None else f"stored-{number}"
 
@@ -202,7 +220,7 @@ def _store(redis, report: dict) -> str | None:
 REPORT_WAIT = 600.0
 #: A deadline the work horse can push later without Redis: shared memory that the worker sets up
 #: before it forks (see PuzzleWorker.fork_work_horse).
-_LOCAL_KILL_AT = None
+_LOCAL_KILL_AT: c_double | None = None
 
 
 def _tell_worker(kill_at: float) -> None:
@@ -230,7 +248,7 @@ class _ConnectionState(logging.Filter):
         self.lost(None)
         return False
 
-    def lost(self, exc) -> None:
+    def lost(self, exc: BaseException | None) -> None:
         if not self.down:
             self.down = True
             log.warning("lost Redis at %s%s; retrying with backoff, the running job (if any) goes on",
@@ -267,7 +285,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _worker_class():
+def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on first use (RQ loads lazily)
     from rq import Worker
     from rq.job import JobStatus
     from rq.utils import now as rq_now
@@ -286,7 +304,7 @@ def _worker_class():
 
         # -- connection bookkeeping ---------------------------------------------------------
 
-        def _lost(self, exc) -> None:
+        def _lost(self, exc: BaseException | None) -> None:
             if self.connection_state is not None and not self.is_horse:  # the worker says it
                 self.connection_state.lost(exc)
             self._retry_at = time.monotonic() + self._pause
@@ -297,7 +315,7 @@ def _worker_class():
             if self.connection_state is not None and not self.is_horse:
                 self.connection_state.connected()
 
-        def _until_redis(self, fn, *args, limit: float = REPORT_WAIT):
+        def _until_redis(self, fn: Callable[..., _T], *args: Any, limit: float = REPORT_WAIT) -> _T:
             """``fn(*args)``, retried with backoff while Redis is unreachable (up to ``limit`` s)."""
             give_up = time.monotonic() + limit
             pause = 0.5
@@ -316,15 +334,15 @@ def _worker_class():
 
         # -- registration: a name given with --name -----------------------------------------
 
-        def register_birth(self):
+        def register_birth(self) -> None:
             self.claim_name()
             return super().register_birth()
 
-        def claim_name(self):
+        def claim_name(self) -> None:
             """Take over a stale registration of our name (our own before an outage, a dead
             process on this host, or one without heartbeat for longer than its TTL); refuse
             a live one with :class:`NameTaken`."""
-            data = self.connection.hgetall(self.key)
+            data = cast("dict[bytes, bytes]", self.connection.hgetall(self.key))  # RQ's Redis gives bytes
             if data and b"death" not in data:
                 pid = int(data.get(b"pid") or 0)
                 host = (data.get(b"hostname") or b"").decode()
@@ -338,7 +356,7 @@ def _worker_class():
                         f"registered in Redis; give each worker its own --name")
                 self.connection.delete(self.key)
 
-        def teardown(self):
+        def teardown(self) -> None:
             try:
                 super().teardown()
             except _redis_errors():  # stopping while Redis is away: the entry expires by itself
@@ -346,7 +364,7 @@ def _worker_class():
 
         # -- waiting for jobs ----------------------------------------------------------------
 
-        def heartbeat(self, timeout=None, pipeline=None):
+        def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
             if pipeline is not None:  # queued only: maintain_heartbeats sends it
                 return super().heartbeat(timeout, pipeline=pipeline)
             try:
@@ -357,14 +375,15 @@ def _worker_class():
             self._reached()
             return result
 
-        def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        def dequeue_job_and_maintain_ttl(self, timeout: int | None,
+                                         max_idle_time: int | None = None) -> tuple[RQJob, Queue] | None:
             return self._until_redis(super().dequeue_job_and_maintain_ttl, timeout, max_idle_time,
                                      limit=float("inf"))
 
-        def check_for_suspension(self, burst):
+        def check_for_suspension(self, burst: bool) -> None:
             return self._until_redis(super().check_for_suspension, burst, limit=float("inf"))
 
-        def run_maintenance_tasks(self):
+        def run_maintenance_tasks(self) -> None:
             try:
                 return super().run_maintenance_tasks()
             except _redis_errors() as exc:  # maintenance can wait for the next round
@@ -372,7 +391,7 @@ def _worker_class():
 
         # -- running a job -------------------------------------------------------------------
 
-        def fork_work_horse(self, job, queue):
+        def fork_work_horse(self, job: RQJob, queue: Queue) -> None:
             global _LOCAL_KILL_AT
             import multiprocessing
 
@@ -382,7 +401,7 @@ def _worker_class():
             self._known_kill_at = self._pending_end = None
             return super().fork_work_horse(job, queue)
 
-        def execute_job(self, job, queue):
+        def execute_job(self, job: RQJob, queue: Queue) -> None:
             try:
                 super().execute_job(job, queue)
             except _redis_errors() as exc:
@@ -393,7 +412,7 @@ def _worker_class():
             if self._pending_end is not None:
                 self._until_redis(self._write_pending_end, job.id, limit=float("inf"))
 
-        def _after_outage(self, job, queue):
+        def _after_outage(self, job: RQJob, queue: Queue) -> None:
             if self._pending_end is not None:  # why it ended, before RQ says that it did
                 self._write_pending_end(job.id)
             status = job.get_status()
@@ -403,11 +422,11 @@ def _worker_class():
                                         exc_string="the work horse ended while Redis was down")
             self.set_state("idle")
 
-        def _write_pending_end(self, job_id):
+        def _write_pending_end(self, job_id: str) -> None:
             self.connection.set(_key(job_id, "end"), _json(self._pending_end), nx=True, ex=KEEP_SECONDS)
             self._pending_end = None
 
-        def maintain_heartbeats(self, job, *args, **kwargs):
+        def maintain_heartbeats(self, job: RQJob, *args: Any, **kwargs: Any) -> None:
             # Never raises for Redis: the horse goes on while Redis is away, and the deadline is
             # enforced from what the worker knows without it.
             if time.monotonic() < self._retry_at:
@@ -434,7 +453,7 @@ def _worker_class():
                 return
             self._check_deadline(job)
 
-        def _check_deadline(self, job):
+        def _check_deadline(self, job: RQJob) -> None:
             started = _timestamp(job.started_at)
             if started is None:
                 return
@@ -457,8 +476,8 @@ def _worker_class():
 
         # -- in the work horse: report the answer, across an outage ---------------------------
 
-        def _finalize_success(self, job, queue, execution, return_value):
-            def report():
+        def _finalize_success(self, job: RQJob, queue: Queue, execution: Execution, return_value: Any) -> None:
+            def report() -> None:
                 if _ended_meanwhile(job):  # e.g. declared lost during a long outage: that stays
                     return None
                 if isinstance(return_value, dict) and return_value.pop("store_pending", False):
@@ -471,13 +490,16 @@ def _worker_class():
                 return Worker._finalize_success(self, job, queue, execution, return_value)
             return self._until_redis(report)
 
-        def _finalize_failure(self, job, queue, execution, exc_info):
+        def _finalize_failure(
+            self, job: RQJob, queue: Queue, execution: Execution,
+            exc_info: tuple[type[BaseException] | None, BaseException | None, TracebackType | None],
+        ) -> None:
             return self._until_redis(Worker._finalize_failure, self, job, queue, execution, exc_info)
 
     return PuzzleWorker
 
 
-def _ended_meanwhile(job) -> bool:
+def _ended_meanwhile(job: RQJob) -> bool:
     """Whether a job already has a final state that its work horse's answer must not replace."""
     from rq.job import JobStatus
 
@@ -487,7 +509,7 @@ def _ended_meanwhile(job) -> bool:
     return job.get_status(refresh=True) in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
 
 
-def _parse_time(raw) -> float | None:
+def _parse_time(raw: bytes | str | None) -> float | None:
     if not raw:
         return None
     from rq.utils import utcparse
@@ -497,7 +519,7 @@ def _parse_time(raw) -> float | None:
         return None
 
 
-def _loads(raw) -> dict:
+def _loads(raw: str | bytes) -> dict:
     import json
     try:
         value = json.loads(raw)
@@ -506,12 +528,12 @@ def _loads(raw) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _json(value) -> str:
+def _json(value: object) -> str:
     import json
     return json.dumps(value)
 
 
-def make_worker(connection, queue_name: str = DEFAULT_QUEUE, name: str | None = None):
+def make_worker(connection: redis.Redis, queue_name: str = DEFAULT_QUEUE, name: str | None = None) -> Any:
     """An RQ worker for the puzzle queue (call :func:`use_registry` first)."""
     from rq import Queue
 
@@ -536,7 +558,7 @@ class RQRunner(JobRunner):
     """Runs jobs on an RQ queue in Redis; any web process sees any job."""
 
     def __init__(self, url: str, queue: str = DEFAULT_QUEUE, max_queued: int = 16,
-                 grace: float = 2.0, connection=None):
+                 grace: float = 2.0, connection: redis.Redis | None = None) -> None:
         from rq import Queue
 
         self.url = url
@@ -559,7 +581,7 @@ class RQRunner(JobRunner):
             self._down_since = None
             log.warning("Redis at %s answers again: jobs work again", _safe(self.url))
 
-    def _call(self, fn, *args):
+    def _call(self, fn: Callable[..., _T], *args: Any) -> _T:
         import redis
 
         try:
@@ -619,7 +641,7 @@ class RQRunner(JobRunner):
 
     # -- reading RQ's record ---------------------------------------------------------------
 
-    def _fetch(self, job_id: str):
+    def _fetch(self, job_id: str) -> RQJob:
         from rq.exceptions import NoSuchJobError
         from rq.job import Job as RQJob
 
@@ -641,7 +663,7 @@ class RQRunner(JobRunner):
                               "started": started}),
                        nx=True, ex=KEEP_SECONDS)
 
-    def _job(self, rq_job) -> Job:
+    def _job(self, rq_job: RQJob) -> Job:
         import json
 
         from rq.job import JobStatus
@@ -704,7 +726,7 @@ class RQRunner(JobRunner):
         return job
 
 
-def _last_line(rq_job) -> str:
+def _last_line(rq_job: RQJob) -> str:
     try:
         result = rq_job.latest_result()
         text = (result.exc_string if result is not None else None) or ""
@@ -744,7 +766,7 @@ class GuardedRedisStore(RedisAnswerStore):
         self._cache: collections.OrderedDict = collections.OrderedDict()
         self._lock = threading.Lock()
 
-    def _remember(self, key, value):
+    def _remember(self, key: tuple, value: _Found) -> _Found:
         if value is None or len((value[1] or {}).get("moves") or ()) > CACHED_MOVES:
             return value
         with self._lock:
@@ -754,7 +776,7 @@ class GuardedRedisStore(RedisAnswerStore):
                 self._cache.popitem(last=False)
         return value
 
-    def _cached(self, key, fetch, *args):
+    def _cached(self, key: tuple, fetch: Callable[..., _Found], *args: Any) -> _Found:
         try:
             return self._remember(key, self._runner._call(fetch, *args))
         except JobsUnavailable:
@@ -763,10 +785,10 @@ class GuardedRedisStore(RedisAnswerStore):
                     return self._cache[key]
             raise
 
-    def get(self, puzzle, solver, instance):
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
         return self._cached(("key", puzzle, solver, instance), super().get, puzzle, solver, instance)
 
-    def get_by_id(self, number):
+    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
         found = self._cached(("id", int(number)), super().get_by_id, number)
         if found is not None:  # the same answer, by what it answers
             request, report = found
@@ -774,7 +796,7 @@ class GuardedRedisStore(RedisAnswerStore):
                            (int(number), report))
         return found
 
-    def count(self):
+    def count(self) -> int:
         return self._runner._call(super().count)
 
 

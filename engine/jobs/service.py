@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, plugin_call
 from ..solving import owner_of, resolve_instance
@@ -28,6 +28,9 @@ from .model import (
 )
 from .store import AnswerStore
 
+if TYPE_CHECKING:
+    from ..plugins import Registry
+
 #: What a job that was queued or running when its server stopped answers afterwards.
 INTERRUPTED = "interrupted by a server restart"
 
@@ -37,8 +40,8 @@ STORED_PREFIX = "stored-"
 class JobService:
     """Validate, answer from the store, or run: the job API of the web app and other front ends."""
 
-    def __init__(self, registry, runner: JobRunner, store: AnswerStore,
-                 max_time_limit: float = MAX_TIME_LIMIT, default_time_limit: float = DEFAULT_TIME_LIMIT):
+    def __init__(self, registry: Registry, runner: JobRunner, store: AnswerStore,
+                 max_time_limit: float = MAX_TIME_LIMIT, default_time_limit: float = DEFAULT_TIME_LIMIT) -> None:
         self.registry = registry
         self.runner = runner
         self.store = store
@@ -56,7 +59,7 @@ class JobService:
         if report is None or report.get("status") not in STORED_STATUSES:
             return
 
-        def put(job=job, report=report):
+        def put(job: Job = job, report: dict = report) -> None:
             row_id = self.store.put(report)
             if row_id is not None:
                 job.stored_id = f"{STORED_PREFIX}{row_id}"

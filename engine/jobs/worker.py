@@ -15,10 +15,14 @@ import logging
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from .model import DEFAULT_REGISTRY_FACTORY, load_object
+
+if TYPE_CHECKING:
+    from rq import Worker
 
 log = logging.getLogger("engine.jobs.worker")
 
@@ -79,7 +83,7 @@ class NameClash(click.ClickException):
     exit_code = 2
 
 
-def _no_orphan(worker) -> None:
+def _no_orphan(worker: Worker | None) -> None:
     """A worker never leaves its work horse running without it: nobody could report its job."""
     import signal
 
@@ -101,7 +105,8 @@ def _no_orphan(worker) -> None:
               help="Build and load every solver's tables before taking jobs.")
 @click.option("--registry-factory", default=DEFAULT_REGISTRY_FACTORY, show_default=True, hidden=True,
               help="module:function that returns the plugin registry (for tests).")
-def worker_command(redis_url, queue, burst, name, prepare, registry_factory):
+def worker_command(redis_url: str | None, queue: str, burst: bool, name: str | None, prepare: bool,
+                   registry_factory: str) -> None:
     """Run a solve worker on RQ (Redis): many of them, on many machines, serve `puzzle serve --redis`."""
     if not redis_url:
         raise click.UsageError("give the Redis URL with --redis or $PUZZLE_ENGINE_REDIS")
