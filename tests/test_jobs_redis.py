@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from job_polling import wait_done, wait_status
 from jobs_toy import jobs_registry
 from redis_helpers import TESTS, RedisServer, free_port, start_worker, stop, worker_env
 from test_web_toy import flip
@@ -60,23 +61,6 @@ def make_app(redis_server, queue, **config):
                        "REDIS_QUEUE": queue, "KILL_GRACE": 0.5, **config})
 
 
-def wait_done(client, job: dict, timeout: float = 30.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while not job["done"]:
-        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
-        time.sleep(0.1)
-        job = client.get(f"/api/jobs/{job['id']}").get_json()
-    return job
-
-
-def wait_status(client, job_id, status, timeout=30.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        job = client.get(f"/api/jobs/{job_id}").get_json()
-        if job["status"] == status:
-            return job
-        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
-        time.sleep(0.1)
 
 
 def replayed(bits: str, moves) -> str:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from job_polling import wait_done, wait_status
 from jobs_toy import JOBS_FACTORY, jobs_registry
 from test_web_toy import TOY_FACTORY, flip, toy_registry
 
@@ -29,23 +30,6 @@ def make_app(data_dir, **config):
                        "DATA_DIR": str(data_dir), "KILL_GRACE": 0.5, **config})
 
 
-def wait_done(client, job: dict, timeout: float = 20.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while not job["done"]:
-        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
-        time.sleep(0.05)
-        job = client.get(f"/api/jobs/{job['id']}").get_json()
-    return job
-
-
-def wait_status(client, job_id: str, status: str, timeout: float = 20.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        job = client.get(f"/api/jobs/{job_id}").get_json()
-        if job["status"] == status:
-            return job
-        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
-        time.sleep(0.05)
 
 
 def report(instance="0110", solver="sweep", moves=("1",), status="solved"):

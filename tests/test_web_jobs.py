@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from job_polling import wait_done
 from test_web_toy import TOY_FACTORY, flip, toy_registry
 
 from web import create_app
@@ -37,14 +38,6 @@ def app(data_dir):
 def client(app):
     return app.test_client()
 
-
-def wait_done(client, job: dict, timeout: float = 20.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while not job["done"]:
-        assert time.monotonic() < deadline, f"job still {job['status']} after {timeout} s"
-        time.sleep(0.05)
-        job = client.get(f"/api/jobs/{job['id']}").get_json()
-    return job
 
 
 def flip_all(bits: str, moves) -> str:
