@@ -13,11 +13,12 @@ from .contract import THUMBNAIL, Assessment, EditMode, EditResult, EditTool, Puz
 from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
+from .paths import cache_dir  # noqa: E402
 from .solving import replay  # noqa: E402
 from .wording import plural  # noqa: E402
 
 __all__ = [
     "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
     "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "THUMBNAIL", "Unsolvable",
-    "hookimpl", "plural", "replay",
+    "cache_dir", "hookimpl", "plural", "replay",
 ]

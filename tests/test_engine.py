@@ -283,3 +283,15 @@ def test_another_package_named_web_is_named_when_the_web_app_fails_to_load(tmp_p
     hint = _shadow_hint("web.commands")
     assert "installed by web.py" in hint and "shadows" in hint
     assert _shadow_hint("plugins.sliding.hooks") == ""
+
+
+def test_cache_dir_follows_the_engine_variable_then_xdg_then_home(monkeypatch, tmp_path):
+    from engine import cache_dir
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PUZZLE_ENGINE_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert cache_dir() == tmp_path / "home" / ".cache" / "puzzle-engine"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "puzzle-engine"
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path / "mine"))
+    assert cache_dir() == tmp_path / "mine"

@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from ..paths import cache_dir
 from ..plugins import Registry, get_registry
 from .laws import LAWS, Law, Subject, crash_text
 from .results import CheckReport, LawFailure, LawResult, LawSkipped
@@ -95,10 +96,7 @@ def use_cache_dir() -> Path:
     :func:`check_puzzle` calls it. It sets ``HYPOTHESIS_STORAGE_DIRECTORY`` only if unset (or empty), and
     Hypothesis reads that once, so a process that used Hypothesis earlier keeps its own folder.
     """
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(os.environ.get("PUZZLE_ENGINE_CACHE") or (Path(xdg) if xdg else Path.home() / ".cache")
-                / "puzzle-engine")
-    folder = base / "hypothesis"
+    folder = cache_dir() / "hypothesis"
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # empty counts as unset, as for Hypothesis
         os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(folder)
     return Path(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import Assessment, SolveContext, plural
+from engine import Assessment, SolveContext, cache_dir, plural
 
 from . import fastdfs
 from . import levels as lv
@@ -178,16 +178,6 @@ class Judge:
         except (_Stop, _Capped):
             return "unknown", counter[0]
         return ("can" if moves is not None else "cannot"), counter[0]
-
-
-def cache_dir() -> Path:
-    """Where backward sets are kept: $PUZZLE_ENGINE_CACHE, else $XDG_CACHE_HOME/puzzle-engine,
-    else ~/.cache/puzzle-engine."""
-    env = os.environ.get("PUZZLE_ENGINE_CACHE")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "puzzle-engine"
 
 
 def _cache_path(p, positions: int) -> Path:

@@ -23,7 +23,6 @@ atomically: a cancelled or failed build never leaves a file behind.
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 from numba import njit
+
+from engine import cache_dir
 
 from . import pdb_file
 
@@ -48,17 +49,6 @@ StopFn = Callable[[], bool]
 
 class BuildCancelled(Exception):
     """Raised when ``should_stop`` said stop during a build; nothing was saved."""
-
-
-def cache_dir() -> Path:
-    """Where databases are kept: $PUZZLE_ENGINE_CACHE, else $XDG_CACHE_HOME/puzzle-engine,
-    else ~/.cache/puzzle-engine."""
-    env = os.environ.get("PUZZLE_ENGINE_CACHE")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "puzzle-engine"
 
 
 def pattern_path(rows: int, cols: int, pattern: Sequence[int]) -> Path:

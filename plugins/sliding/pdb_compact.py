@@ -36,8 +36,10 @@ from typing import Callable, Sequence
 import numpy as np
 from numba import njit
 
+from engine import cache_dir
+
 from . import pdb_file
-from .pdb import BuildCancelled, _flood, _masks, cache_dir, placements, warn_unwritable
+from .pdb import BuildCancelled, _flood, _masks, placements, warn_unwritable
 
 #: Bump when the file format or the build changes, so old files are not trusted.
 FORMAT_VERSION = 1
