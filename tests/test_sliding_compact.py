@@ -34,7 +34,9 @@ def test_rank_is_a_bijection_onto_the_placements():
 
 @pytest.mark.parametrize("rows,cols,pattern", [(3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)),
                                                (4, 4, (2, 3, 4)), (4, 4, (1, 5, 9)),
-                                               (3, 3, (1, 2, 4, 5, 7))])
+                                               (3, 3, (1, 2, 4, 5, 7)),
+                                               # over 16 cells: regions indexed by colex rank
+                                               (5, 4, (2, 7, 13)), (5, 5, (1, 24))])
 def test_compact_table_equals_brute_force(rows, cols, pattern):
     """Every entry is (true pattern distance - Manhattan) / 2, the distance found by an
     independent 0-1 breadth-first search over (pattern cells, blank cell)."""
@@ -58,6 +60,98 @@ def test_progress_and_cancellation():
     assert seen[-1] == (3024, 3024) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     with pytest.raises(pc.BuildCancelled):
         pc.build_compact(3, 3, (1, 2, 3, 4), should_stop=lambda: True)
+
+
+def test_a_threaded_build_is_the_single_threaded_build_byte_for_byte():
+    """Threads expand separate pieces of each level into next levels of their own; with many
+    small pieces (so both threads really interleave) nothing may be lost or added."""
+    one, c1 = pc.build_compact(4, 4, (1, 2, 5, 6), chunk=256, threads=1)
+    for threads in (2, 3):
+        many, c2 = pc.build_compact(4, 4, (1, 2, 5, 6), chunk=256, threads=threads)
+        assert np.array_equal(one, many) and c1 == c2
+
+
+def flood_regions(free, rows, cols):
+    """Connected regions of the free cells, ordered by their lowest cell (plain Python)."""
+    left, regions = set(free), []
+    for start in sorted(free):
+        if start not in left:
+            continue
+        region, todo = {start}, [start]
+        while todo:
+            c = todo.pop()
+            r, k = divmod(c, cols)
+            for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
+                x = rr * cols + kk
+                if 0 <= rr < rows and 0 <= kk < cols and x in left and x not in region:
+                    region.add(x)
+                    todo.append(x)
+        left -= region
+        regions.append(region)
+    return regions
+
+
+@pytest.mark.parametrize("rows,cols,k", [(3, 3, 4), (4, 4, 8), (5, 4, 3), (5, 5, 5)])
+def test_ordinal_table_names_each_free_cells_region(rows, cols, k):
+    n = rows * cols
+    table = pc.ordinal_table(rows, cols, k)
+    binom = pc.binomials(n)
+    rng = random.Random(n * 31 + k)
+    for _ in range(300):
+        occupied = rng.sample(range(n), k)
+        occ = sum(1 << c for c in occupied)
+        row = table[pc._subset_index(np.int64(occ), n, binom)]
+        free = [c for c in range(n) if c not in occupied]
+        for o, region in enumerate(flood_regions(free, rows, cols)):
+            for c in region:
+                assert row[c] == min(o, 8)
+        assert all(row[c] == 8 for c in occupied)
+
+
+def test_moved_rank_equals_ranking_the_moved_placement():
+    n, k, cols = 16, 8, 4
+    fac = pc.rank_factors(n, k)
+    inv = 1.0 / fac
+    rng = random.Random(5)
+    pos = np.zeros(k, dtype=np.int64)
+    digits, before = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    for _ in range(2000):
+        r = rng.randrange(pc.placements(n, k))
+        occ = pc._unrank_digits(np.int64(r), k, n, fac, inv, pos, digits, before)
+        assert pc.rank(pos.copy(), k, fac) == r
+        j = rng.randrange(k)
+        p = int(pos[j])
+        for q in (p - 1, p + 1, p - cols, p + cols):
+            if 0 <= q < n and not occ >> q & 1 and (abs(q - p) == cols or q // cols == p // cols):
+                moved = pos.copy()
+                moved[j] = q
+                assert pc._moved_rank(np.int64(r), j, p, q, k, fac, pos, digits, before) \
+                    == pc.rank(moved, k, fac)
+
+
+def test_build_threads_setting(monkeypatch):
+    monkeypatch.setenv("PUZZLE_ENGINE_BUILD_THREADS", "3")
+    assert pc.build_threads() == 3
+    monkeypatch.setenv("PUZZLE_ENGINE_BUILD_THREADS", "lots")
+    with pytest.raises(ValueError, match="whole number"):
+        pc.build_threads()
+    monkeypatch.delenv("PUZZLE_ENGINE_BUILD_THREADS")
+    assert 1 <= pc.build_threads() <= 4
+
+
+def test_short_memory_means_fewer_threads_not_swapping(monkeypatch):
+    """Each thread past the first needs one more byte per placement: with only enough memory
+    for one thread, the build runs one (and still gives the same table)."""
+    used = []
+    real = pc._breadth_first
+    monkeypatch.setattr(pc, "_breadth_first",
+                        lambda *a: used.append(a[4]) or real(*a))
+    need = pc.build_bytes(3, 3, (1, 2, 3, 4), 1)
+    monkeypatch.setattr(pc, "available_memory", lambda: need + 100)
+    small, _ = pc.build_compact(3, 3, (1, 2, 3, 4), threads=4)
+    monkeypatch.setattr(pc, "available_memory", lambda: 1 << 40)
+    big, _ = pc.build_compact(3, 3, (1, 2, 3, 4), threads=4)
+    assert used == [1, 4] and np.array_equal(small, big)
 
 
 def test_mirror_sharing_on_the_5x5_partition():

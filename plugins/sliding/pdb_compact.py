@@ -14,11 +14,15 @@ still admissible (the build reports how many were clamped; none for the partitio
 
 Building is the breadth-first search of :mod:`.pdb` over (placement, region of the blank),
 level by level, with the region recorded as a bit for its *ordinal* among the free cells'
-connected regions (ordered by their lowest cell), so three byte arrays (seen, this level, next
-level) of one byte per placement suffice: about 1.8 GB for the 8-tile pattern. It runs in
-compiled chunks; between chunks it reports progress and honours cancellation. It is single
-threaded: byte-wise "or" updates from two threads could lose a bit, and a lost bit would make
-the table inadmissible.
+connected regions (ordered by their lowest cell), so byte arrays of one byte per placement
+suffice: seen, this level, the value, and one next level per thread (about 2.6 GB for the
+8-tile pattern with two threads). Threads expand separate ranges of the frontier, each into its
+own next level, and those are folded together after the level: bits set by two threads in one
+shared byte could be lost, and a lost bit would make the table inadmissible. The table is the
+same byte for byte whatever the number of threads. The region a move leaves the blank in is
+read from a table over every set of occupied cells (:func:`ordinal_table`) rather than found by
+a flood fill. Between pieces the build honours cancellation; progress is reported once per
+level.
 
 Lookup tables can be shared through the diagonal mirror: when a partition contains a pattern
 and its mirror image (as on the 5x5), only one of the two is built, and the other's value is
@@ -27,14 +31,20 @@ read from it on the mirrored board.
 
 from __future__ import annotations
 
+import mmap
+import os
+import queue
 import shutil
 import threading
+from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from engine import cache_dir
 
@@ -70,13 +80,23 @@ StopFn = Callable[[], bool]
 # Ranking (compiled)
 # --------------------------------------------------------------------------------------------
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """The processor's population count instruction (LLVM's ctpop) on an integer."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount32(x):
-    """Set bits of a non-negative int below 2**32."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Set bits of a non-negative int below 2**32 (one instruction: the build and the search
+    count bits for every move)."""
+    return _ctpop(np.int64(x))
 
 
 def rank_factors(n: int, k: int) -> np.ndarray:
@@ -117,11 +137,29 @@ SEL = _select_table()
 @njit(cache=True)
 def unrank(r, k, n, fac, pos):
     """Fill ``pos`` with the placement of rank r; return its occupancy mask."""
-    used = 0
-    free_all = (1 << n) - 1
+    scratch = np.zeros(k, dtype=np.int64)
+    return _unrank_digits(r, k, n, fac, 1.0 / fac, pos, scratch, scratch.copy())
+
+
+@njit(cache=True, inline="always")
+def _unrank_digits(r, k, n, fac, inv, pos, digits, before):
+    """:func:`unrank`, also filling ``digits`` (slot j's cell counted among the cells not taken
+    by slots before it) and ``before`` (the cells of the slots before slot j).
+
+    ``inv`` holds ``1 / fac``: a multiplication and a correction cost far less than an integer
+    division, and this runs for every entry of every frontier.
+    """
+    used = np.int64(0)
+    free_all = (np.int64(1) << n) - 1
     for j in range(k):
-        d = r // fac[j]
+        d = np.int64(r * inv[j])
+        if d * fac[j] > r:
+            d -= 1
+        elif (d + 1) * fac[j] <= r:
+            d += 1
         r -= d * fac[j]
+        digits[j] = d
+        before[j] = used
         # The d-th free cell, a byte at a time.
         free = free_all & ~used
         base = 0
@@ -134,8 +172,25 @@ def unrank(r, k, n, fac, pos):
             d -= cnt
             base += 8
         pos[j] = c
-        used |= 1 << c
+        used |= np.int64(1) << c
     return used
+
+
+@njit(cache=True, inline="always")
+def _moved_rank(r, j, p, q, k, fac, pos, digits, before):
+    """The rank of the placement of rank r (cells ``pos``, from :func:`_unrank_digits`) after
+    slot j's tile moves from p to q, without ranking it afresh: slot j's digit changes, and so
+    does the digit of each later slot whose cell lies between p and q (by one: the cells before
+    it that are lower changed by one)."""
+    r += (q - popcount32(before[j] & ((np.int64(1) << q) - 1)) - digits[j]) * fac[j]
+    lo, hi = (p, q) if p < q else (q, p)
+    if hi - lo > 1:
+        step = 1 if p < q else -1
+        for i in range(j + 1, k):
+            x = pos[i]
+            if lo < x < hi:
+                r += step * fac[i]
+    return r
 
 
 @njit(cache=True)
@@ -157,12 +212,120 @@ def _ordinal(target, free, cols, nfirst, nlast):
 # Building (compiled)
 # --------------------------------------------------------------------------------------------
 
+@njit(cache=True)
+def _subset_index(occ, n, binom):
+    """Where the occupancy ``occ`` stands in :func:`ordinal_table`: the mask itself on boards of
+    at most 16 cells, else its rank among the sets of as many cells (colex order)."""
+    if n <= 16:
+        return occ
+    r = 0
+    i = 1
+    while occ != 0:
+        low = occ & -occ
+        r += binom[popcount32(low - 1), i]
+        i += 1
+        occ ^= low
+    return r
+
+
+def binomials(n: int) -> np.ndarray:
+    """``B[a, b]`` = a choose b for a, b <= n."""
+    b = np.zeros((n + 1, n + 1), dtype=np.int64)
+    for a in range(n + 1):
+        b[a, 0] = 1
+        for c in range(1, a + 1):
+            b[a, c] = b[a - 1, c - 1] + b[a - 1, c]
+    return b
+
+
+@njit(cache=True)
+def _fill_ordinals(table, n, k, cols, nfirst, nlast, binom):
+    occ = (np.int64(1) << k) - 1
+    full = (np.int64(1) << n) - 1
+    while occ <= full:
+        free = full & ~occ
+        row = _subset_index(occ, n, binom)
+        o = 0
+        rem = free
+        while rem != 0:
+            comp = _flood(rem & -rem, free, cols, nfirst, nlast)
+            rem &= ~comp
+            c = comp
+            while c != 0:
+                low = c & -c
+                table[row, popcount32(low - 1)] = min(o, 8)
+                c ^= low
+            o += 1
+        if k == 0:
+            break
+        # The next larger set of k cells (Gosper's hack).
+        low = occ & -occ
+        ripple = occ + low
+        occ = (((ripple ^ occ) >> 2) // low) | ripple
+
+
+def ordinal_table(rows: int, cols: int, k: int) -> np.ndarray:
+    """``T[index of the occupied cells, cell]``: the ordinal (by lowest cell) of the region of
+    free cells that holds ``cell``, for every set of k occupied cells; 8 for eight or more (too
+    many for the one-byte frontier). A table, so that the build never floods a child's board:
+    one look-up instead of a dozen shifts per move. 1 MiB on the 4x4, 4.4 MB for six tiles on
+    the 5x5."""
+    n = rows * cols
+    full, nfirst, nlast, _ = _masks(rows, cols)
+    binom = binomials(n)
+    count = 1 << n if n <= 16 else int(binom[n, k])
+    table = np.full((count, n), 8, dtype=np.uint8)
+    _fill_ordinals(table, n, k, cols, np.int64(nfirst), np.int64(nlast), binom)
+    return table
+
+
+#: Children gathered before their entries are looked up together (see :func:`_record`).
+BATCH = 256
+
+
 @njit(cache=True, nogil=True)
-def _expand(cur, nxt, seen, packed, depth, lo, hi, k, n, cols, fac, home, nbr_mask, full,
-            nfirst, nlast, out):
-    """Expand frontier entries in [lo, hi) (multiples of 8). ``out``: [fresh, clamped, error]."""
+def _record(cs, bits, vs, nb, seen, nxt, vals, found):
+    """Mark the gathered children ``cs[:nb]`` in ``nxt`` unless seen; value the new ones.
+
+    The look-ups of ``seen`` are spread over the whole table and nearly all miss the caches:
+    done apart, in one loop with nothing else, they run many at a time instead of one after
+    another.
+    """
+    for i in range(nb):
+        found[i] = seen[cs[i]]
+    for i in range(nb):
+        s = found[i]
+        if s & bits[i] == 0:
+            c = cs[i]
+            nxt[c] |= bits[i]
+            if s == 0:
+                vals[c] = vs[i]
+
+
+@njit(cache=True, nogil=True)
+def _expand(cur, nxt, seen, vals, depth, lo, hi, k, n, cols, fac, dist, nbr_mask, full,
+            nfirst, nlast, ordinals, binom, out):
+    """Expand the frontier entries in [lo, hi) (multiples of 8) into ``nxt``.
+
+    Reads ``seen`` and writes ``vals`` of newly reached placements (the same value whoever
+    writes it: it depends only on the depth and the placement), so threads expanding other
+    ranges into their own ``nxt`` may run at the same time. ``dist[j, cell]``: the Manhattan
+    distance of slot j's tile at ``cell`` from its home; ``ordinals``: :func:`ordinal_table`
+    (``binom`` for its index). ``out[0]``: 1 on an error (too many
+    blank regions).
+    """
     pos = np.zeros(k, dtype=np.int64)
     cur64 = cur.view(np.uint64)
+    room = BATCH + 4 * k * n           # more than one placement's children
+    cs = np.zeros(room, dtype=np.int64)
+    bits = np.zeros(room, dtype=np.uint8)
+    vs = np.zeros(room, dtype=np.uint8)
+    found = np.zeros(room, dtype=np.uint8)
+    regions = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(k, dtype=np.int64)
+    before = np.zeros(k, dtype=np.int64)
+    inv = 1.0 / fac
+    nb = 0
     for w in range(lo >> 3, hi >> 3):
         if cur64[w] == 0:
             continue
@@ -171,103 +334,235 @@ def _expand(cur, nxt, seen, packed, depth, lo, hi, k, n, cols, fac, home, nbr_ma
             if m == 0:
                 continue
             cur[idx] = 0
-            occ = unrank(np.int64(idx), k, n, fac, pos)
+            occ = _unrank_digits(np.int64(idx), k, n, fac, inv, pos, digits, before)
             free = full & ~occ
             md = 0
             for j in range(k):
-                p = pos[j]
-                h = home[j]
-                md += abs(p // cols - h // cols) + abs(p % cols - h % cols)
+                md += dist[j, pos[j]]
+            # The blank regions, by lowest cell (the order their ordinals count in).
+            nreg = 0
             rem = free
-            o = 0
             while rem != 0:
-                low = rem & -rem
-                comp = _flood(low, free, cols, nfirst, nlast)
+                comp = _flood(rem & -rem, free, cols, nfirst, nlast)
+                regions[nreg] = comp
+                nreg += 1
                 rem &= ~comp
-                if (m >> o) & 1:
-                    for j in range(k):
-                        p = pos[j]
-                        adj = nbr_mask[p] & comp
-                        while adj != 0:
-                            qbit = adj & -adj
-                            adj ^= qbit
-                            q = 0
-                            while (np.int64(1) << q) != qbit:
-                                q += 1
-                            pbit = np.int64(1) << p
-                            cfree = (free | pbit) & ~qbit
-                            co = _ordinal(pbit, cfree, cols, nfirst, nlast)
-                            if co >= 8:
-                                out[2] = 1
-                                return
-                            bit = np.uint8(1 << co)
-                            pos[j] = q
-                            c = rank(pos, k, fac)
-                            pos[j] = p
-                            s = seen[c]
-                            if s & bit == 0:
-                                seen[c] = s | bit
-                                nxt[c] |= bit
-                                if s == 0:
-                                    h = home[j]
-                                    cmd = (md - abs(p // cols - h // cols) - abs(p % cols - h % cols)
-                                           + abs(q // cols - h // cols) + abs(q % cols - h % cols))
-                                    v = (depth + 1 - cmd) >> 1
-                                    if v > 15:
-                                        v = 15
-                                        out[1] += 1
-                                    packed[c >> 1] |= np.uint8(v << ((c & 1) << 2))
-                                    out[0] += 1
-                o += 1
+            for o in range(nreg):
+                if not (m >> o) & 1:
+                    continue
+                comp = regions[o]
+                for j in range(k):
+                    p = pos[j]
+                    pbit = np.int64(1) << p
+                    adj = nbr_mask[p] & comp
+                    while adj != 0:
+                        qbit = adj & -adj
+                        adj ^= qbit
+                        q = popcount32(qbit - 1)
+                        co = ordinals[_subset_index((occ & ~pbit) | qbit, n, binom), p]
+                        if co >= 8:
+                            out[0] = 1
+                            return
+                        cs[nb] = _moved_rank(np.int64(idx), j, p, q, k, fac, pos, digits, before)
+                        bits[nb] = 1 << co
+                        vs[nb] = (depth + 1 - md + dist[j, p] - dist[j, q]) >> 1
+                        nb += 1
+            if nb >= BATCH:
+                _record(cs, bits, vs, nb, seen, nxt, vals, found)
+                nb = 0
+    _record(cs, bits, vs, nb, seen, nxt, vals, found)
+
+
+@njit(cache=True, nogil=True)
+def _merge(nxts, seen, cur, lo, hi):
+    """Fold the threads' next frontiers (``nxts``: one row each, as 64-bit words) over
+    [lo, hi) (multiples of 8) into the new frontier ``cur`` (only what was not seen before)
+    and into ``seen``; clear them. Returns how many placements were reached for the first
+    time."""
+    seen64 = seen.view(np.uint64)
+    cur64 = cur.view(np.uint64)
+    fresh = 0
+    for w in range(lo >> 3, hi >> 3):
+        a = np.uint64(0)
+        for t in range(nxts.shape[0]):
+            x = nxts[t, w]
+            if x != 0:
+                a |= x
+                nxts[t, w] = 0
+        if a == 0:
+            continue
+        s = seen64[w]
+        new = a & ~s
+        if new == 0:
+            continue
+        seen64[w] = s | new
+        cur64[w] = new
+        for b in range(8):
+            shift = np.uint64(8 * b)
+            if (new >> shift) & np.uint64(0xFF) != 0 and (s >> shift) & np.uint64(0xFF) == 0:
+                fresh += 1
+    return fresh
+
+
+@njit(cache=True, nogil=True)
+def _pack(vals, packed, lo, hi):
+    """Pack ``vals[lo:hi)`` (lo even) into nibbles, clamped at 15; return how many were clamped."""
+    clamped = 0
+    for i in range(lo, hi, 2):
+        a = vals[i]
+        b = vals[i + 1] if i + 1 < hi else np.uint8(0)
+        if a > 15:
+            a = np.uint8(15)
+            clamped += 1
+        if b > 15:
+            b = np.uint8(15)
+            clamped += 1
+        packed[i >> 1] = a | (b << np.uint8(4))
+    return clamped
+
+
+def build_threads() -> int:
+    """Threads a build uses: ``$PUZZLE_ENGINE_BUILD_THREADS``, else one per core, at most 4
+    (each adds a byte per placement, and more compete for memory bandwidth)."""
+    explicit = os.environ.get("PUZZLE_ENGINE_BUILD_THREADS", "").strip()
+    if explicit:
+        try:
+            return max(1, min(16, int(explicit)))
+        except ValueError:
+            raise ValueError("PUZZLE_ENGINE_BUILD_THREADS must be a whole number, "
+                             f"not {explicit!r}") from None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cores or 1))
 
 
 def build_compact(rows: int, cols: int, pattern: Sequence[int],
                   progress: ProgressFn | None = None, should_stop: StopFn | None = None,
-                  chunk: int = 1 << 22) -> tuple[np.ndarray, int]:
+                  chunk: int = 1 << 20, threads: int | None = None) -> tuple[np.ndarray, int]:
     """The packed table of one pattern (standard goal) and how many entries were clamped.
 
-    ``progress(done, total)`` counts placements with a known value; :class:`BuildCancelled`
-    if ``should_stop()`` turns true.
+    ``progress(done, total)`` counts placements with a known value, once per level;
+    :class:`BuildCancelled` if ``should_stop()`` turns true. ``threads`` (default
+    :func:`build_threads`, fewer when memory is short) expand the frontier in parallel, each
+    into a next frontier of its own, folded together after each level, so the table is the
+    same byte for byte whatever the number of threads.
     """
     n = rows * cols
     if n > 30:
         raise ValueError("compact pattern databases need a board of at most 30 cells")
-    k = len(pattern)
+    size = (placements(n, len(pattern)) + 7) & ~7
+    threads = build_threads() if threads is None else max(1, threads)
+    mem = available_memory()
+    if mem is not None:
+        # Each thread past the first needs one more byte per placement: use fewer rather
+        # than swap.
+        threads = max(1, min(threads, (mem - build_bytes(rows, cols, pattern)) // size + 1))
+    chunk = max(8, chunk & ~7)
+    ranges = [(lo, min(size, lo + chunk)) for lo in range(0, size, chunk)]
+    with ThreadPoolExecutor(threads, thread_name_prefix="pdb-build") as pool:
+        vals = _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_stop)
+        packed = np.zeros((size + 1) // 2, dtype=np.uint8)
+        # Pieces start at multiples of 8: no two threads write the same byte of ``packed``.
+        clamped = sum(_run_all(pool, lambda lo, hi: int(_pack(vals, packed, lo, hi)), ranges,
+                               should_stop))
+    # Placements never reached (only when the pattern holds every tile, so parity bites) keep
+    # 0: the Manhattan distance alone, still a lower bound.
+    return packed, clamped
+
+
+def _zeros(size: int, count: int | None = None) -> np.ndarray:
+    """Zeroed bytes (``count`` rows of ``size`` when given) on huge memory pages where the
+    system offers them: the build reads and writes them at random, and with 4 KiB pages most
+    of those accesses would also miss the address translation cache."""
+    shape = (size,) if count is None else (count, size)
+    nbytes = size * (count or 1)
+    if nbytes < 1 << 24 or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.zeros(shape, dtype=np.uint8)
+    block = mmap.mmap(-1, nbytes)          # anonymous memory starts zeroed
+    try:
+        block.madvise(mmap.MADV_HUGEPAGE)
+    except OSError:
+        pass                                 # no transparent huge pages: ordinary pages
+    return np.frombuffer(block, dtype=np.uint8).reshape(shape)
+
+
+def _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_stop):
+    """The unpacked values, one byte per placement (the frontiers are freed on return)."""
+    n, k = rows * cols, len(pattern)
     total = placements(n, k)
     size = (total + 7) & ~7
     fac = rank_factors(n, k)
     home = np.array([t - 1 for t in pattern], dtype=np.int64)
+    dist = np.array([[abs(c // cols - h // cols) + abs(c % cols - h % cols) for c in range(n)]
+                     for h in home], dtype=np.int64)
     full, nfirst, nlast, nbr_mask = _masks(rows, cols)
-    seen = np.zeros(size, dtype=np.uint8)
-    cur = np.zeros(size, dtype=np.uint8)
-    nxt = np.zeros(size, dtype=np.uint8)
-    packed = np.zeros((size + 1) // 2, dtype=np.uint8)
+    ordinals = ordinal_table(rows, cols, k)
+    binom = binomials(n)
+    seen = _zeros(size)
+    cur = _zeros(size)
+    nxts = _zeros(size, threads)
+    nxts64 = nxts.view(np.uint64)
+    vals = _zeros(size)
     goal = rank(home.copy(), k, fac)
     occ = sum(1 << int(h) for h in home)
     o = _ordinal(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst),
                  np.int64(nlast))
     seen[goal] = cur[goal] = 1 << o
-    out = np.zeros(3, dtype=np.int64)
-    out[0] = 1
+    errors = np.zeros((threads, 1), dtype=np.int64)
+    free_buffers: queue.SimpleQueue[int] = queue.SimpleQueue()   # next frontiers not in use
+    for t in range(threads):
+        free_buffers.put(t)
     depth = 0
-    chunk = max(8, chunk & ~7)
+
+    def expand(lo: int, hi: int) -> None:
+        t = free_buffers.get()
+        try:
+            _expand(cur, nxts[t], seen, vals, depth, lo, hi, k, n, cols, fac, dist, nbr_mask,
+                    np.int64(full), np.int64(nfirst), np.int64(nlast), ordinals, binom,
+                    errors[t])
+        finally:
+            free_buffers.put(t)
+
+    def merge(lo: int, hi: int) -> int:
+        return int(_merge(nxts64, seen, cur, lo, hi))
+
+    done = 1
     while True:
-        for lo in range(0, size, chunk):
-            if should_stop is not None and should_stop():
-                raise BuildCancelled()
-            _expand(cur, nxt, seen, packed, depth, lo, min(size, lo + chunk), k, n, cols, fac,
-                    home, nbr_mask, np.int64(full), np.int64(nfirst), np.int64(nlast), out)
-            if out[2]:
-                raise ValueError("too many separate blank regions for this pattern")
-            if progress is not None:
-                progress(int(out[0]), total)
-        if not nxt.any():
-            break
-        cur, nxt = nxt, cur   # the old frontier was cleared entry by entry while expanding
+        _run_all(pool, expand, ranges, should_stop)
+        if errors.any():
+            raise ValueError("too many separate blank regions for this pattern")
+        fresh = sum(_run_all(pool, merge, ranges, should_stop))
+        done += fresh
+        if progress is not None:
+            progress(done, total)
+        # Nothing new at all ends it (a level can reach new blank regions of placements seen
+        # before, and nothing else).
+        if fresh == 0 and not cur.view(np.uint64).any():
+            return vals
         depth += 1
-    # Placements never reached (only when the pattern holds every tile, so parity bites) keep
-    # 0: the Manhattan distance alone, still a lower bound.
-    return packed, int(out[1])
+
+
+def _run_all(pool: ThreadPoolExecutor, work: Callable[[int, int], Any],
+             ranges: list[tuple[int, int]], should_stop: StopFn | None) -> list:
+    """``work(lo, hi)`` for every range, on the pool; the results in order. Looks at
+    ``should_stop`` while pieces run and raises :class:`BuildCancelled` once the running
+    pieces have ended (the pending ones are dropped)."""
+    futures = [pool.submit(work, lo, hi) for lo, hi in ranges]
+    try:
+        for f in futures:
+            while True:
+                if should_stop is not None and should_stop():
+                    raise BuildCancelled()
+                try:
+                    f.result(timeout=0.2)
+                    break
+                except FuturesTimeout:
+                    pass
+        return [f.result() for f in futures]
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        wait(futures)
+        raise
 
 
 def nibble(packed: np.ndarray, i: int) -> int:
@@ -297,10 +592,11 @@ def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | N
     return table
 
 
-def build_bytes(rows: int, cols: int, pattern: Sequence[int]) -> int:
-    """Peak bytes a build of this pattern allocates (three byte arrays and the packed table)."""
+def build_bytes(rows: int, cols: int, pattern: Sequence[int], threads: int = 1) -> int:
+    """Peak bytes a build of this pattern allocates with ``threads`` threads: a byte per
+    placement for seen, this level, the values and each thread's next level."""
     size = (placements(rows * cols, len(pattern)) + 7) & ~7
-    return 3 * size + size // 2
+    return (3 + threads) * size
 
 
 def file_bytes(rows: int, cols: int, pattern: Sequence[int]) -> int:
