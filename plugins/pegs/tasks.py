@@ -41,10 +41,19 @@ def count_refusal(inst: PegInstance, memory: int = SERVER_MEMORY) -> str | None:
         return str(exc)
     if estimate.bytes <= memory:
         return None
-    return (f"counting this board would need about {_gb(estimate.bytes)} of memory (an estimate: "
-            f"its largest level holds about {plural(round(estimate.largest_level, -3), 'position')}), "
-            f"over the {_gb(memory)} a count may use here; `puzzle pegs count` on the command line "
+    return (f"counting it would need about {_gb(estimate.bytes)} of memory (estimated: its largest "
+            f"level would hold about {_many(estimate.largest_level)} positions), over the "
+            f"{_gb(memory)} a count may use on this server. The command line (puzzle pegs count) "
             f"can use more")
+
+
+def _many(n: int) -> str:
+    """A rough count in words: "51 million", "230,000"."""
+    if n >= 10**9:
+        return f"{n / 10**9:.0f} billion"
+    if n >= 10**6:
+        return f"{n / 10**6:.0f} million"
+    return f"{round(n, -3):,}"
 
 
 class CountSolutionsTask(Task):
@@ -68,7 +77,7 @@ class CountSolutionsTask(Task):
 
         def progress(level: LevelInfo) -> None:
             built.append(level)
-            ctx.progress(force=True, phase="counting", done=min(len(built), total), total=total,
+            ctx.progress(force=True, phase="counting level sets", done=min(len(built), total), total=total,
                          message=f"{level.side} level with {plural(level.pegs, 'peg')}: "
                                  f"{plural(level.positions, 'position')}",
                          levels=len(built), positions=sum(lv.positions for lv in built))
