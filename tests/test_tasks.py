@@ -335,3 +335,53 @@ def test_count_solutions_job_agrees_with_a_brute_force(tmp_path):
         assert job["progress"]["done"] == job["progress"]["total"]  # every level reported
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+# -- the conformance law for tasks -------------------------------------------------------------
+
+
+def test_tasks_law_passes_for_pegs_and_the_well_behaved_toys():
+    from engine.conformance import check_law
+
+    assert check_law("pegs", "tasks").status == "pass"
+    registry = Registry()
+    registry.add_plugin("pairs-plugin", _Plugin())
+
+    class Good:
+        @hookimpl
+        def register_tasks(self, register):
+            register(Ones())
+            register(Spin())
+
+    registry.add_plugin("good", Good())
+    registry.collect()
+    result = check_law("pairs", "tasks", registry=registry)
+    assert result.status == "pass" and "2 tasks" in result.message
+
+
+class _Numbered(Ones):
+    name = "numbered"
+
+    def refusal(self, instance):
+        return 42
+
+
+class _Sluggish(Ones):
+    name = "sluggish"
+
+    def run(self, instance, ctx):
+        time.sleep(0.3)  # never looks at ctx.should_stop()
+        return TaskResult("done late")
+
+
+@pytest.mark.parametrize("task, words", [
+    (_Numbered(), "gave 42 as its refusal"),
+    (_Sluggish(), "cancelled before it started, ran"),
+])
+def test_tasks_law_catches_bad_refusals_and_tasks_that_do_not_stop(monkeypatch, task, words):
+    from engine.conformance import check_law, laws
+
+    monkeypatch.setattr(laws, "TASK_STOP_SECONDS", 0.1)
+    registry = _with(task)
+    result = check_law("pairs", "tasks", registry=registry)
+    assert result.status == "fail" and words in result.message, result.message
