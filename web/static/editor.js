@@ -588,7 +588,7 @@
     clearTimeout(pollTimer);
     if (!state.done) {
       if (state.status === "queued") {
-        setStatus("Waiting for a free solver" + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
+        setStatus("Waiting for a free " + (state.kind === "task" ? "worker" : "solver") + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
       } else {
         const p = state.progress || {};
         const said = typeof p.message === "string" && p.message ? " " + sentence(p.message) : "";
