@@ -32,6 +32,7 @@ from .model import (
 from .store import AnswerStore
 
 if TYPE_CHECKING:
+    from ..contract import Puzzle
     from ..plugins import Registry
 
 #: What a job that was queued or running when its server stopped answers afterwards.
@@ -106,6 +107,11 @@ class JobService:
         if solver is not None and not isinstance(solver, str):
             raise InputError("the solver must be given by name", where="solver")
         solver_obj = self.registry.solver(puzzle.id, solver or None)
+        _, text = self._instance(puzzle, instance_text)
+        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
+
+    def _instance(self, puzzle: Puzzle, instance_text: Any) -> tuple[Any, str]:
+        """(instance, canonical text) from text, a preset name or the puzzle's JSON form."""
         # A plugin that breaks the contract on odd input still gets the user a 400 in words.
         with plugin_call(what="the instance", plugin=owner_of(self.registry, puzzle),
                          doing="reading the instance"):
@@ -113,8 +119,7 @@ class JobService:
                 instance = puzzle.from_json(instance_text)
             else:
                 instance = resolve_instance(puzzle, instance_text)
-            text = puzzle.format(instance)
-        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
+            return instance, puzzle.format(instance)
 
     def task_request(self, puzzle_id: str, task_name: Any, instance_text: Any,
                      time_limit: Any = None) -> JobRequest:
@@ -125,13 +130,7 @@ class JobService:
         (a task is asked for on purpose, shows its progress and can be cancelled)."""
         puzzle = self.registry.puzzle(puzzle_id)
         task = self.registry.task(puzzle.id, task_name)
-        with plugin_call(what="the instance", plugin=owner_of(self.registry, puzzle),
-                         doing="reading the instance"):
-            if isinstance(instance_text, dict):
-                instance = puzzle.from_json(instance_text)
-            else:
-                instance = resolve_instance(puzzle, instance_text)
-            text = puzzle.format(instance)
+        instance, text = self._instance(puzzle, instance_text)
         check_can_run(task, instance, owner_of(self.registry, task))
         seconds = self.max_time_limit if time_limit is None or time_limit == "" else self.time_limit(time_limit)
         return JobRequest(puzzle.id, "", text, seconds, kind=TASK, task=task.name)
