@@ -9,7 +9,18 @@ from ._ctrl_c import guard_startup
 guard_startup()  # the `puzzle` command exits 3 on Ctrl+C while it loads (a no-op elsewhere)
 
 from .context import SolveContext  # noqa: E402
-from .contract import THUMBNAIL, Assessment, EditMode, EditResult, EditTool, Puzzle, Renderer, Solver  # noqa: E402
+from .contract import (  # noqa: E402
+    THUMBNAIL,
+    Assessment,
+    EditMode,
+    EditResult,
+    EditTool,
+    Puzzle,
+    Renderer,
+    Solver,
+    Task,
+    TaskResult,
+)
 from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
@@ -19,6 +30,7 @@ from .wording import plural  # noqa: E402
 
 __all__ = [
     "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
-    "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "THUMBNAIL", "Unsolvable",
+    "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "THUMBNAIL", "Task",
+    "TaskResult", "Unsolvable",
     "cache_dir", "hookimpl", "plural", "replay",
 ]

@@ -92,7 +92,7 @@ def plugins_command(as_json: bool) -> None:
 
 @cli.command("list")
 def list_command() -> None:
-    """Puzzles with their solvers, renderers and presets."""
+    """Puzzles with their solvers, renderers, tasks and presets."""
     registry = get_registry()
     if not registry.puzzles:
         click.echo("no puzzles installed (see `puzzle plugins`)")
@@ -106,6 +106,9 @@ def list_command() -> None:
         if default is not None and default.description:
             click.echo(f"    default solver {default.name}: {default.description}")
         click.echo(f"    renderers: {', '.join(r.name for r in registry.renderers(pid)) or 'none'}")
+        tasks = registry.tasks(pid)
+        if tasks:  # tools the web editor runs as jobs (engine.Task)
+            click.echo(f"    tasks (web editor): {', '.join(f'{t.name} ({t.label})' for t in tasks)}")
         click.echo(f"    presets: {', '.join(puzzle.presets()) or 'none'}")
         options = "; ".join(f"{k} ({v})" for k, v in puzzle.random_options.items()) or "none"
         click.echo(f"    random options (-o KEY=VALUE): {options}")

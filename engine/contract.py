@@ -1,4 +1,4 @@
-"""The plugin contract: the Puzzle, Solver and Renderer objects a plugin registers.
+"""The plugin contract: the Puzzle, Solver, Renderer and Task objects a plugin registers.
 
 A plugin subclasses these and registers instances through the hooks in
 :mod:`engine.hookspecs`. Everything the host, the CLI and the web app do with a puzzle goes
@@ -24,12 +24,12 @@ Vocabulary
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Hashable, Literal, Mapping, Sequence
 
 from .context import SolveContext
 from .errors import InputError
-from .outcomes import Outcome
+from .outcomes import GaveUp, Outcome
 
 #: The ``selection`` the host passes to :meth:`Renderer.render` for a still picture of a state
 #: that nobody edits (the gallery's thumbnail of the first preset). A renderer whose editor board
@@ -308,4 +308,56 @@ class Renderer(ABC):
         about to be played (highlight what it will move), ``selection`` a pending selection
         returned by :meth:`Puzzle.edit`, or :data:`THUMBNAIL` for a still picture that is not
         being edited. Moves given here are legal for the state.
+        """
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """What a :class:`Task` found: one plain sentence for people, and JSON-able facts.
+
+    ``summary`` is shown as it is ("29,760 solutions."); ``data`` holds the figures behind it
+    (numbers, short strings, lists of records), shown behind "Details" and given to API clients.
+    A whole number that may pass 2**53 belongs in ``data`` as a decimal *string*: browsers read
+    JSON numbers as doubles and would round it.
+    """
+
+    summary: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Task(ABC):
+    """A named long-running tool on one instance of one puzzle, run as a job (with progress and
+    Cancel) instead of in a web request: count every solution, build a table, measure something.
+
+    The editor shows each task of a puzzle as a button beside Solve, disabled with the reason
+    when :meth:`refusal` says the task cannot run on the instance shown. A plugin may add a task
+    to a puzzle it did not write (like a solver).
+    """
+
+    #: The id of the puzzle this task works on.
+    puzzle_id: ClassVar[str]
+    #: URL-safe name, unique among this puzzle's tasks, e.g. ``"count"``.
+    name: ClassVar[str]
+    #: The button's text, e.g. ``"Count solutions"``.
+    label: ClassVar[str]
+    #: One line saying what it does and what to expect (shown as the button's description).
+    description: ClassVar[str] = ""
+
+    def refusal(self, instance: Instance) -> str | None:
+        """Why the task will not run on ``instance`` (one plain sentence), or None when it can.
+
+        Called for every instance the editor shows, so it must be cheap (milliseconds): an
+        estimate of the memory or time the task would need, against a budget the task keeps.
+        The host refuses to start the task while this gives a reason. Default: None.
+        """
+        return None
+
+    @abstractmethod
+    def run(self, instance: Instance, ctx: SolveContext) -> TaskResult | GaveUp:
+        """Do the work and return a :class:`TaskResult`, or ``ctx.gave_up(**stats)`` once
+        ``ctx.should_stop()`` is true (cancelled or past the time limit).
+
+        Report ``ctx.progress(done=..., total=..., message=...)``: numbers ``done`` of ``total``
+        draw a progress bar, ``phase`` and ``message`` (short text) say what is happening; other
+        stats are shown as figures. Raise InputError for an instance it cannot handle after all.
         """

@@ -20,7 +20,7 @@ import pluggy
 if TYPE_CHECKING:
     import click
 
-    from .contract import Puzzle, Renderer, Solver
+    from .contract import Puzzle, Renderer, Solver, Task
 
 PROJECT = "puzzle_engine"
 
@@ -54,6 +54,16 @@ def register_renderers(register: Callable[[Renderer], None]) -> None:
 
     The first renderer the puzzle's own plugin registers is its default; other plugins'
     renderers are listed after the owner's (by plugin name) and never become the default.
+    """
+
+
+@hookspec
+def register_tasks(register: Callable[[Task], None]) -> None:
+    """Register Task objects: call ``register(task)`` for each :class:`engine.Task`.
+
+    ``task.puzzle_id`` names the puzzle it works on, which may come from another plugin. A
+    puzzle's tasks are listed the owner's first (in registration order), then other plugins'
+    (by plugin name); the editor shows them as buttons beside Solve.
     """
 
 

@@ -1,4 +1,4 @@
-"""Plugin loading and the registry of puzzles, solvers and renderers.
+"""Plugin loading and the registry of puzzles, solvers, renderers and tasks.
 
 Each entry point is loaded on its own, and each plugin's registration hooks are called on their
 own, so one broken plugin (raising on import or at registration) is recorded with its error and
@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable
 import pluggy
 
 from . import hookspecs
-from .contract import Puzzle, Renderer, Solver
+from .contract import Puzzle, Renderer, Solver, Task
 from .errors import InputError, UnknownPuzzle
 
 #: Entry-point group of puzzle plugins (built-in ones too).
@@ -108,6 +108,7 @@ class Registry:
         self._puzzle_owner: dict[str, str] = {}
         self._solvers: dict[str, list[_Entry]] = {}
         self._renderers: dict[str, list[_Entry]] = {}
+        self._tasks: dict[str, list[_Entry]] = {}
         self._seq = 0
 
     # -- building ----------------------------------------------------------------------------
@@ -146,6 +147,7 @@ class Registry:
         self._call_each("register_puzzles", self._add_puzzle)
         self._call_each("register_solvers", self._add_solver)
         self._call_each("register_renderers", self._add_renderer)
+        self._call_each("register_tasks", self._add_task)
 
     def _call_each(self, hook_name: str, add: Callable[[Any, str], None]) -> None:
         caller = getattr(self.pm.hook, hook_name)
@@ -178,7 +180,7 @@ class Registry:
         for pid in [p for p, owner in self._puzzle_owner.items() if owner == plugin_name]:
             del self.puzzles[pid]
             del self._puzzle_owner[pid]
-        for table in (self._solvers, self._renderers):
+        for table in (self._solvers, self._renderers, self._tasks):
             for pid, entries in table.items():
                 table[pid] = [e for e in entries if e.plugin != plugin_name]
 
@@ -220,6 +222,17 @@ class Registry:
             raise TypeError(f"register_renderers got {renderer!r}, not an engine.Renderer")
         self._add_entry(self._renderers, renderer, plugin, "renderer")
 
+    def _add_task(self, task: Any, plugin: str) -> None:
+        if not isinstance(task, Task):
+            raise TypeError(f"register_tasks got {task!r}, not an engine.Task")
+        name = getattr(task, "name", None)
+        if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
+            raise ValueError(f"task name {name!r} is not a URL-safe word")
+        label = getattr(task, "label", None)
+        if not isinstance(label, str) or not label.strip():
+            raise ValueError(f"task {name!r} has no label (the text of its button)")
+        self._add_entry(self._tasks, task, plugin, "task")
+
     # -- ownership ---------------------------------------------------------------------------
 
     def owner(self, puzzle_id: str) -> str | None:
@@ -231,7 +244,7 @@ class Registry:
         for pid, puzzle in self.puzzles.items():
             if puzzle is obj:
                 return self._puzzle_owner[pid]
-        for table in (self._solvers, self._renderers):
+        for table in (self._solvers, self._renderers, self._tasks):
             for entries in table.values():
                 for e in entries:
                     if e.obj is obj:
@@ -241,7 +254,7 @@ class Registry:
     def provided_by(self, plugin_name: str) -> list[str]:
         """What a plugin registered, as short lines: ``puzzle p``, ``solver p/name``, ``renderer p/name``."""
         lines = [f"puzzle {pid}" for pid, owner in sorted(self._puzzle_owner.items()) if owner == plugin_name]
-        for kind, table in (("solver", self._solvers), ("renderer", self._renderers)):
+        for kind, table in (("solver", self._solvers), ("renderer", self._renderers), ("task", self._tasks)):
             for pid in sorted(table):
                 lines += [f"{kind} {pid}/{e.obj.name}" for e in self._ordered(table, pid)
                           if e.plugin == plugin_name]
@@ -282,6 +295,22 @@ class Registry:
     def renderer(self, puzzle_id: str, name: str | None = None) -> Renderer:
         """The named renderer (None: the default); InputError if there is no such renderer."""
         return self._pick(self._renderers, "renderer", puzzle_id, name)
+
+    def tasks(self, puzzle_id: str) -> list[Task]:
+        """Tasks for the puzzle: the owner's first (in registration order), then others'."""
+        return [e.obj for e in self._ordered(self._tasks, puzzle_id)]
+
+    def task(self, puzzle_id: str, name: Any) -> Task:
+        """The named task of the puzzle; InputError naming the puzzle's tasks if there is none."""
+        puzzle = self.puzzle(puzzle_id)
+        tasks = self.tasks(puzzle.id)
+        if not isinstance(name, str) or not name:
+            raise InputError("name the task (its name, e.g. from /api/<puzzle>/tasks)", where="task")
+        for task in tasks:
+            if task.name == name:
+                return task
+        has = f"its tasks: {', '.join(t.name for t in tasks)}" if tasks else "it has none"
+        raise InputError(f"{puzzle.title} has no task {name[:40]!r} ({has})", where="task")
 
     def _pick(self, table: dict[str, list[_Entry]], kind: str, puzzle_id: str, name: str | None) -> Any:
         entries = self._ordered(table, self.puzzle(puzzle_id).id)

@@ -1,4 +1,4 @@
-"""The JSON API (documented in docs/api.md): puzzles, validate, edit, random, render, jobs.
+"""The JSON API (documented in docs/api.md): puzzles, validate, edit, random, render, jobs, tasks.
 
 Every handler reads its parameters through :func:`params` (query string merged with a JSON or
 form body), checks them, and lets InputError become a 400 (see :mod:`web.errors`).
@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 from engine import InputError
 from engine.wording import shown
 
-from .editor_view import describe_move, editor_state, parse_seed, puzzle_details
+from .editor_view import describe_move, editor_state, parse_seed, puzzle_details, tasks_json
 from .rendering import MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
 from .state import boards, jobs, registry
 
@@ -283,6 +283,37 @@ def submit_job(puzzle_id):
     status = 200 if job.done else 202
     response = jsonify(job.to_json())
     response.status_code = status
+    response.headers["Location"] = f"/api/jobs/{job.id}"
+    return response
+
+
+# -- tasks (engine.Task: long-running tools such as counting solutions, run as jobs) -----------
+
+
+@bp.route("/<puzzle_id>/tasks", methods=["GET", "POST"])
+def list_tasks(puzzle_id):
+    """The puzzle's tasks; with ``instance``, whether each can run on it (``refusal``)."""
+    values = params()
+    puzzle = registry().puzzle(puzzle_id)
+    if values.get("instance") is None:
+        return jsonify({"tasks": puzzle_details(puzzle)["tasks"]})
+    instance, text = boards().instance(puzzle_id, values["instance"])
+    return jsonify({"instance": text, "tasks": tasks_json(puzzle, instance)})
+
+
+@bp.post("/<puzzle_id>/tasks/<task_name>")
+def submit_task(puzzle_id, task_name):
+    """Start a task as a job (poll and cancel it at /api/jobs/<id>, like a solve)."""
+    values = params()
+    if "instance" not in values:
+        raise InputError("give the instance text in the 'instance' field", where="instance")
+    time_limit = values.get("time_limit")
+    if isinstance(time_limit, (bool, list, dict)):
+        raise InputError(f"the time limit must be a number of seconds, not {shown(time_limit)}",
+                         where="time_limit")
+    job = jobs().submit_task(puzzle_id, task_name, values["instance"], time_limit)
+    response = jsonify(job.to_json())
+    response.status_code = 200 if job.done else 202
     response.headers["Location"] = f"/api/jobs/{job.id}"
     return response
 

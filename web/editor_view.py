@@ -1,12 +1,18 @@
 """The editor's view of a puzzle and of an instance, shared by the pages and the JSON API.
 
 Both the editor page (its first paint) and the API's validate/edit answers describe an instance
-the same way: canonical text, board SVG, notes, tools, the live verdict and an optional hint.
+the same way: canonical text, board SVG, notes, tools, tasks (and whether each can run on it),
+the live verdict and an optional hint.
 """
 
 from __future__ import annotations
 
+from flask import current_app
+
 from engine import InputError
+from engine.errors import PuzzleError
+from engine.solving import owner_of
+from engine.tasks import refusal
 
 from .rendering import user_input
 from .state import boards, registry
@@ -47,6 +53,8 @@ def puzzle_details(puzzle) -> dict:
         "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": s.description}
                     for s in reg.solvers(puzzle.id)],
         "renderers": [r.name for r in reg.renderers(puzzle.id)],
+        "tasks": [{"name": t.name, "label": t.label, "description": t.description}
+                  for t in reg.tasks(puzzle.id)],
         "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
     }
 
@@ -55,6 +63,25 @@ def tools_json(puzzle, instance) -> list[dict]:
     return [{"label": t.label, "action": t.action,
              "choices": [{"label": label, "action": action} for label, action in t.choices]}
             for t in puzzle.edit_tools(instance)]
+
+
+def tasks_json(puzzle, instance) -> list[dict]:
+    """The puzzle's tasks for this instance: name, label, description, and ``refusal``, the
+    task's reason not to run on it (None: it can run; the editor disables its button otherwise).
+
+    A plugin that fails while judging must not break editing: its task is shown refused, saying so.
+    """
+    reg = registry()
+    out = []
+    for task in reg.tasks(puzzle.id):
+        try:
+            reason = refusal(task, instance, owner_of(reg, task))
+        except PuzzleError as exc:
+            current_app.logger.error("task %s/%s: %s", puzzle.id, task.name, exc)
+            reason = "it cannot judge this board (its plugin failed; the server log says why)"
+        out.append({"name": task.name, "label": task.label, "description": task.description,
+                    "refusal": reason})
+    return out
 
 
 def assessment_json(puzzle, state) -> dict:
@@ -100,6 +127,7 @@ def editor_state(puzzle_id: str, instance, *, selection=None, message=None, rend
         "message": message,
         "notes": list(puzzle.notes(instance)),
         "tools": tools_json(puzzle, instance),
+        "tasks": tasks_json(puzzle, instance),
         "solved": bool(puzzle.is_solved(state)),
         "assessment": assessment_json(puzzle, state),
         "hint": hint,

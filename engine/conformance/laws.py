@@ -599,6 +599,59 @@ def junk_moves_and_edits(s: Subject) -> str:
     return _fuzz(s, fuzz.junk_text(max_size=40), check, "move/edit action")
 
 
+# -- tasks ---------------------------------------------------------------------------------------
+
+#: Seconds a task's refusal may take on one instance (the editor asks after every edit).
+REFUSAL_SECONDS = 1.0
+#: Seconds a task asked to stop before it starts may take to return.
+TASK_STOP_SECONDS = 5.0
+
+
+class _Stopped:
+    """A cancel flag that is already set."""
+
+    def is_set(self) -> bool:
+        return True
+
+
+def tasks(s: Subject) -> str:
+    from ..tasks import run_task
+
+    found = s.registry.tasks(s.puzzle.id)
+    if not found:
+        return "no tasks"
+    for task in found:
+        accepted = None
+        for text, inst in s.instances():
+            started = time.monotonic()
+            with guard(_text_example(s.puzzle, text), f"task {task.name!r}: refusal"):
+                reason = task.refusal(inst)
+            took = time.monotonic() - started
+            if reason is not None and (not isinstance(reason, str) or not reason.strip()):
+                raise LawFailure(f"task {task.name!r} gave {short(reason)} as its refusal, not a "
+                                 f"sentence or None", _text_example(s.puzzle, text))
+            if took > REFUSAL_SECONDS:
+                raise LawFailure(f"task {task.name!r} took {took:.1f} s to judge an instance (the "
+                                 f"editor asks after every edit: at most {REFUSAL_SECONDS:g} s)",
+                                 _text_example(s.puzzle, text))
+            if reason is None and accepted is None:
+                accepted = (text, inst)
+        if accepted is None:
+            continue
+        text, inst = accepted
+        started = time.monotonic()
+        with guard(_text_example(s.puzzle, text), f"task {task.name!r} asked to stop at once"):
+            report = run_task(s.puzzle, task, inst, SolveContext(cancel=_Stopped()))
+        took = time.monotonic() - started
+        if took > TASK_STOP_SECONDS:
+            raise LawFailure(f"task {task.name!r}, cancelled before it started, ran {took:.1f} s "
+                             f"(it must check ctx.should_stop())", _text_example(s.puzzle, text))
+        if report["status"] == "gave_up" and report["reason"] != "cancelled":
+            raise LawFailure(f"task {task.name!r}, cancelled, gave up for {short(report['reason'])} "
+                             f"instead (return ctx.gave_up())", _text_example(s.puzzle, text))
+    return f"{plural(len(found), 'task')}: refusals are sentences and quick; a cancelled task stops"
+
+
 @dataclass(frozen=True)
 class Law:
     """A named law: its function and a one-line title."""
@@ -624,4 +677,5 @@ LAWS: tuple[Law, ...] = (
     Law("junk-text", "junk instance text raises InputError or is handled", junk_text),
     Law("junk-json", "junk JSON raises InputError or is handled", junk_json),
     Law("junk-moves", "junk moves and edit actions raise InputError or are handled", junk_moves_and_edits),
+    Law("tasks", "tasks judge instances quickly in words and stop when cancelled", tasks),
 )

@@ -1,4 +1,5 @@
-"""Solving as jobs: submit, poll, cancel; local worker processes and SQLite, or RQ and Redis.
+"""Solving (and plugins' tasks) as jobs: submit, poll, cancel; local worker processes and SQLite,
+or RQ and Redis.
 
 One module per replaceable part:
 
@@ -26,12 +27,15 @@ from .model import (
                     DEFAULT_TIME_LIMIT,
                     ERROR,
                     FINAL_STATUSES,
+                    FINISHED,
                     GAVE_UP,
                     MAX_TIME_LIMIT,
                     QUEUED,
                     RUNNING,
+                    SOLVE,
                     SOLVED,
                     STORED_STATUSES,
+                    TASK,
                     UNSOLVABLE,
                     Job,
                     JobNotFound,
@@ -48,8 +52,8 @@ from .store import ResultStore
 
 __all__ = [
     "CANCELLED", "DEFAULT_REGISTRY_FACTORY", "DEFAULT_TIME_LIMIT", "ERROR", "FINAL_STATUSES",
-    "GAVE_UP", "MAX_TIME_LIMIT", "QUEUED", "RUNNING", "SOLVED", "STORED_PREFIX",
-    "STORED_STATUSES", "UNSOLVABLE", "Job", "JobNotFound", "JobRequest", "JobRunner",
+    "FINISHED", "GAVE_UP", "MAX_TIME_LIMIT", "QUEUED", "RUNNING", "SOLVE", "SOLVED", "STORED_PREFIX",
+    "STORED_STATUSES", "TASK", "UNSOLVABLE", "Job", "JobNotFound", "JobRequest", "JobRunner",
     "JobService", "JobsUnavailable", "LocalProcessRunner", "QueueFull", "ResultStore", "default_data_dir",
     "load_object", "status_of_report",
 ]

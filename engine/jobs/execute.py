@@ -1,7 +1,7 @@
 """What a worker does with one job, wherever it runs (a local worker process or an RQ work horse).
 
-:func:`run_job` solves with the engine's checks and turns every way a solve can end into one of
-two answers: a report (the solver answered) or a message (it could not). It also says when the
+:func:`run_job` solves (or runs a plugin's task) with the engine's checks and turns every way a
+job can end into one of two answers: a report (the solver answered) or a message (it could not). It also says when the
 solver's *search* has returned, so a runner can give the check of a long answer its own time
 (:func:`check_bound`) instead of killing the worker at the search's deadline.
 """
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from ..context import SolveContext
 from ..errors import InputError, SolverError
 from ..outcomes import Solved
-from ..solving import resolve_instance, run_solver
+from ..solving import owner_of, resolve_instance, run_solver
+from ..tasks import run_task
 
 if TYPE_CHECKING:
     from ..contract import Instance, Solver
@@ -62,14 +63,18 @@ class _ReportsReturn:
 
 def run_job(registry: Registry, puzzle_id: str, solver_name: str, text: str, time_limit: float, *,
             on_progress: Callable[[dict], None] | None = None, cancel: Any = None,
-            on_searched: Callable[[int], None] | None = None) -> tuple[str, Any]:
-    """Solve one job: ``("done", report_json)`` or ``("failed", message)``; never raises for
-    anything a plugin does."""
+            on_searched: Callable[[int], None] | None = None, task: str | None = None) -> tuple[str, Any]:
+    """Run one job: ``("done", report_json)`` or ``("failed", message)``; never raises for
+    anything a plugin does. With ``task`` (a task job) the puzzle's task of that name runs
+    instead of ``solver_name``, under the same deadline, cancel flag and progress."""
     try:
         puzzle = registry.puzzle(puzzle_id)
-        solver = registry.solver(puzzle_id, solver_name)
         instance = resolve_instance(puzzle, text)
         ctx = SolveContext.with_timeout(time_limit, cancel=cancel, on_progress=on_progress)
+        if task:
+            task_obj = registry.task(puzzle_id, task)
+            return "done", run_task(puzzle, task_obj, instance, ctx, plugin=owner_of(registry, task_obj))
+        solver = registry.solver(puzzle_id, solver_name)
         if on_searched is not None:
             solver = cast("Solver", _ReportsReturn(solver, on_searched))  # the solver, as far as callers see
         report = run_solver(puzzle, solver, instance, ctx)
@@ -79,4 +84,5 @@ def run_job(registry: Registry, puzzle_id: str, solver_name: str, text: str, tim
     except SolverError as exc:
         return "failed", exc.message
     except Exception as exc:  # a worker must survive whatever a plugin does
-        return "failed", f"the solver failed: {type(exc).__name__}: {exc}"
+        who = "task" if task else "solver"
+        return "failed", f"the {who} failed: {type(exc).__name__}: {exc}"

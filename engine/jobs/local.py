@@ -26,6 +26,7 @@ from .model import (
     GAVE_UP,
     QUEUED,
     RUNNING,
+    TASK,
     Job,
     JobNotFound,
     JobRequest,
@@ -59,7 +60,7 @@ class _CancelFlag:
 
 
 def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: str, prepare: bool = False) -> None:
-    """A worker process: load the registry once, then solve one job at a time.
+    """A worker process: load the registry once, then run one job (a solve or a task) at a time.
 
     Messages to the parent: ("ready",) or ("fatal", message) once at start, then per job
     ("progress", id, stats), ("searched", id, n_moves) when the solver's search returned (the
@@ -83,12 +84,12 @@ def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: s
     conn.send(("ready",))
     while True:
         try:
-            task = conn.recv()
+            message = conn.recv()
         except (EOFError, OSError):
             return
-        if task is None:
+        if message is None:
             return
-        job_id, puzzle_id, solver_name, text, time_limit = task
+        job_id, puzzle_id, solver_name, text, time_limit, task_name = message
 
         def on_progress(stats: dict, _id: str = job_id) -> None:
             conn.send(("progress", _id, dict(stats)))
@@ -98,7 +99,7 @@ def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: s
 
         kind, payload = run_job(registry, puzzle_id, solver_name, text, time_limit,
                                 on_progress=on_progress, cancel=cancel_flag,
-                                on_searched=on_searched)
+                                on_searched=on_searched, task=task_name or None)
         try:
             conn.send((kind, job_id, payload))
         except (TypeError, ValueError) as exc:  # an answer the pipe cannot carry
@@ -327,12 +328,12 @@ class LocalProcessRunner(JobRunner):
             if not worker.process.is_alive():
                 self._replace(worker, "the worker process died while solving")
             elif job.cancel_requested_at is not None and now > job.cancel_requested_at + self.grace:
-                self._replace(worker, "cancelled (the solver did not stop by itself, so its worker "
-                                      "process was stopped)", status=CANCELLED)
+                self._replace(worker, f"cancelled ({job.request.what} did not stop by itself, so its "
+                                      f"worker process was stopped)", status=CANCELLED)
             elif worker.deadline is not None and now > worker.deadline:
                 limit = job.request.time_limit
-                self._replace(worker, f"the solver overran its {limit:g} s time limit and did not "
-                                      f"stop, so its worker process was killed", status=GAVE_UP)
+                self._replace(worker, f"{job.request.what} overran its {limit:g} s time limit and did "
+                                      f"not stop, so its worker process was killed", status=GAVE_UP)
 
     def _replace(self, worker: _Worker, message: str | None, status: str = ERROR) -> None:
         """Kill a worker (ending its job with ``status``) and start a fresh one in its place."""
@@ -360,7 +361,8 @@ class LocalProcessRunner(JobRunner):
                 worker.cancel.clear()
                 req = job.request
                 try:
-                    worker.conn.send((job.id, req.puzzle, req.solver, req.instance, req.time_limit))
+                    worker.conn.send((job.id, req.puzzle, req.solver, req.instance, req.time_limit,
+                                      req.task if req.kind == TASK else None))
                 except OSError:
                     self._pending.appendleft(job)
                     continue

@@ -16,11 +16,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InputError, PuzzleError
+from ..tasks import FINISHED
 
-#: Job statuses. ``queued`` and ``running`` are not final; the others are.
+#: Job statuses. ``queued`` and ``running`` are not final; the others are. ``finished`` is a
+#: task job's answer (a solve job answers ``solved`` or ``unsolvable``).
 QUEUED, RUNNING = "queued", "running"
 SOLVED, UNSOLVABLE, GAVE_UP, ERROR, CANCELLED = "solved", "unsolvable", "gave_up", "error", "cancelled"
-FINAL_STATUSES = frozenset({SOLVED, UNSOLVABLE, GAVE_UP, ERROR, CANCELLED})
+FINAL_STATUSES = frozenset({SOLVED, UNSOLVABLE, FINISHED, GAVE_UP, ERROR, CANCELLED})
+#: Job kinds: run a solver, or run one of the puzzle's tasks (engine.Task).
+SOLVE, TASK = "solve", "task"
 #: Only these answers are facts about the instance, worth storing: "gave up" depends on the
 #: time limit and the machine, so asking again may well do better.
 STORED_STATUSES = frozenset({SOLVED, UNSOLVABLE})
@@ -75,12 +79,23 @@ def load_object(dotted: str) -> Any:
 
 @dataclass(frozen=True)
 class JobRequest:
-    """One solve to run: everything a worker needs, already validated and canonical."""
+    """One job to run: everything a worker needs, already validated and canonical.
+
+    A solve job (``kind="solve"``) runs ``solver``; a task job (``kind="task"``) runs the
+    puzzle's task named ``task`` and has no solver (``""``).
+    """
 
     puzzle: str
     solver: str
     instance: str
     time_limit: float
+    kind: str = SOLVE
+    task: str = ""
+
+    @property
+    def what(self) -> str:
+        """What runs, in a word or two for messages: "the solver" or "the task"."""
+        return "the task" if self.kind == TASK else "the solver"
 
 
 @dataclass
@@ -94,7 +109,8 @@ class Job:
     started_at: float | None = None
     finished_at: float | None = None
     progress: dict = field(default_factory=dict)
-    #: ``SolveReport.to_json()`` once the solver answered (solved, unsolvable or gave up).
+    #: ``SolveReport.to_json()`` once the solver answered (solved, unsolvable or gave up), or
+    #: the task's report (``engine.tasks.run_task``) for a task job.
     result: dict | None = None
     #: Words for the user when there is no result (error, cancelled, killed).
     message: str | None = None
@@ -119,8 +135,10 @@ class Job:
             elapsed = round(end - self.started_at, 3)
         return {
             "id": self.id,
+            "kind": self.request.kind,
             "puzzle": self.request.puzzle,
-            "solver": self.request.solver,
+            "solver": self.request.solver or None,
+            "task": self.request.task or None,
             "instance": self.request.instance,
             "time_limit": self.request.time_limit,
             "status": self.status,
@@ -136,7 +154,8 @@ class Job:
 
 
 def status_of_report(report: dict) -> str:
-    """The job status for a solver's answer: ``gave_up`` by cancellation is ``cancelled``."""
+    """The job status for a solver's (or task's) answer: ``gave_up`` by cancellation is
+    ``cancelled``."""
     status = report.get("status")
     if status == GAVE_UP and report.get("reason") == "cancelled":
         return CANCELLED

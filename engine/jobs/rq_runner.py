@@ -39,6 +39,8 @@ from .model import (
     GAVE_UP,
     QUEUED,
     RUNNING,
+    SOLVE,
+    TASK,
     Job,
     JobNotFound,
     JobRequest,
@@ -147,19 +149,28 @@ def _registry() -> Registry:
     return _REGISTRY
 
 
-def _solver_missing(registry: Registry, puzzle: str, solver: str) -> str | None:
-    names = [s.name for s in registry.solvers(puzzle)] if puzzle in registry.puzzles else []
+def _solver_missing(registry: Registry, puzzle: str, solver: str, kind: str = "solver") -> str | None:
+    """Why this worker cannot run the job (it lacks the solver, or the task), or None."""
+    if puzzle not in registry.puzzles:
+        names: list[str] = []
+    elif kind == "task":
+        names = [t.name for t in registry.tasks(puzzle)]
+    else:
+        names = [s.name for s in registry.solvers(puzzle)]
     if solver in names:
         return None
     host = os.uname().nodename
-    has = f"its solvers for {puzzle!r}: {', '.join(names)}" if names else f"no puzzle {puzzle!r}"
-    return (f"the worker on {host} has no solver {solver!r} for {puzzle!r} ({has}); install the "
+    has = f"its {kind}s for {puzzle!r}: {', '.join(names) or 'none'}" if puzzle in registry.puzzles \
+        else f"no puzzle {puzzle!r}"
+    return (f"the worker on {host} has no {kind} {solver!r} for {puzzle!r} ({has}); install the "
             f"same plugins on every worker and web server")
 
 
-def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: float) -> dict:
-    """The work of one job, in an RQ work horse: solve, check, store the answer; never raises
-    for anything a plugin does. Returns ``{"kind": "done", "report": ..., "stored_id": ...}`` or
+def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: float,
+            task: str | None = None) -> dict:
+    """The work of one job, in an RQ work horse: solve, check, store the answer (or, with
+    ``task``, run the puzzle's task of that name); never raises for anything a plugin does.
+    Returns ``{"kind": "done", "report": ..., "stored_id": ...}`` or
     ``{"kind": "failed", "message": ...}``."""
     from rq import get_current_job
 
@@ -170,7 +181,8 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
     if redis.exists(_key(job.id, "end")):  # cancelled while a worker was taking it
         return {"kind": "cancelled"}
     registry = _registry()
-    missing = _solver_missing(registry, puzzle, solver)
+    missing = (_solver_missing(registry, puzzle, task, "task") if task
+               else _solver_missing(registry, puzzle, solver))
     if missing:
         return {"kind": "failed", "message": missing}
     redis.set(_key(job.id, "alive"), "1", ex=ALIVE_SECONDS)
@@ -199,7 +211,7 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
             pass
 
     kind, payload = run_job(registry, puzzle, solver, instance, time_limit,
-                            on_progress=on_progress, on_searched=on_searched)
+                            on_progress=on_progress, on_searched=on_searched, task=task)
     # The answer is known: give the horse time to report it even across a Redis outage.
     _tell_worker(time.time() + REPORT_WAIT + 5)
     if kind == "failed":
@@ -465,8 +477,9 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
             if _LOCAL_KILL_AT is not None:
                 kill_at = max(kill_at, _LOCAL_KILL_AT.value)
             if time.time() > kill_at:
+                who = "the task" if kw.get("task") else "the solver"
                 self._pending_end = {"status": GAVE_UP, "at": time.time(),
-                                     "message": f"the solver overran its {limit:g} s time limit and "
+                                     "message": f"{who} overran its {limit:g} s time limit and "
                                                 f"did not stop, so its work horse was killed"}
                 try:
                     self._write_pending_end(job.id)
@@ -605,7 +618,10 @@ class RQRunner(JobRunner):
             result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS, ttl=KEEP_SECONDS,
             kwargs={"puzzle": request.puzzle, "solver": request.solver,
                     "instance": request.instance, "time_limit": request.time_limit,
-                    "grace": self.grace},
+                    "grace": self.grace,
+                    # Only task jobs carry a task: a solve job's kwargs stay what older
+                    # workers expect.
+                    **({"task": request.task} if request.kind == TASK else {})},
             meta={"progress": {}})
         return self._job(rq_job)
 
@@ -669,8 +685,9 @@ class RQRunner(JobRunner):
         from rq.job import JobStatus
 
         kw = rq_job.kwargs or {}
+        task = kw.get("task") or ""
         request = JobRequest(kw.get("puzzle", "?"), kw.get("solver", "?"), kw.get("instance", ""),
-                             float(kw.get("time_limit", 0)))
+                             float(kw.get("time_limit", 0)), kind=TASK if task else SOLVE, task=task)
         job = Job(id=rq_job.id, request=request,
                   submitted_at=_timestamp(rq_job.enqueued_at) or time.time(),
                   started_at=_timestamp(rq_job.started_at),

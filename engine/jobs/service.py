@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, plugin_call
 from ..solving import owner_of, resolve_instance
+from ..tasks import check_can_run
 from ..wording import shown
 from .later import LaterWrites
 from .model import (
@@ -19,7 +20,9 @@ from .model import (
     ERROR,
     FINAL_STATUSES,
     MAX_TIME_LIMIT,
+    SOLVE,
     STORED_STATUSES,
+    TASK,
     Job,
     JobNotFound,
     JobRequest,
@@ -29,6 +32,7 @@ from .model import (
 from .store import AnswerStore
 
 if TYPE_CHECKING:
+    from ..contract import Puzzle
     from ..plugins import Registry
 
 #: What a job that was queued or running when its server stopped answers afterwards.
@@ -103,6 +107,11 @@ class JobService:
         if solver is not None and not isinstance(solver, str):
             raise InputError("the solver must be given by name", where="solver")
         solver_obj = self.registry.solver(puzzle.id, solver or None)
+        _, text = self._instance(puzzle, instance_text)
+        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
+
+    def _instance(self, puzzle: Puzzle, instance_text: Any) -> tuple[Any, str]:
+        """(instance, canonical text) from text, a preset name or the puzzle's JSON form."""
         # A plugin that breaks the contract on odd input still gets the user a 400 in words.
         with plugin_call(what="the instance", plugin=owner_of(self.registry, puzzle),
                          doing="reading the instance"):
@@ -110,8 +119,29 @@ class JobService:
                 instance = puzzle.from_json(instance_text)
             else:
                 instance = resolve_instance(puzzle, instance_text)
-            text = puzzle.format(instance)
-        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
+            return instance, puzzle.format(instance)
+
+    def task_request(self, puzzle_id: str, task_name: Any, instance_text: Any,
+                     time_limit: Any = None) -> JobRequest:
+        """Check a task request and make it canonical: InputError names what is wrong, including
+        the task's own reason when it refuses the instance (too big for its budget, say).
+
+        A task's time limit is validated as a solve's; given none, it gets the largest allowed
+        (a task is asked for on purpose, shows its progress and can be cancelled)."""
+        puzzle = self.registry.puzzle(puzzle_id)
+        task = self.registry.task(puzzle.id, task_name)
+        instance, text = self._instance(puzzle, instance_text)
+        check_can_run(task, instance, owner_of(self.registry, task))
+        seconds = self.max_time_limit if time_limit is None or time_limit == "" else self.time_limit(time_limit)
+        return JobRequest(puzzle.id, "", text, seconds, kind=TASK, task=task.name)
+
+    def submit_task(self, puzzle_id: str, task_name: Any, instance_text: Any,
+                    time_limit: Any = None) -> Job:
+        """A job running the puzzle's task ``task_name`` on the instance (never from the store:
+        only solver answers are kept there)."""
+        job = self.runner.submit(self.task_request(puzzle_id, task_name, instance_text, time_limit))
+        self._record(job, now=False)
+        return job
 
     def submit(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
                time_limit: Any = None) -> Job:
@@ -150,8 +180,10 @@ class JobService:
     def _recorded_job(self, record: dict) -> Job:
         """A job this runner no longer knows, from its record: a job that was queued or running
         when its server stopped ends as an error that says so."""
-        request = JobRequest(record["puzzle"], record["solver"], record["instance"],
-                             float(record.get("time_limit") or 0.0))
+        task = record.get("task") or ""
+        request = JobRequest(record["puzzle"], record.get("solver") or "", record["instance"],
+                             float(record.get("time_limit") or 0.0), kind=TASK if task else SOLVE,
+                             task=task)
         now = time.time()
         began = now - float(record.get("elapsed") or 0.0)  # its elapsed time, as recorded
         job = Job(id=record["id"], request=request, status=record["status"],
@@ -197,4 +229,5 @@ class JobService:
 def _describe(request: JobRequest) -> str:
     """A job request in a few words, for log lines."""
     text = request.instance if len(request.instance) <= 60 else request.instance[:57] + "..."
-    return f"{request.puzzle} / {request.solver} / {text!r}"
+    what = f"task {request.task}" if request.kind == TASK else request.solver
+    return f"{request.puzzle} / {what} / {text!r}"

@@ -94,13 +94,48 @@ def _pagoda_arrays(board, pagodas, jumps, backward):
     return weights, delta
 
 
-def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
-                    progress: Callable[[LevelInfo], None] | None = None) -> CountResult:
-    """Count every jump sequence solving ``inst``. Raises :class:`CountRefused` when the
-    projected memory exceeds ``memory`` bytes (checked before each level is built)."""
+class CountStopped(Exception):
+    """``should_stop()`` said stop (cancelled, or past a deadline) before the count finished;
+    ``levels`` are the level sets built so far."""
+
+    def __init__(self, levels: list[LevelInfo]):
+        super().__init__("the count was stopped")
+        self.levels = levels
+
+
+@dataclass
+class _Problem:
+    """Both sides of a count ready to grow, and the tables the kernels need."""
+
+    fwd: _Side
+    bwd: _Side
+    tables: np.ndarray
+    need: np.ndarray
+    to: np.ndarray
+    flip: np.ndarray
+    holes: int
+    symmetries: int
+
+    def next_side(self) -> tuple[_Side, _Side] | None:
+        """(the side to grow next, the other one): always the smaller; None when they met."""
+        fwd, bwd = self.fwd, self.bwd
+        if not (fwd.pegs > bwd.pegs and len(fwd.keys) and len(bwd.keys)):
+            return None
+        return (fwd, bwd) if len(fwd.keys) <= len(bwd.keys) else (bwd, fwd)
+
+
+def _projected_bytes(side_size: int, growth: float, other_size: int) -> tuple[int, int]:
+    """(guessed size of the next level, bytes to build it while both sides are kept): the
+    count's memory rule, checked before each level is built."""
+    guess = int(side_size * growth) + 1024
+    return guess, guess * lv.BUILD_BYTES + (side_size + other_size) * lv.STORED_BYTES
+
+
+def _problem(inst: PegInstance) -> _Problem | None:
+    """The two sides of a count of ``inst``; None when no solution can exist (too few pegs,
+    or the position classes of start and goal rule it out)."""
     if not lv.AVAILABLE:
         raise InputError("counting needs numba, which is not installed")
-    started = time.monotonic()
     board = inst.board
     if board.n > 64:
         raise CountRefused(f"counting handles boards of at most 64 holes; this one has {board.n}")
@@ -110,12 +145,9 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
     jumps = board.jumps
     need = np.array([(1 << f) | (1 << o) for f, o, t in jumps], dtype=np.uint64)
     to = np.array([1 << t for f, o, t in jumps], dtype=np.uint64)
-    flip = need | to
-    result = CountResult(0, 0, 0, 0, len(perms), 0.0, 0)
     goal_pegs = goal.bit_count() or 1
     if start.bit_count() < goal_pegs or not class_verdict(board, start, goal).feasible:
-        result.seconds = time.monotonic() - started
-        return result
+        return None
 
     # Forward side, pruned by the goal's pagodas: value(pegs) must stay >= value(goal).
     fpag = pagodas_for(board, goal)
@@ -143,6 +175,22 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
         bkeys = np.array(order, np.uint64)
         bcounts = np.array([seeds[c] for c in order], np.uint64)
     bwd = _Side("backward", bkeys, bcounts, goal_pegs, True, bw, bd, bbound, board.full)
+    return _Problem(fwd, bwd, tables, need, to, need | to, board.n, len(perms))
+
+
+def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
+                    progress: Callable[[LevelInfo], None] | None = None,
+                    should_stop: Callable[[], bool] | None = None) -> CountResult:
+    """Count every jump sequence solving ``inst``. Raises :class:`CountRefused` when the
+    projected memory exceeds ``memory`` bytes (checked before each level is built), and
+    :class:`CountStopped` once ``should_stop()`` is true (asked between chunks of a level)."""
+    started = time.monotonic()
+    problem = _problem(inst)
+    result = CountResult(0, 0, 0, 0, problem.symmetries if problem else 0, 0.0, 0)
+    if problem is None:
+        result.seconds = time.monotonic() - started
+        return result
+    fwd, bwd = problem.fwd, problem.bwd
     for side in (fwd, bwd):
         info = LevelInfo(side.name, side.pegs, len(side.keys), 0.0)
         result.levels.append(info)
@@ -150,12 +198,10 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
             progress(info)
 
     peak = 0
-    while fwd.pegs > bwd.pegs and len(fwd.keys) and len(bwd.keys):
-        side = fwd if len(fwd.keys) <= len(bwd.keys) else bwd
-        other = bwd if side is fwd else fwd
+    while (pair := problem.next_side()) is not None:
+        side, other = pair
         # Memory check before building: this level's table plus both stored levels.
-        guess = int(len(side.keys) * side.growth) + 1024
-        projected = guess * lv.BUILD_BYTES + (len(side.keys) + len(other.keys)) * lv.STORED_BYTES
+        guess, projected = _projected_bytes(len(side.keys), side.growth, len(other.keys))
         if projected > memory:
             raise CountRefused(
                 f"counting this problem would need about {projected / 2**30:.1f} GB for the "
@@ -163,7 +209,11 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
                 f"side has {plural(len(side.keys), 'position')} with {plural(side.pegs, 'peg')} and grows about "
                 f"{side.growth:.1f}x per level); the budget is {memory / 2**30:.1f} GB")
         t0 = time.monotonic()
-        keys, counts = _grow(side, need, to, flip, tables, guess)
+        try:
+            keys, counts = _grow(side, problem.need, problem.to, problem.flip, problem.tables, guess,
+                                 should_stop)
+        except _Stopped:
+            raise CountStopped(result.levels) from None
         peak = max(peak, keys.nbytes * 2 + counts.nbytes * 2 + side.keys.nbytes * 2
                    + other.keys.nbytes * 2)
         side.growth = max(1.0, len(keys) / max(1, len(side.keys)))
@@ -177,7 +227,7 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
     result.meet_pegs = fwd.pegs
     result.positions = sum(level.positions for level in result.levels)
     if fwd.pegs == bwd.pegs and len(fwd.keys) and len(bwd.keys):
-        orbits = lv.orbit_sizes(fwd.keys, tables)
+        orbits = lv.orbit_sizes(fwd.keys, problem.tables)
         flags = np.zeros(1, np.int64)
         total, common = lv.meet_total(fwd.keys, fwd.counts, bwd.keys, bwd.counts, orbits, flags)
         if flags[0]:
@@ -188,14 +238,104 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
     return result
 
 
-def _grow(side: _Side, need, to, flip, tables, guess: int):
-    """The next level of ``side``: (sorted keys, counts). Raises OverflowError past 2**64."""
+class _Stopped(Exception):
+    pass
+
+
+#: The estimate builds levels for real while the next one is guessed at most this many
+#: positions (a few milliseconds), then projects the rest.
+PROBE_POSITIONS = 20_000
+#: The projection is multiplied by this: on the English board it falls short of the count's own
+#: figure by about 40% (growth factors fall a little slower near the middle than modelled).
+ESTIMATE_SAFETY = 2.0
+
+
+@dataclass(frozen=True)
+class CountEstimate:
+    """What a count of one problem would need, found before counting.
+
+    ``bytes`` is the count's memory rule (see :func:`count_solutions`) at its largest level,
+    ``largest_level`` the positions (up to symmetry) of that level, ``measured`` True when every
+    level was small enough to be built while estimating (the figures are then exact).
+    """
+
+    bytes: int
+    largest_level: int
+    measured: bool
+
+
+def _binomial_step(side: _Side, holes: int) -> float:
+    """How much C(holes, pegs) grows from this side's level to its next one."""
+    p = side.pegs
+    return p / (holes - p + 1) if not side.backward else (holes - p) / (p + 1)
+
+
+def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEstimate:
+    """The memory a count of ``inst`` would need, in milliseconds: build the small levels for
+    real (up to ``probe`` positions), then project the rest. Raises CountRefused for boards
+    of more than 64 holes.
+
+    Projection: the level sizes of a side follow the shape of the binomial coefficients
+    C(holes, pegs) scaled by a constant, the last measured growth over the binomial one (on the
+    English board that predicts each growth factor within 10%); the sides grow in the count's
+    order (smaller first) until they meet, and the count's memory rule is applied at each level.
+    """
+    problem = _problem(inst)
+    if problem is None:
+        return CountEstimate(0, 0, True)
+    fwd, bwd = problem.fwd, problem.bwd
+    largest = max(len(fwd.keys), len(bwd.keys))
+    peak = 0
+    scale: dict[str, float] = {}
+    while (pair := problem.next_side()) is not None:
+        side, other = pair
+        guess, projected = _projected_bytes(len(side.keys), side.growth, len(other.keys))
+        if guess > probe:
+            break
+        peak = max(peak, projected)
+        step = _binomial_step(side, problem.holes)
+        keys, counts = _grow(side, problem.need, problem.to, problem.flip, problem.tables, guess)
+        raw = len(keys) / max(1, len(side.keys))
+        scale[side.name] = raw / step if step > 0 else 1.0
+        side.growth = max(1.0, raw)
+        side.keys, side.counts = keys, counts
+        side.pegs += 1 if side.backward else -1
+        largest = max(largest, len(keys))
+    else:
+        return CountEstimate(peak, largest, True)
+
+    # Sizes only from here on: (size, growth, pegs) per side.
+    sizes = {"forward": float(len(fwd.keys)), "backward": float(len(bwd.keys))}
+    default_scale = max(scale.values(), default=1.5)
+    pegs = {"forward": fwd.pegs, "backward": bwd.pegs}
+    growth = {"forward": fwd.growth, "backward": bwd.growth}
+    limit = 2**62  # far past any budget: no need to project further
+    while pegs["forward"] > pegs["backward"] and min(sizes.values()) >= 1 and peak < limit:
+        name = "forward" if sizes["forward"] <= sizes["backward"] else "backward"
+        other = "backward" if name == "forward" else "forward"
+        _, projected = _projected_bytes(int(sizes[name]), growth[name], int(sizes[other]))
+        peak = max(peak, projected)
+        p = pegs[name]
+        step = p / (problem.holes - p + 1) if name == "forward" else (problem.holes - p) / (p + 1)
+        new = sizes[name] * scale.get(name, default_scale) * step
+        growth[name] = max(1.0, new / sizes[name])
+        sizes[name] = new
+        pegs[name] += -1 if name == "forward" else 1
+        largest = max(largest, int(min(new, limit)))
+    return CountEstimate(int(min(peak * ESTIMATE_SAFETY, limit)), largest, False)
+
+
+def _grow(side: _Side, need, to, flip, tables, guess: int, should_stop=None):
+    """The next level of ``side``: (sorted keys, counts). Raises OverflowError past 2**64, and
+    _Stopped when ``should_stop()`` is true before a chunk."""
     capacity = 1 << max(10, (2 * guess).bit_length())
     while True:
         hkeys = np.zeros(capacity, np.uint64)
         hcounts = np.zeros(capacity, np.uint64)
         flags = np.zeros(3, np.int64)
         for lo in range(0, len(side.keys), CHUNK):
+            if should_stop is not None and should_stop():
+                raise _Stopped
             hi = min(len(side.keys), lo + CHUNK)
             lv.expand(side.keys, side.counts, lo, hi, need, to, flip, side.backward, tables,
                       side.weights, side.delta, side.bound, side.complement, hkeys, hcounts,

@@ -1,4 +1,5 @@
-"""Registers peg solitaire, its solvers (``search`` first: the default) and its renderer."""
+"""Registers peg solitaire, its solvers (``search`` first: the default), its renderer and its
+"Count solutions" task."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from .fewest import FewestMovesSolver
 from .puzzle import PegSolitaire
 from .render import DefaultRenderer
 from .solver import PlainSolver, SearchSolver
+from .tasks import CountSolutionsTask
 
 
 @hookimpl
@@ -32,3 +34,8 @@ def register_commands(cli):
     from .commands import pegs_group  # click and the counters load only for the CLI
 
     cli.add_command(pegs_group)
+
+
+@hookimpl
+def register_tasks(register):
+    register(CountSolutionsTask())

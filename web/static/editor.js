@@ -5,6 +5,8 @@
  * puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solving runs as a job
  * (POST /api/<id>/jobs, then poll); the answer plays on the main board, step by step, from
  * server-rendered SVG (animate.js tweens between steps, keyboard.js gives roving focus).
+ * The puzzle's tasks (POST /api/<id>/tasks/<name>: count solutions, ...) run as jobs too, with
+ * the same progress bar and Cancel; their buttons sit beside Solve.
  * A puzzle may add its own script; it gets window.PuzzleEditor.
  */
 (function () {
@@ -32,6 +34,7 @@
     last: $("last-step"), speed: $("speed"), slider: $("step-slider"), stepLabel: $("step-label"),
     stepStatus: $("step-status"), download: $("download-svg"), stepLink: $("step-link"),
     details: $("details"), solutionDetails: $("solution-details"), moveList: $("move-list"),
+    taskTools: $("task-tools"), taskNotes: $("task-notes"),
   };
   // The board as a person is told about it.
   const BOARD_NAME = puzzle.title + " board";
@@ -130,6 +133,7 @@
     if (changed) hiddenNotes = new Set();
     renderNotes();
     renderTools(state.tools || []);
+    renderTasks(state.tasks || []);
     if (!keepText) {
       el.text.value = state.instance;
       fitText();
@@ -250,6 +254,33 @@
       return button;
     });
     el.tools.replaceChildren(...nodes);
+  }
+
+  // The puzzle's tasks: one button each beside Solve, disabled (with the task's reason shown
+  // under the buttons) when the task will not run on this instance.
+  function renderTasks(tasks) {
+    el.taskTools.hidden = !tasks.length;
+    const notes = [];
+    el.taskTools.replaceChildren(...tasks.map((task) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = task.label;
+      button.dataset.task = task.name;
+      button.dataset.refusal = task.refusal || "";
+      if (task.description) button.title = task.description;
+      if (task.refusal) {
+        const note = document.createElement("li");
+        note.id = "task-note-" + task.name;
+        note.textContent = task.label + ": not on this board. " + sentence(task.refusal);
+        notes.push(note);
+        button.setAttribute("aria-describedby", note.id);
+      }
+      button.addEventListener("click", () => runTask(task));
+      return button;
+    }));
+    el.taskNotes.replaceChildren(...notes);
+    el.taskNotes.hidden = !notes.length;
+    setSolving(!!(job && !job.done));
   }
 
   // Edits run one after another: each applies to the instance (and selection) the previous one
@@ -439,9 +470,15 @@
   function setSolving(active) {
     el.solve.disabled = active || !puzzle.solvers.length;
     el.cancel.disabled = !active;
+    el.taskTools.querySelectorAll("button").forEach((button) => {
+      button.disabled = active || !!button.dataset.refusal;
+    });
   }
 
   function statValue(v) {
+    // Whole numbers past 2**53 come as decimal text (JSON numbers would be rounded): group
+    // their digits exactly, with BigInt.
+    if (typeof v === "string" && /^\d{4,}$/.test(v) && typeof BigInt === "function") return BigInt(v).toLocaleString("en");
     return typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) : String(v);
   }
 
@@ -503,6 +540,37 @@
     onJob(job);
   }
   el.solve.addEventListener("click", solve);
+
+  async function runTask(task) {
+    // Like Solve: the task runs on what the box says, as a job with progress and Cancel.
+    if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
+      setStatus("Fix the instance text first: " + el.textError.textContent, "error");
+      el.text.focus();
+      return;
+    }
+    const fresh = (current.tasks || []).find((t) => t.name === task.name);
+    if (!fresh || fresh.refusal) return;  // the new text's board is refused: its note says why
+    setSolving(true);
+    el.tryFast.hidden = true;
+    el.progress.value = 0;
+    el.progress.removeAttribute("value");
+    setStatus(task.label + ": submitting…", "info");
+    showStats(null);
+    const submitted = current.instance;
+    const result = await call("POST", api + "/tasks/" + encodeURIComponent(task.name), { instance: submitted });
+    if (!result.ok) {
+      setSolving(false);
+      el.progress.value = 0;
+      if (result.status === 503) {
+        const wait = result.headers && result.headers.get("Retry-After");
+        setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
+      } else {
+        setStatus(task.label + ": " + errorText(result.body), "error");
+      }
+      return;
+    }
+    onJob(Object.assign(result.body, { submittedFor: submitted, label: task.label }));
+  }
   el.tryFast.addEventListener("click", () => {
     const fast = fastSolver();
     if (fast) { el.solver.value = fast.name; solve(); }
@@ -512,7 +580,7 @@
     if (!job) return;
     setStatus("Cancelling…", "info");
     const result = await call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
-    if (result.ok) onJob(Object.assign(result.body, { submittedFor: job.submittedFor }));
+    if (result.ok) onJob(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
   });
 
   function onJob(state) {
@@ -520,17 +588,20 @@
     clearTimeout(pollTimer);
     if (!state.done) {
       if (state.status === "queued") {
-        setStatus("Waiting for a free solver" + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
+        setStatus("Waiting for a free " + (state.kind === "task" ? "worker" : "solver") + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
       } else {
         const p = state.progress || {};
+        const said = typeof p.message === "string" && p.message ? " " + sentence(p.message) : "";
         if (typeof p.done === "number" && typeof p.total === "number" && p.total > 0) {
-          // A solver reporting a measurable phase (building tables): show how far that is.
-          setStatus((p.phase ? sentence(p.phase).slice(0, -1) : "Working") + " (" + Math.floor(100 * p.done / p.total) + "%)…", "info");
+          // A solver or task reporting a measurable phase (building tables, levels counted):
+          // show how far that is, and its own words on what it is doing.
+          setStatus((p.phase ? sentence(p.phase).slice(0, -1) : "Working") + " (" + Math.floor(100 * p.done / p.total) + "%)…" + said, "info");
           el.progress.max = p.total;
           el.progress.value = Math.min(p.done, p.total);
         } else {
           // Otherwise the time used out of the time limit.
-          setStatus("Solving… " + Math.floor(state.elapsed) + " of " + plural(Number(state.time_limit), "second") + ".", "info");
+          const doing = state.kind === "task" ? (state.label || "Working") + "…" : "Solving…";
+          setStatus(doing + " " + Math.floor(state.elapsed) + " of " + plural(Number(state.time_limit), "second") + "." + said, "info");
           el.progress.max = state.time_limit;
           el.progress.value = Math.min(state.elapsed, state.time_limit);
         }
@@ -543,6 +614,10 @@
     el.progress.max = 1;
     el.progress.value = 1;
     const r = state.result || {};
+    if (state.kind === "task") {
+      taskEnded(state, r);
+      return;
+    }
     showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
       "answer": state.from_store ? "found earlier and kept" : "found now" });
     if (state.status === "solved") {
@@ -583,6 +658,30 @@
     }
   }
 
+  function taskEnded(state, r) {
+    // A task's answer is one sentence (its summary) and figures behind Details.
+    const label = state.label || state.task;
+    const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
+    showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task: label, seconds: r.seconds });
+    if (state.status === "finished") {
+      setStatus(label + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
+    } else if (state.status === "gave_up") {
+      const why = r.reason === "deadline" || !r.reason ? "it did not finish within the time limit (" +
+        plural(Number(state.time_limit), "second") + ")" : r.reason;
+      setStatus(label + " stopped: " + sentence(state.message || why), "warning");
+    } else if (state.status === "cancelled") {
+      setStatus(label + ": cancelled.", "info");
+    } else {
+      setStatus(label + " failed: " + sentence(state.message || "no reason given"), "error");
+    }
+    const lost = !document.activeElement || document.activeElement === document.body ||
+      document.activeElement.disabled;
+    if (lost) {
+      const again = el.taskTools.querySelector('[data-task="' + state.task + '"]');
+      (again && !again.disabled ? again : el.solve).focus({ preventScroll: true });
+    }
+  }
+
   async function poll() {
     if (!job) return;
     const result = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
@@ -591,7 +690,7 @@
       setStatus("Lost the job: " + errorText(result.body), "error");
       return;
     }
-    onJob(Object.assign(result.body, { submittedFor: job.submittedFor }));
+    onJob(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
   }
 
   // -- one board: editing or replaying ---------------------------------------------------------
@@ -913,6 +1012,7 @@
     B.decorate(el.board, BOARD_NAME);
     renderNotes();
     renderTools(current.tools || []);
+    renderTasks(current.tasks || []);
     updateCoords();
     el.share.href = pageUrl(current.instance, false);
   } else {

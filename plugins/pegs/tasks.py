@@ -1,0 +1,111 @@
+"""The peg solitaire tools the web editor runs as jobs: "Count solutions".
+
+The count (:mod:`.count`) can need gigabytes; a server runs it only when its up-front estimate
+(:func:`.count.estimate_count`, turned into resident memory) fits :data:`SERVER_MEMORY`, and
+refuses other boards with the estimate, so one click can never make a web server swap; should the
+estimate fall short, the count's own check stops it at :data:`RULE_MEMORY` by its rule.
+``puzzle pegs count`` on the command line has its own, larger budget.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from engine import GaveUp, InputError, SolveContext, Task, TaskResult, plural
+
+from .board import PegInstance
+from .count import CountRefused, CountStopped, LevelInfo, count_solutions, estimate_count
+from .levels import BUILD_BYTES, STORED_BYTES
+
+#: Resident memory one count may use on a server.
+SERVER_MEMORY = 2**30
+#: Resident memory of a count over the figure of the count's own memory rule (count.py), as
+#: measured on the English board: 206 MB by the rule at its largest level, about 450 MB
+#: resident (the interpreter, numba, sorting copies).
+RESIDENT_PER_RULE_BYTE = 2.2
+#: The count's own budget on a server: it stops with CountRefused past it, should the estimate
+#: have been too low.
+RULE_MEMORY = int(SERVER_MEMORY / RESIDENT_PER_RULE_BYTE)
+
+
+def _gb(nbytes: int) -> str:
+    return f"{nbytes / 2**30:.1f} GB" if nbytes >= 2**30 / 10 else f"{nbytes / 2**20:,.0f} MB"
+
+
+@lru_cache(maxsize=256)
+def count_refusal(inst: PegInstance, memory: int = SERVER_MEMORY) -> str | None:
+    """Why a count of ``inst`` will not run within ``memory`` bytes of resident memory, or None
+    when it will.
+
+    Boards small enough that even every position of the fullest level (C(holes, holes / 2))
+    fits are allowed at once; others are estimated (milliseconds, remembered per instance).
+    """
+    n = inst.board.n
+    per_rule = RESIDENT_PER_RULE_BYTE
+    if comb(n, n // 2) * (BUILD_BYTES + 2 * STORED_BYTES) * per_rule <= memory:
+        return None
+    try:
+        estimate = estimate_count(inst)
+    except CountRefused as exc:
+        return str(exc)
+    resident = int(estimate.bytes * per_rule)
+    if resident <= memory:
+        return None
+    return (f"counting it would need about {_gb(resident)} of memory (estimated: its largest "
+            f"level would hold about {_many(estimate.largest_level)} positions), over the "
+            f"{_gb(memory)} a count may use on this server. The command line (puzzle pegs count) "
+            f"can use more")
+
+
+def _many(n: int) -> str:
+    """A rough count in words: "51 million", "230,000"."""
+    if n >= 10**9:
+        return f"{n / 10**9:.0f} billion"
+    if n >= 10**6:
+        return f"{n / 10**6:.0f} million"
+    return f"{round(n, -3):,}"
+
+
+class CountSolutionsTask(Task):
+    """Count every jump sequence that solves the instance (see docs/pegs.md)."""
+
+    puzzle_id = "pegs"
+    name = "count"
+    label = "Count solutions"
+    description = ("Count every sequence of jumps that solves this problem, by growing level sets "
+                   "from the start and from the goal until they meet.")
+
+    def refusal(self, instance: PegInstance) -> str | None:
+        return count_refusal(instance)
+
+    def run(self, instance: PegInstance, ctx: SolveContext) -> TaskResult | GaveUp:
+        start, goal = instance.pegs.bit_count(), max(1, instance.goal.bit_count())
+        # Both sides start with one level each and meet once they have the same number of pegs:
+        # (start - goal) levels are built after the first two.
+        total = max(2, start - goal + 2)
+        built: list[LevelInfo] = []
+
+        def progress(level: LevelInfo) -> None:
+            built.append(level)
+            ctx.progress(force=True, phase="counting level sets", done=min(len(built), total), total=total,
+                         message=f"{level.side} level with {plural(level.pegs, 'peg')}: "
+                                 f"{plural(level.positions, 'position')}",
+                         levels=len(built), positions=sum(lv.positions for lv in built))
+
+        try:
+            result = count_solutions(instance, memory=RULE_MEMORY, progress=progress,
+                                     should_stop=ctx.should_stop)
+        except CountStopped as stopped:
+            return ctx.gave_up(levels=len(stopped.levels),
+                               positions=sum(lv.positions for lv in stopped.levels))
+        except OverflowError as exc:  # past 2**64 ways: a fact about the board, said plainly
+            raise InputError(str(exc)) from None
+        data = result.to_json()
+        # Decimal text: counts pass 2**53 (the English board has 4 x 10**16), which browsers'
+        # JSON numbers would round.
+        data["solutions"] = str(result.solutions)
+        summary = (f"{plural(result.solutions, 'solution')} (sequences of jumps reaching the goal); "
+                   f"{plural(result.positions, 'distinct position')} visited, up to "
+                   f"{plural(result.symmetries, 'symmetry', 'symmetries')}.")
+        return TaskResult(summary, data)
