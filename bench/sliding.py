@@ -94,14 +94,15 @@ def build_child(cache: str, which: str) -> None:
     """Run in a child process: build one set of tables into ``cache``; print JSON figures."""
     os.environ["PUZZLE_ENGINE_CACHE"] = cache
     from plugins.sliding import pdb, pdb_compact
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if which == "663":
         pdb.get_tables(4, 4, pdb.PARTITION_4X4)
     elif which == "78":
         pdb_compact.get_tables(4, 4, pdb_compact.PARTITION_4X4_78)
     else:
         pdb_compact.get_tables(5, 5, pdb_compact.PARTITION_5X5)
-    print(json.dumps({"seconds": time.perf_counter() - started, "peak_mb": rss_mb()}))
+    print(json.dumps({"seconds": time.perf_counter() - started, "peak_mb": rss_mb(),
+                      "cpu": time.process_time() - cpu, "threads": pdb_compact.build_threads()}))
 
 
 def table_files(which: str):
@@ -136,7 +137,7 @@ LABELS = {"663": "4x4 6-6-3 (dense, 1 byte/entry)", "78": "4x4 7-8 (compact, 4 b
 def bench_tables(cache: str, build_big: bool) -> dict:
     """Build (or find) each set of tables; print one line per set. Returns {which: loaded?}."""
     print("Pattern databases")
-    print(f"  {'tables':34s} {'build':>9s} {'peak mem':>9s} {'on disk':>9s} {'load':>7s}")
+    print(f"  {'tables':34s} {'build (wall)':>9s} {'peak mem':>9s} {'on disk':>9s} {'load':>7s}")
     found = {}
     user_cache = os.environ.get("PUZZLE_ENGINE_CACHE")   # where `puzzle prepare` put them
     for which in ("663", "78", "55"):
@@ -159,6 +160,8 @@ def bench_tables(cache: str, build_big: bool) -> dict:
         tables, load = load_tables(which)
         disk = sum(f.stat().st_size for f in files)
         build = f"{built['seconds']:.0f} s" if built else "(cached)"
+        if built and which != "663":
+            build += f" ({built['cpu']:.0f} s CPU, {built['threads']} threads)"
         peak = f"{built['peak_mb']:.0f} MB" if built else ""
         print(f"  {LABELS[which]:34s} {build:>9s} {peak:>9s} {disk / 2**20:>6.0f} MiB "
               f"{load:>6.2f} s   {files[0].parent}")
