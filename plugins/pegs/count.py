@@ -257,11 +257,14 @@ class CountEstimate:
     ``bytes`` is the count's memory rule (see :func:`count_solutions`) at its largest level,
     ``largest_level`` the positions (up to symmetry) of that level, ``measured`` True when every
     level was small enough to be built while estimating (the figures are then exact).
+    ``positions`` is the projected total over all levels (for progress: a level's work grows
+    with its size, so counting levels would run far ahead of the work).
     """
 
     bytes: int
     largest_level: int
     measured: bool
+    positions: int = 0
 
 
 def _binomial_step(side: _Side, holes: int) -> float:
@@ -285,6 +288,7 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
         return CountEstimate(0, 0, True)
     fwd, bwd = problem.fwd, problem.bwd
     largest = max(len(fwd.keys), len(bwd.keys))
+    positions = float(len(fwd.keys) + len(bwd.keys))
     peak = 0
     scale: dict[str, float] = {}
     while (pair := problem.next_side()) is not None:
@@ -301,8 +305,9 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
         side.keys, side.counts = keys, counts
         side.pegs += 1 if side.backward else -1
         largest = max(largest, len(keys))
+        positions += len(keys)
     else:
-        return CountEstimate(peak, largest, True)
+        return CountEstimate(peak, largest, True, int(positions))
 
     # Sizes only from here on: (size, growth, pegs) per side.
     sizes = {"forward": float(len(fwd.keys)), "backward": float(len(bwd.keys))}
@@ -322,7 +327,9 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
         sizes[name] = new
         pegs[name] += -1 if name == "forward" else 1
         largest = max(largest, int(min(new, limit)))
-    return CountEstimate(int(min(peak * ESTIMATE_SAFETY, limit)), largest, False)
+        positions += min(new, limit)
+    return CountEstimate(int(min(peak * ESTIMATE_SAFETY, limit)), largest, False,
+                         int(min(positions, limit)))
 
 
 def _grow(side: _Side, need, to, flip, tables, guess: int, should_stop=None):

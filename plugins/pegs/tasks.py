@@ -80,18 +80,23 @@ class CountSolutionsTask(Task):
         return count_refusal(instance)
 
     def run(self, instance: PegInstance, ctx: SolveContext) -> TaskResult | GaveUp:
-        start, goal = instance.pegs.bit_count(), max(1, instance.goal.bit_count())
-        # Both sides start with one level each and meet once they have the same number of pegs:
-        # (start - goal) levels are built after the first two.
-        total = max(2, start - goal + 2)
+        # Progress by positions, not levels: the levels near the middle hold most positions
+        # and take most of the time. The total is projected (milliseconds); the bar waits at
+        # 99% when the projection falls short.
+        try:
+            expected = max(1, estimate_count(instance).positions)
+        except CountRefused:
+            expected = 1
         built: list[LevelInfo] = []
 
         def progress(level: LevelInfo) -> None:
             built.append(level)
-            ctx.progress(force=True, phase="counting level sets", done=min(len(built), total), total=total,
+            positions = sum(lv.positions for lv in built)
+            ctx.progress(force=True, phase="counting level sets",
+                         done=min(990, 1000 * positions // expected), total=1000,
                          message=f"{level.side} level with {plural(level.pegs, 'peg')}: "
                                  f"{plural(level.positions, 'position')}",
-                         levels=len(built), positions=sum(lv.positions for lv in built))
+                         levels=len(built), positions=positions)
 
         try:
             result = count_solutions(instance, memory=RULE_MEMORY, progress=progress,
@@ -101,6 +106,9 @@ class CountSolutionsTask(Task):
                                positions=sum(lv.positions for lv in stopped.levels))
         except OverflowError as exc:  # past 2**64 ways: a fact about the board, said plainly
             raise InputError(str(exc)) from None
+        ctx.progress(force=True, phase="counting level sets", done=1000, total=1000,
+                     message="the two sides met", levels=len(built),
+                     positions=sum(lv.positions for lv in built))
         data = result.to_json()
         # Decimal text: counts pass 2**53 (the English board has 4 x 10**16), which browsers'
         # JSON numbers would round.
