@@ -31,7 +31,6 @@ read from it on the mirrored board.
 
 from __future__ import annotations
 
-import mmap
 import os
 import queue
 import shutil
@@ -279,52 +278,43 @@ def ordinal_table(rows: int, cols: int, k: int) -> np.ndarray:
     return table
 
 
-#: Children gathered before their entries are looked up together (see :func:`_record`).
+#: Children gathered before they are marked together (see :func:`_mark`).
 BATCH = 256
 
 
 @njit(cache=True, nogil=True)
-def _record(cs, bits, vs, nb, seen, nxt, vals, found):
-    """Mark the gathered children ``cs[:nb]`` in ``nxt`` unless seen; value the new ones.
+def _mark(cs, bits, nb, nxt, touched, shift):
+    """Or the gathered children's region bits into ``nxt``, and flag the pieces (of
+    ``2**shift`` entries) they fall in, so that folding skips the untouched ones.
 
-    The look-ups of ``seen`` are spread over the whole table and nearly all miss the caches:
-    done apart, in one loop with nothing else, they run many at a time instead of one after
-    another.
+    The children are spread over the whole table and nearly every one misses the caches: in a
+    loop with nothing else, the processor has many of them in flight at once instead of one
+    after another.
     """
     for i in range(nb):
-        found[i] = seen[cs[i]]
-    for i in range(nb):
-        s = found[i]
-        if s & bits[i] == 0:
-            c = cs[i]
-            nxt[c] |= bits[i]
-            if s == 0:
-                vals[c] = vs[i]
+        nxt[cs[i]] |= bits[i]
+        touched[cs[i] >> shift] = 1
 
 
 @njit(cache=True, nogil=True)
-def _expand(cur, nxt, seen, vals, depth, lo, hi, k, n, cols, fac, dist, nbr_mask, full,
-            nfirst, nlast, ordinals, binom, out):
-    """Expand the frontier entries in [lo, hi) (multiples of 8) into ``nxt``.
+def _expand(cur, nxt, touched, shift, lo, hi, k, n, cols, fac, inv, nbr_mask, full, nfirst,
+            nlast, ordinals, binom, out):
+    """Expand the frontier entries in [lo, hi) (multiples of 8) into ``nxt``, clearing them.
 
-    Reads ``seen`` and writes ``vals`` of newly reached placements (the same value whoever
-    writes it: it depends only on the depth and the placement), so threads expanding other
-    ranges into their own ``nxt`` may run at the same time. ``dist[j, cell]``: the Manhattan
-    distance of slot j's tile at ``cell`` from its home; ``ordinals``: :func:`ordinal_table`
-    (``binom`` for its index). ``out[0]``: 1 on an error (too many
-    blank regions).
+    Touches nothing another thread writes, so threads expanding other ranges into their own
+    ``nxt`` may run at the same time. Whether a child was seen before is left to
+    :func:`_merge`: looking it up here would cost a second cache miss per child. ``inv``:
+    ``1 / fac``; ``ordinals``: :func:`ordinal_table` (``binom`` for its index). ``out[0]``: 1
+    on an error (too many blank regions).
     """
     pos = np.zeros(k, dtype=np.int64)
     cur64 = cur.view(np.uint64)
     room = BATCH + 4 * k * n           # more than one placement's children
     cs = np.zeros(room, dtype=np.int64)
     bits = np.zeros(room, dtype=np.uint8)
-    vs = np.zeros(room, dtype=np.uint8)
-    found = np.zeros(room, dtype=np.uint8)
     regions = np.zeros(n, dtype=np.int64)
     digits = np.zeros(k, dtype=np.int64)
     before = np.zeros(k, dtype=np.int64)
-    inv = 1.0 / fac
     nb = 0
     for w in range(lo >> 3, hi >> 3):
         if cur64[w] == 0:
@@ -336,9 +326,6 @@ def _expand(cur, nxt, seen, vals, depth, lo, hi, k, n, cols, fac, dist, nbr_mask
             cur[idx] = 0
             occ = _unrank_digits(np.int64(idx), k, n, fac, inv, pos, digits, before)
             free = full & ~occ
-            md = 0
-            for j in range(k):
-                md += dist[j, pos[j]]
             # The blank regions, by lowest cell (the order their ordinals count in).
             nreg = 0
             rem = free
@@ -365,22 +352,27 @@ def _expand(cur, nxt, seen, vals, depth, lo, hi, k, n, cols, fac, dist, nbr_mask
                             return
                         cs[nb] = _moved_rank(np.int64(idx), j, p, q, k, fac, pos, digits, before)
                         bits[nb] = 1 << co
-                        vs[nb] = (depth + 1 - md + dist[j, p] - dist[j, q]) >> 1
                         nb += 1
             if nb >= BATCH:
-                _record(cs, bits, vs, nb, seen, nxt, vals, found)
+                _mark(cs, bits, nb, nxt, touched, shift)
                 nb = 0
-    _record(cs, bits, vs, nb, seen, nxt, vals, found)
+    _mark(cs, bits, nb, nxt, touched, shift)
 
 
 @njit(cache=True, nogil=True)
-def _merge(nxts, seen, cur, lo, hi):
+def _merge(nxts, seen, cur, packed, depth, lo, hi, k, n, fac, inv, dist, out):
     """Fold the threads' next frontiers (``nxts``: one row each, as 64-bit words) over
     [lo, hi) (multiples of 8) into the new frontier ``cur`` (only what was not seen before)
-    and into ``seen``; clear them. Returns how many placements were reached for the first
-    time."""
+    and into ``seen``, and clear them. A placement seen for the first time gets its value in
+    ``packed``, from the depth and its Manhattan distance (``dist[j, cell]`` for slot j).
+    Returns how many placements were seen for the first time; ``out[0]`` counts values
+    clamped to 15.
+    """
     seen64 = seen.view(np.uint64)
     cur64 = cur.view(np.uint64)
+    pos = np.zeros(k, dtype=np.int64)
+    digits = np.zeros(k, dtype=np.int64)
+    before = np.zeros(k, dtype=np.int64)
     fresh = 0
     for w in range(lo >> 3, hi >> 3):
         a = np.uint64(0)
@@ -399,26 +391,20 @@ def _merge(nxts, seen, cur, lo, hi):
         cur64[w] = new
         for b in range(8):
             shift = np.uint64(8 * b)
-            if (new >> shift) & np.uint64(0xFF) != 0 and (s >> shift) & np.uint64(0xFF) == 0:
-                fresh += 1
+            if (new >> shift) & np.uint64(0xFF) == 0 or (s >> shift) & np.uint64(0xFF) != 0:
+                continue
+            fresh += 1
+            c = (w << 3) + b
+            _unrank_digits(np.int64(c), k, n, fac, inv, pos, digits, before)
+            md = 0
+            for j in range(k):
+                md += dist[j, pos[j]]
+            v = (depth + 1 - md) >> 1
+            if v > CLAMP:
+                v = CLAMP
+                out[0] += 1
+            packed[c >> 1] |= np.uint8(v << ((c & 1) << 2))
     return fresh
-
-
-@njit(cache=True, nogil=True)
-def _pack(vals, packed, lo, hi):
-    """Pack ``vals[lo:hi)`` (lo even) into nibbles, clamped at 15; return how many were clamped."""
-    clamped = 0
-    for i in range(lo, hi, 2):
-        a = vals[i]
-        b = vals[i + 1] if i + 1 < hi else np.uint8(0)
-        if a > 15:
-            a = np.uint8(15)
-            clamped += 1
-        if b > 15:
-            b = np.uint8(15)
-            clamped += 1
-        packed[i >> 1] = a | (b << np.uint8(4))
-    return clamped
 
 
 def build_threads() -> int:
@@ -456,58 +442,41 @@ def build_compact(rows: int, cols: int, pattern: Sequence[int],
         # Each thread past the first needs one more byte per placement: use fewer rather
         # than swap.
         threads = max(1, min(threads, (mem - build_bytes(rows, cols, pattern)) // size + 1))
-    chunk = max(8, chunk & ~7)
+    chunk = 1 << max(3, chunk.bit_length() - 1)      # a power of two, at least 8
     ranges = [(lo, min(size, lo + chunk)) for lo in range(0, size, chunk)]
     with ThreadPoolExecutor(threads, thread_name_prefix="pdb-build") as pool:
-        vals = _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_stop)
-        packed = np.zeros((size + 1) // 2, dtype=np.uint8)
-        # Pieces start at multiples of 8: no two threads write the same byte of ``packed``.
-        clamped = sum(_run_all(pool, lambda lo, hi: int(_pack(vals, packed, lo, hi)), ranges,
-                               should_stop))
-    # Placements never reached (only when the pattern holds every tile, so parity bites) keep
-    # 0: the Manhattan distance alone, still a lower bound.
-    return packed, clamped
-
-
-def _zeros(size: int, count: int | None = None) -> np.ndarray:
-    """Zeroed bytes (``count`` rows of ``size`` when given) on huge memory pages where the
-    system offers them: the build reads and writes them at random, and with 4 KiB pages most
-    of those accesses would also miss the address translation cache."""
-    shape = (size,) if count is None else (count, size)
-    nbytes = size * (count or 1)
-    if nbytes < 1 << 24 or not hasattr(mmap, "MADV_HUGEPAGE"):
-        return np.zeros(shape, dtype=np.uint8)
-    block = mmap.mmap(-1, nbytes)          # anonymous memory starts zeroed
-    try:
-        block.madvise(mmap.MADV_HUGEPAGE)
-    except OSError:
-        pass                                 # no transparent huge pages: ordinary pages
-    return np.frombuffer(block, dtype=np.uint8).reshape(shape)
+        return _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_stop)
 
 
 def _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_stop):
-    """The unpacked values, one byte per placement (the frontiers are freed on return)."""
+    """(packed table, clamped entries); the frontiers are freed on return."""
     n, k = rows * cols, len(pattern)
     total = placements(n, k)
     size = (total + 7) & ~7
     fac = rank_factors(n, k)
+    inv = 1.0 / fac
     home = np.array([t - 1 for t in pattern], dtype=np.int64)
     dist = np.array([[abs(c // cols - h // cols) + abs(c % cols - h % cols) for c in range(n)]
                      for h in home], dtype=np.int64)
     full, nfirst, nlast, nbr_mask = _masks(rows, cols)
     ordinals = ordinal_table(rows, cols, k)
     binom = binomials(n)
-    seen = _zeros(size)
-    cur = _zeros(size)
-    nxts = _zeros(size, threads)
+    # NumPy asks for huge memory pages for big arrays: the build writes them at random, and
+    # with 4 KiB pages most of those writes would also miss the address translation cache.
+    seen = np.zeros(size, dtype=np.uint8)
+    cur = np.zeros(size, dtype=np.uint8)
+    nxts = np.zeros((threads, size), dtype=np.uint8)
     nxts64 = nxts.view(np.uint64)
-    vals = _zeros(size)
+    packed = np.zeros((size + 1) // 2, dtype=np.uint8)
     goal = rank(home.copy(), k, fac)
     occ = sum(1 << int(h) for h in home)
     o = _ordinal(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst),
                  np.int64(nlast))
-    seen[goal] = cur[goal] = 1 << o
+    seen[goal] = cur[goal] = 1 << o        # its value, 0, is already in ``packed``
     errors = np.zeros((threads, 1), dtype=np.int64)
+    clamped = np.zeros((len(ranges), 1), dtype=np.int64)
+    shift = (ranges[0][1] - ranges[0][0]).bit_length() - 1 if len(ranges) > 1 else 62
+    touched = np.zeros((threads, len(ranges)), dtype=np.uint8)   # pieces each thread wrote
     free_buffers: queue.SimpleQueue[int] = queue.SimpleQueue()   # next frontiers not in use
     for t in range(threads):
         free_buffers.put(t)
@@ -516,14 +485,20 @@ def _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_
     def expand(lo: int, hi: int) -> None:
         t = free_buffers.get()
         try:
-            _expand(cur, nxts[t], seen, vals, depth, lo, hi, k, n, cols, fac, dist, nbr_mask,
+            _expand(cur, nxts[t], touched[t], shift, lo, hi, k, n, cols, fac, inv, nbr_mask,
                     np.int64(full), np.int64(nfirst), np.int64(nlast), ordinals, binom,
                     errors[t])
         finally:
             free_buffers.put(t)
 
     def merge(lo: int, hi: int) -> int:
-        return int(_merge(nxts64, seen, cur, lo, hi))
+        piece = lo >> shift if len(ranges) > 1 else 0
+        if not touched[:, piece].any():
+            return 0
+        touched[:, piece] = 0
+        # Pieces start at multiples of 8: no two threads write the same byte of ``packed``.
+        return int(_merge(nxts64, seen, cur, packed, depth, lo, hi, k, n, fac, inv, dist,
+                          clamped[piece]))
 
     done = 1
     while True:
@@ -537,7 +512,9 @@ def _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_
         # Nothing new at all ends it (a level can reach new blank regions of placements seen
         # before, and nothing else).
         if fresh == 0 and not cur.view(np.uint64).any():
-            return vals
+            # Placements never reached (only when the pattern holds every tile, so parity
+            # bites) keep 0: the Manhattan distance alone, still a lower bound.
+            return packed, int(clamped.sum())
         depth += 1
 
 
@@ -594,9 +571,9 @@ def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | N
 
 def build_bytes(rows: int, cols: int, pattern: Sequence[int], threads: int = 1) -> int:
     """Peak bytes a build of this pattern allocates with ``threads`` threads: a byte per
-    placement for seen, this level, the values and each thread's next level."""
+    placement for seen, this level and each thread's next level, and the packed table."""
     size = (placements(rows * cols, len(pattern)) + 7) & ~7
-    return (3 + threads) * size
+    return (2 + threads) * size + size // 2
 
 
 def file_bytes(rows: int, cols: int, pattern: Sequence[int]) -> int:
