@@ -1,5 +1,9 @@
-"""Shared test set-up: the toy puzzle's folder on sys.path, and the toy web app fixtures."""
+"""Shared test set-up: the toy puzzle's folder on sys.path, the toy web app fixtures, and a real
+Redis server with queue names and workers for the tests that use one."""
 
+import itertools
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,3 +29,34 @@ def app(tmp_path_factory):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """A real ``redis-server`` on a free port in a temporary folder, for one test module."""
+    from redis_helpers import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+_queues = itertools.count()
+
+
+@pytest.fixture()
+def queue():
+    """A queue name no other test uses."""
+    return f"test-{os.getpid()}-{next(_queues)}"
+
+
+@pytest.fixture()
+def workers():
+    """Worker processes a test starts (append them); stopped after the test."""
+    from redis_helpers import stop
+
+    started: list[subprocess.Popen] = []
+    yield started
+    for process in started:
+        stop(process)

@@ -8,7 +8,6 @@ worker` processes with the toy plugins of tests/jobs_toy.py, and each test its o
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import random
@@ -23,7 +22,7 @@ import urllib.request
 import pytest
 from job_polling import wait_done, wait_status
 from jobs_toy import jobs_registry
-from redis_helpers import TESTS, RedisServer, free_port, start_worker, stop, worker_env
+from redis_helpers import TESTS, free_port, start_worker, stop, worker_env
 from test_web_toy import flip
 
 from web import create_app
@@ -31,30 +30,6 @@ from web import create_app
 pytestmark = [pytest.mark.slow,  # subprocesses and a Redis server: seconds per test
               pytest.mark.skipif(not os.path.exists("/usr/bin/redis-server"),
                                  reason="needs Debian's redis-server (scripts/setup.sh installs it)")]
-
-_queues = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture()
-def queue():
-    return f"test-{os.getpid()}-{next(_queues)}"
-
-
-@pytest.fixture()
-def workers():
-    started: list[subprocess.Popen] = []
-    yield started
-    for process in started:
-        stop(process)
-
 
 def make_app(redis_server, queue, **config):
     return create_app({"REGISTRY": jobs_registry(), "REDIS_URL": redis_server.url,

@@ -7,13 +7,11 @@ tasks of tests/tasks_toy.py, a queue per test.
 
 from __future__ import annotations
 
-import itertools
 import os
-import subprocess
 
 import pytest
 from job_polling import wait_done, wait_status
-from redis_helpers import RedisServer, start_worker, stop
+from redis_helpers import start_worker
 from tasks_toy import tasks_registry
 
 from web import create_app
@@ -21,30 +19,6 @@ from web import create_app
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not os.path.exists("/usr/bin/redis-server"),
                                  reason="needs Debian's redis-server (scripts/setup.sh installs it)")]
-
-_queues = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    server = RedisServer(tmp_path_factory.mktemp("redis-tasks"))
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture()
-def queue():
-    return f"tasks-{os.getpid()}-{next(_queues)}"
-
-
-@pytest.fixture()
-def workers():
-    started: list[subprocess.Popen] = []
-    yield started
-    for process in started:
-        stop(process)
-
 
 def make_client(redis_server, queue):
     app = create_app({"REGISTRY": tasks_registry(), "REDIS_URL": redis_server.url,

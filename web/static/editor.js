@@ -506,6 +506,18 @@
     return others.find((s) => s.name === "fast") || others[0] || null;
   }
 
+  function refused(result, prefix) {
+    // A job the server would not take: busy (503, try again later) or a bad request.
+    setSolving(false);
+    el.progress.value = 0;
+    if (result.status === 503) {
+      const wait = result.headers && result.headers.get("Retry-After");
+      setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
+    } else {
+      setStatus(prefix + errorText(result.body), "error");
+    }
+  }
+
   async function solve() {
     // Solve what the box says: apply typed text first; if it is invalid, nothing is solved.
     if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
@@ -525,14 +537,7 @@
       instance: submitted, solver: el.solver.value, time_limit: el.timeLimit.value,
     });
     if (!result.ok) {
-      setSolving(false);
-      el.progress.value = 0;
-      if (result.status === 503) {
-        const wait = result.headers && result.headers.get("Retry-After");
-        setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
-      } else {
-        setStatus("Cannot solve: " + errorText(result.body), "error");
-      }
+      refused(result, "Cannot solve: ");
       return;
     }
     job = result.body;
@@ -559,14 +564,7 @@
     const submitted = current.instance;
     const result = await call("POST", api + "/tasks/" + encodeURIComponent(task.name), { instance: submitted });
     if (!result.ok) {
-      setSolving(false);
-      el.progress.value = 0;
-      if (result.status === 503) {
-        const wait = result.headers && result.headers.get("Retry-After");
-        setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
-      } else {
-        setStatus(task.label + ": " + errorText(result.body), "error");
-      }
+      refused(result, task.label + ": ");
       return;
     }
     onJob(Object.assign(result.body, { submittedFor: submitted, label: task.label }));
