@@ -238,7 +238,7 @@ def binomials(n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _fill_ordinals(table, n, k, cols, nfirst, nlast, binom):
+def _fill_regions(table, masks, n, k, cols, nfirst, nlast, binom):
     occ = (np.int64(1) << k) - 1
     full = (np.int64(1) << n) - 1
     while occ <= full:
@@ -249,6 +249,8 @@ def _fill_ordinals(table, n, k, cols, nfirst, nlast, binom):
         while rem != 0:
             comp = _flood(rem & -rem, free, cols, nfirst, nlast)
             rem &= ~comp
+            if o < 8:
+                masks[row, o] = comp
             c = comp
             while c != 0:
                 low = c & -c
@@ -263,19 +265,28 @@ def _fill_ordinals(table, n, k, cols, nfirst, nlast, binom):
         occ = (((ripple ^ occ) >> 2) // low) | ripple
 
 
-def ordinal_table(rows: int, cols: int, k: int) -> np.ndarray:
-    """``T[index of the occupied cells, cell]``: the ordinal (by lowest cell) of the region of
-    free cells that holds ``cell``, for every set of k occupied cells; 8 for eight or more (too
-    many for the one-byte frontier). A table, so that the build never floods a child's board:
-    one look-up instead of a dozen shifts per move. 1 MiB on the 4x4, 4.4 MB for six tiles on
-    the 5x5."""
+def region_tables(rows: int, cols: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """For every set of k occupied cells (row: :func:`_subset_index`), the regions of free
+    cells, ordered by lowest cell: ``(O, M)`` where ``O[row, cell]`` is the ordinal of the
+    region that holds ``cell`` (8 for eight or more, too many for the one-byte frontier, and
+    for occupied cells) and ``M[row, o]`` the cells of region o < 8 (0 past the last).
+
+    Tables, so that the build never floods a board: one look-up instead of a dozen shifts per
+    move. 1 MiB + 2 MiB on the 4x4, 4.4 MB + 5.7 MB for six tiles on the 5x5.
+    """
     n = rows * cols
     full, nfirst, nlast, _ = _masks(rows, cols)
     binom = binomials(n)
     count = 1 << n if n <= 16 else int(binom[n, k])
     table = np.full((count, n), 8, dtype=np.uint8)
-    _fill_ordinals(table, n, k, cols, np.int64(nfirst), np.int64(nlast), binom)
-    return table
+    masks = np.zeros((count, 8), dtype=np.int32)
+    _fill_regions(table, masks, n, k, cols, np.int64(nfirst), np.int64(nlast), binom)
+    return table, masks
+
+
+def ordinal_table(rows: int, cols: int, k: int) -> np.ndarray:
+    """``O`` of :func:`region_tables`."""
+    return region_tables(rows, cols, k)[0]
 
 
 #: Children gathered before they are marked together (see :func:`_mark`).
@@ -297,22 +308,21 @@ def _mark(cs, bits, nb, nxt, touched, shift):
 
 
 @njit(cache=True, nogil=True)
-def _expand(cur, nxt, touched, shift, lo, hi, k, n, cols, fac, inv, nbr_mask, full, nfirst,
-            nlast, ordinals, binom, out):
+def _expand(cur, nxt, touched, shift, lo, hi, k, n, fac, inv, nbr_mask, ordinals,
+            region_masks, binom, out):
     """Expand the frontier entries in [lo, hi) (multiples of 8) into ``nxt``, clearing them.
 
     Touches nothing another thread writes, so threads expanding other ranges into their own
     ``nxt`` may run at the same time. Whether a child was seen before is left to
     :func:`_merge`: looking it up here would cost a second cache miss per child. ``inv``:
-    ``1 / fac``; ``ordinals``: :func:`ordinal_table` (``binom`` for its index). ``out[0]``: 1
-    on an error (too many blank regions).
+    ``1 / fac``; ``ordinals``, ``region_masks``: :func:`region_tables` (``binom`` for their
+    index). ``out[0]``: 1 on an error (too many blank regions).
     """
     pos = np.zeros(k, dtype=np.int64)
     cur64 = cur.view(np.uint64)
     room = BATCH + 4 * k * n           # more than one placement's children
     cs = np.zeros(room, dtype=np.int64)
     bits = np.zeros(room, dtype=np.uint8)
-    regions = np.zeros(n, dtype=np.int64)
     digits = np.zeros(k, dtype=np.int64)
     before = np.zeros(k, dtype=np.int64)
     nb = 0
@@ -325,19 +335,11 @@ def _expand(cur, nxt, touched, shift, lo, hi, k, n, cols, fac, inv, nbr_mask, fu
                 continue
             cur[idx] = 0
             occ = _unrank_digits(np.int64(idx), k, n, fac, inv, pos, digits, before)
-            free = full & ~occ
-            # The blank regions, by lowest cell (the order their ordinals count in).
-            nreg = 0
-            rem = free
-            while rem != 0:
-                comp = _flood(rem & -rem, free, cols, nfirst, nlast)
-                regions[nreg] = comp
-                nreg += 1
-                rem &= ~comp
-            for o in range(nreg):
+            row = _subset_index(occ, n, binom)
+            for o in range(8):
                 if not (m >> o) & 1:
                     continue
-                comp = regions[o]
+                comp = np.int64(region_masks[row, o])
                 for j in range(k):
                     p = pos[j]
                     pbit = np.int64(1) << p
@@ -459,7 +461,7 @@ def _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_
     dist = np.array([[abs(c // cols - h // cols) + abs(c % cols - h % cols) for c in range(n)]
                      for h in home], dtype=np.int64)
     full, nfirst, nlast, nbr_mask = _masks(rows, cols)
-    ordinals = ordinal_table(rows, cols, k)
+    ordinals, region_masks = region_tables(rows, cols, k)
     binom = binomials(n)
     # NumPy asks for huge memory pages for big arrays: the build writes them at random, and
     # with 4 KiB pages most of those writes would also miss the address translation cache.
@@ -485,9 +487,8 @@ def _breadth_first(rows, cols, pattern, pool, threads, ranges, progress, should_
     def expand(lo: int, hi: int) -> None:
         t = free_buffers.get()
         try:
-            _expand(cur, nxts[t], touched[t], shift, lo, hi, k, n, cols, fac, inv, nbr_mask,
-                    np.int64(full), np.int64(nfirst), np.int64(nlast), ordinals, binom,
-                    errors[t])
+            _expand(cur, nxts[t], touched[t], shift, lo, hi, k, n, fac, inv, nbr_mask,
+                    ordinals, region_masks, binom, errors[t])
         finally:
             free_buffers.put(t)
 
