@@ -32,11 +32,13 @@ import numpy as np
 
 from engine import Assessment, SolveContext, cache_dir, plural
 
-from . import fastdfs
+from . import fastdfs, lp
 from . import levels as lv
 from .board import PegInstance
 from .classes import class_verdict, invariant_for
 from .count import _grow, _Side
+from .lp import PagodaLP
+from .pagoda import Pagoda
 from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
 
 #: Positions (up to symmetry) in the table a judge builds by itself, on first use, in the
@@ -57,6 +59,8 @@ BEAM_WIDTHS = (32, 256)
 BEAM_SECONDS_PER_WIDTH = 0.0001
 #: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
 DEADLINE_MARGIN = 0.004
+#: Pagodas found by linear programming that a judge keeps (the most recent ones).
+MAX_LEARNT = 24
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -79,6 +83,8 @@ class Judge:
         self.problem = compile_problem(inst)
         p = self.problem
         self.lock = threading.Lock()
+        self.learnt: list[Pagoda] = []
+        self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
         self.compiled = lv.AVAILABLE and p.board.n <= 64
         if self.compiled:
             self._init_compiled(inst, progress, load_only)
@@ -88,6 +94,34 @@ class Judge:
             self.dead: set[int] = set()
         self.top = max(self.levels)
         self.backward_size = sum(len(s) for s in self.levels.values())
+
+    @property
+    def pagodas(self) -> tuple[Pagoda, ...]:
+        """The goal's fixed pagodas, then those learnt from linear programming."""
+        return self.problem.pagodas + tuple(self.learnt)
+
+    def learn(self, pagoda: Pagoda) -> None:
+        """Keep a pagoda found for one position (checked: it refutes the goal for every
+        position whose value is too low, wherever it came from) for the later verdicts and for
+        the search's pruning; the oldest one goes past :data:`MAX_LEARNT`. Call under
+        :attr:`lock`."""
+        if pagoda.weights in {pg.weights for pg in self.learnt}:
+            return
+        self.learnt.append(pagoda)
+        del self.learnt[:-MAX_LEARNT]
+        if self.compiled:
+            self._pagoda_arrays()
+
+    def _pagoda_arrays(self) -> None:
+        """Per-pagoda losses per jump, goal values and weights, for the compiled kernels."""
+        p, board = self.problem, self.problem.board
+        pags = self.pagodas
+        self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
+                               for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
+                              for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
+        self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
+        self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
+            len(pags), board.n)
 
     def is_alive(self, pos: int) -> bool:
         """Exact, for a position with at most :attr:`top` pegs."""
@@ -111,14 +145,8 @@ class Judge:
         self.need = np.array([nd for nd, _, _, _ in p.jumps], dtype=np.uint64)
         self.to = np.array([to for _, to, _, _ in p.jumps], dtype=np.uint64)
         self.flip = self.need | self.to
-        pags = p.pagodas
-        self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
-                               for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
-                              for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
-        self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
+        self._pagoda_arrays()
         self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
-        self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
-            len(pags), board.n)
         # The beam's ranking (as the search solver's probes): pegs on holes few jumps pass
         # over are hard to clear; a peg with no neighbour is stranded.
         over = [0] * board.n
@@ -152,7 +180,7 @@ class Judge:
         stack_next = np.zeros(depth, np.int64)
         stack_vals = np.zeros((depth, max(1, len(self.need_vals))), np.int64)
         stack_pos[0] = start
-        for k, pg in enumerate(self.problem.pagodas):
+        for k, pg in enumerate(self.pagodas):
             stack_vals[0, k] = pg.value(start)
             if stack_vals[0, k] < self.need_vals[k]:
                 return "cannot", 0
@@ -344,14 +372,10 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
         return Assessment("cannot", f"No: {goal_words} is in another position class.",
                           verdict.reason)
     judge = judge_for(state, wait=wait)
-    pagodas = judge.problem.pagodas if judge else compile_problem(state).pagodas
+    pagodas = judge.pagodas if judge else compile_problem(state).pagodas
     for pg in pagodas:
-        have, need = pg.value(pos), pg.value(goal)
-        if have < need:
-            return Assessment(
-                "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
-                f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
-                f"the pegs; it is {have} now but {need} at the goal, so the goal is out of reach.")
+        if pg.value(pos) < pg.value(goal):
+            return _from_pagoda(pg, pos, goal, board)
     if judge is None:
         return Assessment("unknown", "Not decided yet: this board's table is being built.",
                           "The table of positions that can reach this goal is built once per "
@@ -363,6 +387,12 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     try:
         if pegs <= judge.top:
             return _from_backward(judge.is_alive(pos), pegs, goal_words, judge)
+        # A pagoda function made for this position: a few milliseconds, and it refutes many
+        # positions that the search would take seconds over. Kept for the later verdicts.
+        found = judge.lp.refute(pos, goal) if judge.lp is not None else None
+        if found is not None:
+            judge.learn(found)
+            return _from_pagoda(found, pos, goal, board)
         answer, nodes = judge.search(pos, deadline)
     finally:
         judge.lock.release()
@@ -382,6 +412,22 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     return Assessment("unknown", "Not decided within the time allowed.",
                       f"The search visited {plural(nodes, 'position')} within {budget:g} s without "
                       f"deciding; the solver can take longer.")
+
+
+def _from_pagoda(pg: Pagoda, pos: int, goal: int, board) -> Assessment:
+    have, need = pg.value(pos), pg.value(goal)
+    if not pg.name.startswith("pagoda function found"):
+        return Assessment(
+            "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
+            f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
+            f"the pegs; it is {have} now but {need} at the goal, so the goal is out of reach.")
+    weights = ", ".join(f"{name} {w}" for name, w in zip(board.names, pg.weights, strict=True) if w)
+    return Assessment(
+        "cannot", "No: a weighting of the holes shows the goal is out of reach (pagoda function).",
+        f"Pagoda function found by linear programming for this position, weights {weights} (0 "
+        f"elsewhere): for every jump, checked one by one, the hole landed in weighs at most the "
+        f"two emptied, so no jump raises the total weight of the pegs; it is {have} now but "
+        f"{need} at the goal, so the goal is out of reach.")
 
 
 def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:

@@ -1,0 +1,82 @@
+"""Pagoda functions found by linear programming, one per position, each checked exactly.
+
+A pagoda function is any weighting ``w`` of the holes with ``w[t] <= w[f] + w[o]`` for every
+jump from ``f`` over ``o`` into ``t`` (negative weights allowed): no jump raises the total
+weight of the pegs, so a position whose total is below the goal's can never reach the goal.
+The fixed pagodas of :mod:`.pagoda` are a few such weightings chosen in advance; here the
+weighting is *searched for*, for the position at hand, as a linear programme:
+
+    find w with  w[f] + w[o] - w[t] >= 0  for every jump,  w.goal - w.position >= 1.
+
+By Farkas' lemma it has a solution exactly when ``position - goal`` is not a nonnegative
+combination of the jumps' effects, so no pagoda function at all refutes a position this one
+cannot. The solver (HiGHS, through scipy) works in floating point, so its answer is never
+trusted as it is: the weights are turned into exact fractions, scaled to integers and checked
+against every jump of the board in integer arithmetic (:func:`.pagoda.is_pagoda`). Only a
+checked weighting is a proof; anything else (no solution, a solver failure, a rounding that
+does not check, scipy not installed) proves nothing and the caller goes on.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .board import Board
+from .pagoda import Pagoda, is_pagoda
+
+try:
+    import numpy as np
+    from scipy.optimize import linprog
+except ImportError:  # pragma: no cover - scipy is a dependency; without it this step is skipped
+    linprog = None
+
+AVAILABLE = linprog is not None
+#: Bound on each weight in the programme (keeps it bounded; any solution can be scaled down).
+WEIGHT_BOUND = 64.0
+#: Largest denominator tried when turning the solver's weights into fractions.
+MAX_DENOMINATOR = 720
+
+
+class PagodaLP:
+    """The constraint matrix of one board, built once, for :meth:`refute` on many positions."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        n, jumps = board.n, board.jumps
+        # Each row, as "<= 0": w[t] - w[f] - w[o] <= 0.
+        self.rows = np.zeros((len(jumps) + 1, n))
+        for j, (f, o, t) in enumerate(jumps):
+            self.rows[j, f] -= 1
+            self.rows[j, o] -= 1
+            self.rows[j, t] += 1
+        self.rhs = np.zeros(len(jumps) + 1)
+        self.rhs[-1] = -1.0  # the last row: w.position - w.goal <= -1
+        # A small objective (total weight) steers the solver to a vertex with small entries,
+        # which round to exact fractions more reliably than an arbitrary feasible point.
+        self.cost = np.ones(n)
+
+    def refute(self, position: int, goal: int) -> Pagoda | None:
+        """A pagoda function (integer weights, checked against every jump) whose value on
+        ``position`` is below its value on ``goal`` (compact bitboards), or None."""
+        if not AVAILABLE or not goal:
+            return None
+        n = self.board.n
+        diff = np.array([(position >> k & 1) - (goal >> k & 1) for k in range(n)], dtype=float)
+        rows = self.rows.copy()
+        rows[-1] = diff
+        try:
+            res = linprog(self.cost, A_ub=rows, b_ub=self.rhs, bounds=(-WEIGHT_BOUND, WEIGHT_BOUND),
+                          method="highs")
+        except (ValueError, ArithmeticError):  # pragma: no cover - a solver failure proves nothing
+            return None
+        if res.status != 0 or res.x is None:
+            return None
+        fracs = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in res.x]
+        scale = math.lcm(*(f.denominator for f in fracs))
+        weights = tuple(int(f * scale) for f in fracs)
+        pagoda = Pagoda("pagoda function found by linear programming", weights)
+        # The proof: an exact check, independent of the solver's arithmetic.
+        if is_pagoda(self.board, weights) and pagoda.value(position) < pagoda.value(goal):
+            return pagoda
+        return None
