@@ -134,3 +134,22 @@ def test_first_verdict_does_not_wait_for_the_table(fresh):
     for thread in list(verdict._building.values()):
         thread.join()
     assert verdict.assess(inst, budget=1.0).verdict == "can"
+
+
+@pytest.mark.parametrize("text", [BOARDS[0], BOARDS[2]])
+def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
+    """The programme's pagodas (the board's library, and one per position, kept afterwards)
+    decide positions above a small table: every such "cannot" is checked by the oracle."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    fresh.setattr(verdict, "LIBRARY_SAMPLES", 60)
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    by_lp = 0
+    for state in sample(inst, truth, count=800, seed=11):
+        a = verdict.assess(state, budget=30.0, wait=True)
+        if "linear programming" in a.detail:
+            by_lp += 1
+            assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
+    assert by_lp
+    judge = verdict.judge_for(inst)
+    assert judge.library and judge.learnt  # both kinds were in play

@@ -191,13 +191,34 @@ if AVAILABLE:
         i = np.searchsorted(sorted_keys, x)
         return i < sorted_keys.shape[0] and sorted_keys[i] == x
 
+    @njit(cache=True)
+    def _bloom_slot(x, bits):
+        return np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
+
+    @njit(cache=True, nogil=True)
+    def bloom_filter(keys, bits):
+        """A bit per slot of a hash of ``keys``: a clear bit proves a key absent (one memory
+        access), a set bit means "look it up" (``2**bits`` bits)."""
+        out = np.zeros(1 << (bits - 6), dtype=np.uint64)
+        for i in range(keys.shape[0]):
+            h = _bloom_slot(keys[i], bits)
+            out[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+        return out
+
+    @njit(cache=True)
+    def _maybe(bloom, bits, x):
+        h = _bloom_slot(x, bits)
+        return (bloom[h >> 6] >> np.uint64(h & 63)) & np.uint64(1) != np.uint64(0)
+
     @njit(cache=True, nogil=True)
     def search_down(top_keys, top, need, to, flip, loss, need_vals, tables, perms, n, dead,
-                    stack_pos, stack_next, stack_vals, state, budget):
+                    stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits):
         """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
         alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
         = [depth, positions expanded]. ``dead`` is the dead-position table of
         :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
+        ``bloom``: :func:`bloom_filter` of ``top_keys`` (most misses end there, without the
+        binary search's cache misses).
         Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
         jumps = need.shape[0]
         npag = loss.shape[0]
@@ -217,7 +238,8 @@ if AVAILABLE:
                 if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
                     child = pos ^ flip[j]
                     if last:
-                        if _member(top_keys, canon(child, tables)):
+                        c = canon(child, tables)
+                        if _maybe(bloom, bloom_bits, c) and _member(top_keys, c):
                             stack_next[d] = j + 1
                             state[0] = d
                             return 1
@@ -268,14 +290,16 @@ if AVAILABLE:
         return total
 
     @njit(cache=True, nogil=True)
-    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, need_vals, dead, hard,
-             nbr, width):
+    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss, need_vals, dead,
+             hard, nbr, width):
         """A heuristic probe: keep the ``width`` most promising positions per peg count from
         ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
         form is in ``top_keys``. True only when such a position is reached (a proof that the
-        goal can be reached); False proves nothing."""
+        goal can be reached); False proves nothing. ``loss[k, j]``: what jump ``j`` takes
+        from pagoda ``k`` (a child's value is its parent's less that)."""
         jumps = need.shape[0]
         npag = pag_weights.shape[0]
+        vals = np.zeros(max(npag, 1), dtype=np.int64)
         cur = np.empty(1, dtype=np.uint64)
         cur[0] = start
         count = 0
@@ -289,6 +313,8 @@ if AVAILABLE:
             m = 0
             for i in range(cur.shape[0]):
                 pos = cur[i]
+                for k in range(npag):
+                    vals[k] = _value(pos, pag_weights[k])
                 for j in range(jumps):
                     if (pos & need[j]) != need[j] or (pos & to[j]) != np.uint64(0):
                         continue
@@ -299,7 +325,7 @@ if AVAILABLE:
                         continue
                     ok = True
                     for k in range(npag):
-                        if _value(child, pag_weights[k]) < need_vals[k]:
+                        if vals[k] - loss[k, j] < need_vals[k]:
                             ok = False
                             break
                     if ok and not _fd_lookup(dead, child):

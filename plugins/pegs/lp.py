@@ -36,6 +36,8 @@ AVAILABLE = linprog is not None
 WEIGHT_BOUND = 64.0
 #: Largest denominator tried when turning the solver's weights into fractions.
 MAX_DENOMINATOR = 720
+#: The name of every pagoda found here (messages tell them apart from the fixed ones by it).
+LP_NAME = "pagoda function found by linear programming"
 
 
 class PagodaLP:
@@ -75,8 +77,41 @@ class PagodaLP:
         fracs = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in res.x]
         scale = math.lcm(*(f.denominator for f in fracs))
         weights = tuple(int(f * scale) for f in fracs)
-        pagoda = Pagoda("pagoda function found by linear programming", weights)
+        pagoda = Pagoda(LP_NAME, weights)
         # The proof: an exact check, independent of the solver's arithmetic.
         if is_pagoda(self.board, weights) and pagoda.value(position) < pagoda.value(goal):
             return pagoda
         return None
+
+
+def pagoda_library(board: Board, goal: int, *, samples: int = 1000, size: int = 16,
+                   seed: int = 0) -> list[Pagoda]:
+    """Pagodas for a board and goal, found in advance from the board alone: the programme is
+    solved for ``samples`` pseudo-random sets of holes (seeded, so the library is the same on
+    every machine), each a half to nearly all of the board, and the ``size`` weightings that
+    refute the most of those sets are kept, most useful first. Cheap to test at every position
+    of a search, where solving a programme per position would not be; each one is checked like
+    any other (:meth:`PagodaLP.refute`)."""
+    if not AVAILABLE or not goal or board.n < 8:
+        return []
+    import random
+
+    solver = PagodaLP(board)
+    rng = random.Random(seed)
+    hits: dict[tuple[int, ...], int] = {}
+    found: list[Pagoda] = []
+    for _ in range(samples):
+        pos = 0
+        for hole in rng.sample(range(board.n), rng.randint(board.n // 2, board.n - 4)):
+            pos |= 1 << hole
+        # A set already refuted by a weighting found before counts for it (no programme).
+        known = next((pg for pg in found if pg.value(pos) < pg.value(goal)), None)
+        if known is None:
+            known = solver.refute(pos, goal)
+            if known is None:
+                continue
+            found.append(known)
+        hits[known.weights] = hits.get(known.weights, 0) + 1
+    found.sort(key=lambda pg: -hits[pg.weights])
+    return [Pagoda(LP_NAME, pg.weights)
+            for pg in found[:size]]

@@ -37,8 +37,8 @@ from . import levels as lv
 from .board import PegInstance
 from .classes import class_verdict, invariant_for
 from .count import _grow, _Side
-from .lp import PagodaLP
-from .pagoda import Pagoda
+from .lp import LP_NAME, PagodaLP, pagoda_library
+from .pagoda import Pagoda, is_pagoda
 from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
 
 #: Positions (up to symmetry) in the table a judge builds by itself, on first use, in the
@@ -60,7 +60,9 @@ BEAM_SECONDS_PER_WIDTH = 0.0001
 #: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
 DEADLINE_MARGIN = 0.004
 #: Pagodas found by linear programming that a judge keeps (the most recent ones).
-MAX_LEARNT = 24
+MAX_LEARNT = 16
+#: The board's pagoda library: pseudo-random sets of holes tried, weightings kept.
+LIBRARY_SAMPLES, LIBRARY_SIZE = 1000, 16
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -83,6 +85,9 @@ class Judge:
         self.problem = compile_problem(inst)
         p = self.problem
         self.lock = threading.Lock()
+        self.library: list[Pagoda] = []
+        self.bloom: np.ndarray | None = None
+        self.bloom_bits = 0
         self.learnt: list[Pagoda] = []
         self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
         self.compiled = lv.AVAILABLE and p.board.n <= 64
@@ -97,15 +102,16 @@ class Judge:
 
     @property
     def pagodas(self) -> tuple[Pagoda, ...]:
-        """The goal's fixed pagodas, then those learnt from linear programming."""
-        return self.problem.pagodas + tuple(self.learnt)
+        """The goal's fixed pagodas, the board's library (:func:`.lp.pagoda_library`), then
+        those found for positions judged so far."""
+        return self.problem.pagodas + tuple(self.library) + tuple(self.learnt)
 
     def learn(self, pagoda: Pagoda) -> None:
         """Keep a pagoda found for one position (checked: it refutes the goal for every
         position whose value is too low, wherever it came from) for the later verdicts and for
         the search's pruning; the oldest one goes past :data:`MAX_LEARNT`. Call under
         :attr:`lock`."""
-        if pagoda.weights in {pg.weights for pg in self.learnt}:
+        if pagoda.weights in {pg.weights for pg in self.pagodas}:
             return
         self.learnt.append(pagoda)
         del self.learnt[:-MAX_LEARNT]
@@ -158,6 +164,20 @@ class Judge:
         self.nbr = np.array(nbr, dtype=np.uint64)
         self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
                                      self.positions, progress, load_only)
+        if max(self.levels) < board.n - 1 and self.lp is not None:
+            # The search above the table prunes by these too (no programme per position).
+            self.library = _load_or_build_library(p)
+            self._pagoda_arrays()
+
+    def _bloom(self) -> np.ndarray:
+        """The top level's Bloom filter, made on the first search (a table that decides every
+        position never needs it)."""
+        if self.bloom is None:
+            keys = self.levels[self.top]
+            # About 32 bits per position (at most 64 MB): a wrong "maybe" about 3% of the time.
+            self.bloom_bits = max(10, min(29, (32 * len(keys)).bit_length()))
+            self.bloom = lv.bloom_filter(keys, self.bloom_bits)
+        return self.bloom
 
     def search(self, start: int, deadline: float) -> tuple[str, int]:
         """("can" | "cannot" | "unknown", positions visited) for a position with more pegs than
@@ -172,7 +192,7 @@ class Judge:
             if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
                 break
             if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
-                       self.tables, self.pag_weights, self.need_vals, self.dead_table,
+                       self.tables, self.pag_weights, self.loss, self.need_vals, self.dead_table,
                        self.hard, self.nbr, width):
                 return "can", 0
         depth = start.bit_count() - self.top + 2
@@ -189,7 +209,7 @@ class Judge:
             code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip, self.loss,
                                   self.need_vals, self.tables, self.perms, self.problem.board.n,
                                   self.dead_table, stack_pos, stack_next, stack_vals, state,
-                                  CHUNK)
+                                  CHUNK, self._bloom(), self.bloom_bits)
             if code == 1:
                 return "can", int(state[1])
             if code == 0:
@@ -237,6 +257,32 @@ def _load_or_build(p, tables, need, to, flip, positions, progress=None,
     except OSError:
         pass  # a read-only cache only costs the rebuild next time
     return levels
+
+
+def _load_or_build_library(p) -> list[Pagoda]:
+    """The board's pagoda library (:func:`.lp.pagoda_library`), kept on disk beside the table
+    (a couple of seconds to build)."""
+    key = f"{_cache_path(p, 0).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
+    path = cache_dir() / f"pegs-pagodas-v{FORMAT_VERSION}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
+    try:
+        rows = np.load(path)
+        if rows.ndim == 2 and rows.shape[1] == p.board.n:
+            # Checked again on load: a damaged file must not become a wrong proof.
+            found = [tuple(int(w) for w in row) for row in rows]
+            if all(is_pagoda(p.board, w) for w in found):
+                return [Pagoda(LP_NAME, w) for w in found]
+    except (OSError, ValueError):
+        pass
+    library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, np.array([pg.weights for pg in library], dtype=np.int64).reshape(
+            len(library), p.board.n))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return library
 
 
 def _build_levels(p, tables, need, to, flip, positions, progress=None) -> dict[int, np.ndarray]:
@@ -416,7 +462,7 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
 
 def _from_pagoda(pg: Pagoda, pos: int, goal: int, board) -> Assessment:
     have, need = pg.value(pos), pg.value(goal)
-    if not pg.name.startswith("pagoda function found"):
+    if pg.name != LP_NAME:
         return Assessment(
             "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
             f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
@@ -424,7 +470,7 @@ def _from_pagoda(pg: Pagoda, pos: int, goal: int, board) -> Assessment:
     weights = ", ".join(f"{name} {w}" for name, w in zip(board.names, pg.weights, strict=True) if w)
     return Assessment(
         "cannot", "No: a weighting of the holes shows the goal is out of reach (pagoda function).",
-        f"Pagoda function found by linear programming for this position, weights {weights} (0 "
+        f"Pagoda function found by linear programming, weights {weights} (0 "
         f"elsewhere): for every jump, checked one by one, the hole landed in weighs at most the "
         f"two emptied, so no jump raises the total weight of the pegs; it is {have} now but "
         f"{need} at the goal, so the goal is out of reach.")
