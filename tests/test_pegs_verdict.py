@@ -11,6 +11,7 @@ import random
 from collections import OrderedDict
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from test_pegs_solver import brute_jumps
 
@@ -153,3 +154,40 @@ def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
     assert by_lp
     judge = verdict.judge_for(inst)
     assert judge.library and judge.learnt  # both kinds were in play
+
+
+def test_table_bounds_are_the_least_values_over_every_image():
+    """``levels.level_minima`` against a plain minimum over every symmetric image."""
+    from plugins.pegs import levels as lv
+    from plugins.pegs.symmetry import permute
+
+    board = parse_instance(PRESETS["english"]).board
+    perms = board.symmetries()
+    rng = random.Random(4)
+    keys = np.array(sorted({sum(1 << h for h in rng.sample(range(board.n), 9)) for _ in range(300)}),
+                    dtype=np.uint64)
+    weights = np.array([[rng.randint(-5, 9) for _ in range(board.n)] for _ in range(3)], np.int64)
+    got = lv.level_minima(keys, lv.byte_tables(perms, board.n), lv.byte_values(weights, board.n))
+    for k in range(3):
+        plain = min(sum(int(weights[k, h]) for h in range(board.n) if permute(int(x), p) >> h & 1)
+                    for x in keys for p in perms)
+        assert got[k] == plain
+
+
+def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
+    """Above the table's top, a pagoda's bound is its least value over the top level (every way
+    to the goal passes through it): stronger than the goal's value, and checked here."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 60)
+    fresh.setattr(verdict, "LIBRARY_SAMPLES", 60)
+    by_bound = 0
+    for text in (BOARDS[0], BOARDS[2], BOARDS[3]):
+        inst = parse_instance(text)
+        truth = oracle(inst)
+        judge = verdict.judge_for(inst)
+        assert any(judge.bound(pg) > pg.value(judge.problem.goal) for pg in judge.pagodas)
+        for state in sample(inst, truth, count=800, seed=13):
+            a = verdict.assess(state, budget=30.0, wait=True)
+            if "that can reach the goal (the table holds them all)" in a.detail:
+                by_bound += 1
+                assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
+    assert by_bound

@@ -32,6 +32,19 @@ AVAILABLE = njit is not None
 BUILD_BYTES, STORED_BYTES = 32, 16
 
 
+def byte_values(weights: np.ndarray, n: int) -> np.ndarray:
+    """``v[k, chunk, byte]``: the total of ``weights[k]`` over the bits of ``byte`` placed at
+    ``chunk`` (for :func:`level_minima`)."""
+    chunks = max(1, (n + 7) // 8)
+    out = np.zeros((weights.shape[0], chunks, 256), dtype=np.int64)
+    for c in range(chunks):
+        for i in range(8):
+            if 8 * c + i < n:
+                bit = (np.arange(256) >> i) & 1
+                out[:, c, :] += weights[:, 8 * c + i, None] * bit[None, :]
+    return out
+
+
 def byte_tables(perms: list[tuple[int, ...]], n: int) -> np.ndarray:
     """``t[s, chunk, byte]``: the image under ``perms[s]`` of ``byte`` placed at ``chunk``."""
     chunks = max(1, (n + 7) // 8)
@@ -190,6 +203,31 @@ if AVAILABLE:
     def _member(sorted_keys, x):
         i = np.searchsorted(sorted_keys, x)
         return i < sorted_keys.shape[0] and sorted_keys[i] == x
+
+    @njit(cache=True, nogil=True)
+    def level_minima(keys, tables, byte_values):
+        """Per weighting ``k``, the least total weight of the pegs over every position of a
+        level: each key and each of its images under the group (``tables``), the total read
+        byte by byte from ``byte_values[k, chunk, byte]``."""
+        npag = byte_values.shape[0]
+        chunks = byte_values.shape[1]
+        out = np.full(npag, np.int64(1) << np.int64(60), dtype=np.int64)
+        for i in range(keys.shape[0]):
+            for s in range(tables.shape[0]):
+                image = np.uint64(0)
+                y = keys[i]
+                for c in range(tables.shape[1]):
+                    image |= tables[s, c, np.int64(y & np.uint64(255))]
+                    y >>= np.uint64(8)
+                for k in range(npag):
+                    v = 0
+                    y = image
+                    for c in range(chunks):
+                        v += byte_values[k, c, np.int64(y & np.uint64(255))]
+                        y >>= np.uint64(8)
+                    if v < out[k]:
+                        out[k] = v
+        return out
 
     @njit(cache=True)
     def _bloom_slot(x, bits):

@@ -86,6 +86,7 @@ class Judge:
         p = self.problem
         self.lock = threading.Lock()
         self.library: list[Pagoda] = []
+        self.minima: dict[tuple[int, ...], int] = {}
         self.bloom: np.ndarray | None = None
         self.bloom_bits = 0
         self.learnt: list[Pagoda] = []
@@ -118,14 +119,33 @@ class Judge:
         if self.compiled:
             self._pagoda_arrays()
 
+    def _raise_bounds(self) -> None:
+        """The table's bounds of the goal's fixed pagodas and of the library (a second or two
+        on the 37-hole board; see :meth:`bound`)."""
+        byte_values = lv.byte_values(self.pag_weights, self.problem.board.n)
+        minima = lv.level_minima(self.levels[max(self.levels)], self.tables, byte_values)
+        self.minima = {pg.weights: int(m) for pg, m in zip(self.pagodas, minima, strict=True)}
+        self._pagoda_arrays()
+
+    def bound(self, pagoda: Pagoda) -> int:
+        """The least value of ``pagoda`` a position with more than :attr:`top` pegs needs to
+        reach the goal. Every way to the goal passes through a position of the table's top
+        level, and no jump raises the value, so it is the least value over that level (over
+        each position's symmetric images too), when known; never less than the goal's value
+        (a pagoda found during play only gets the goal's value: the pass over the level takes
+        longer than a verdict)."""
+        goal_value = pagoda.value(self.problem.goal)
+        return max(goal_value, self.minima.get(pagoda.weights, goal_value))
+
     def _pagoda_arrays(self) -> None:
-        """Per-pagoda losses per jump, goal values and weights, for the compiled kernels."""
+        """Per-pagoda losses per jump, bounds and weights, for the compiled kernels."""
         p, board = self.problem, self.problem.board
         pags = self.pagodas
         self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
                                for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
                               for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
-        self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
+        # The kernels test these only on positions with more pegs than the table's top.
+        self.need_vals = np.array([self.bound(pg) for pg in pags], dtype=np.int64)
         self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
             len(pags), board.n)
 
@@ -164,10 +184,12 @@ class Judge:
         self.nbr = np.array(nbr, dtype=np.uint64)
         self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
                                      self.positions, progress, load_only)
-        if max(self.levels) < board.n - 1 and self.lp is not None:
-            # The search above the table prunes by these too (no programme per position).
-            self.library = _load_or_build_library(p)
-            self._pagoda_arrays()
+        if max(self.levels) < board.n - 1:
+            if self.lp is not None:
+                # The search above the table prunes by these too (no programme per position).
+                self.library = _load_or_build_library(p)
+                self._pagoda_arrays()
+            self._raise_bounds()
 
     def _bloom(self) -> np.ndarray:
         """The top level's Bloom filter, made on the first search (a table that decides every
@@ -433,6 +455,9 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     try:
         if pegs <= judge.top:
             return _from_backward(judge.is_alive(pos), pegs, goal_words, judge)
+        for pg in judge.pagodas:
+            if pg.value(pos) < judge.bound(pg):
+                return _from_pagoda(pg, pos, goal, board, judge)
         # A pagoda function made for this position: a few milliseconds, and it refutes many
         # positions that the search would take seconds over. Kept for the later verdicts.
         found = judge.lp.refute(pos, goal) if judge.lp is not None else None
@@ -460,20 +485,28 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
                       f"deciding; the solver can take longer.")
 
 
-def _from_pagoda(pg: Pagoda, pos: int, goal: int, board) -> Assessment:
-    have, need = pg.value(pos), pg.value(goal)
+def _from_pagoda(pg: Pagoda, pos: int, goal: int, board, judge: Judge | None = None) -> Assessment:
+    """"cannot" by a pagoda; with ``judge``, against the table's bound (:meth:`Judge.bound`)
+    rather than the goal's value."""
+    have = pg.value(pos)
+    if judge is None:
+        target = f"{pg.value(goal)} at the goal"
+    else:
+        target = (f"at least {judge.bound(pg)} for every position with {plural(judge.top, 'peg')} "
+                  f"that can reach the goal (the table holds them all), and every way to the "
+                  f"goal passes through one")
     if pg.name != LP_NAME:
         return Assessment(
             "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
             f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
-            f"the pegs; it is {have} now but {need} at the goal, so the goal is out of reach.")
+            f"the pegs; it is {have} now but {target}, so the goal is out of reach.")
     weights = ", ".join(f"{name} {w}" for name, w in zip(board.names, pg.weights, strict=True) if w)
     return Assessment(
         "cannot", "No: a weighting of the holes shows the goal is out of reach (pagoda function).",
         f"Pagoda function found by linear programming, weights {weights} (0 "
         f"elsewhere): for every jump, checked one by one, the hole landed in weighs at most the "
         f"two emptied, so no jump raises the total weight of the pegs; it is {have} now but "
-        f"{need} at the goal, so the goal is out of reach.")
+        f"{target}, so the goal is out of reach.")
 
 
 def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:
