@@ -19,19 +19,18 @@ does not check, scipy not installed) proves nothing and the caller goes on.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from fractions import Fraction
+
+import numpy as np
 
 from .board import Board
 from .pagoda import Pagoda, is_pagoda
 
-try:
-    import numpy as np
-    from scipy.optimize import linprog
-except ImportError:  # pragma: no cover - scipy is a dependency; without it this step is skipped
-    linprog = None
-
-AVAILABLE = linprog is not None
+#: scipy is a dependency; without it this proof is skipped. Imported on first use only (it takes
+#: a few tenths of a second, which a command that never judges a position should not pay).
+AVAILABLE = importlib.util.find_spec("scipy") is not None
 #: Bound on each weight in the programme (keeps it bounded; any solution can be scaled down).
 WEIGHT_BOUND = 64.0
 #: Largest denominator tried when turning the solver's weights into fractions.
@@ -44,6 +43,9 @@ class PagodaLP:
     """The constraint matrix of one board, built once, for :meth:`refute` on many positions."""
 
     def __init__(self, board: Board):
+        from scipy.optimize import linprog  # here, with the judge, rather than in a verdict
+
+        self._linprog = linprog
         self.board = board
         n, jumps = board.n, board.jumps
         # Each row, as "<= 0": w[t] - w[f] - w[o] <= 0.
@@ -68,7 +70,7 @@ class PagodaLP:
         rows = self.rows.copy()
         rows[-1] = diff
         try:
-            res = linprog(self.cost, A_ub=rows, b_ub=self.rhs, bounds=(-WEIGHT_BOUND, WEIGHT_BOUND),
+            res = self._linprog(self.cost, A_ub=rows, b_ub=self.rhs, bounds=(-WEIGHT_BOUND, WEIGHT_BOUND),
                           method="highs")
         except (ValueError, ArithmeticError):  # pragma: no cover - a solver failure proves nothing
             return None

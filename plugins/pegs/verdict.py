@@ -5,14 +5,20 @@
 
 1. solved; a goal with more pegs than the board; no jump left;
 2. the position-class test (:mod:`.classes`);
-3. the pagoda functions of the goal (:mod:`.pagoda`);
+3. pagoda functions: the goal's fixed ones (:mod:`.pagoda`), the board's library and those
+   found for earlier positions (:mod:`.lp`);
 4. the *backward set*: every position with few pegs that can reach the goal (built once per
    board and goal by reverse jumps). A position with that few pegs is decided by one lookup;
-5. the exact depth-first search of the ``search`` solver (:class:`.solver._CompiledSearch`,
-   compiled with numba) from the position down to the backward set, stopped at the budget
-   ("unknown"). Finding a path proves "can"; running out of positions proves "cannot".
+5. above it, the pagodas against the *table's bound* (:meth:`Judge.bound`): the least value
+   over the backward set's top level, through which every way to the goal passes;
+6. a pagoda function found by linear programming for this position (:mod:`.lp`), checked
+   exactly against every jump;
+7. heuristic probes (beams), then the exact depth-first search of the ``search`` solver
+   (:class:`.solver._CompiledSearch`, compiled with numba) from the position down to the
+   backward set, stopped at the budget ("unknown"). Finding a path proves "can"; running out
+   of positions proves "cannot".
 
-Steps 4 and 5 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
+Steps 4 to 7 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
 class): its table of positions proved dead is the *dead-position cache*, kept from one verdict
 to the next, so the positions of a game in progress, which share most of their futures, are
 judged faster and faster. A dead position stays dead, so the cache never makes a verdict wrong.
