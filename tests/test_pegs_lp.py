@@ -92,3 +92,17 @@ def test_no_goal_peg_means_no_programme():
     board = parse_instance(BOARDS[1]).board  # "one peg anywhere"
     assert lp.PagodaLP(board).refute(board.full, 0) is None
     assert lp.pagoda_library(board, 0) == []
+
+
+@pytest.mark.parametrize("text", GOAL_BOARDS)
+def test_the_table_library_holds_true_pagodas(text):
+    """Weights aimed at a table's bound are pagodas for the drawing's jumps (their bound itself
+    is computed by the judge and checked by the verdict tests)."""
+    from plugins.pegs import verdict
+
+    inst = parse_instance(text)
+    judge = verdict.Judge(inst, 200)
+    library = lp.table_library(inst.board, judge.levels[judge.top], samples=40)
+    assert library
+    for pg in library:
+        assert is_pagoda_on_drawing(inst, pg.weights)

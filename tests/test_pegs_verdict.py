@@ -178,13 +178,17 @@ def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
     """Above the table's top, a pagoda's bound is its least value over the top level (every way
     to the goal passes through it): stronger than the goal's value, and checked here."""
     fresh.setattr(verdict, "LIVE_POSITIONS", 60)
+    fresh.setattr(verdict, "LARGE_POSITIONS", 60)  # a "large" table: the table library too
     fresh.setattr(verdict, "LIBRARY_SAMPLES", 60)
+    fresh.setattr(verdict, "TABLE_LIBRARY_SAMPLES", 40)
     by_bound = 0
     for text in (BOARDS[0], BOARDS[2], BOARDS[3]):
         inst = parse_instance(text)
         truth = oracle(inst)
         judge = verdict.judge_for(inst)
         assert any(judge.bound(pg) > pg.value(judge.problem.goal) for pg in judge.pagodas)
+        if text == BOARDS[0]:  # the table library joined the goal's
+            assert len(judge.library) > len(verdict._load_or_build_library(judge.problem))
         for state in sample(inst, truth, count=800, seed=13):
             a = verdict.assess(state, budget=30.0, wait=True)
             if "that can reach the goal (the table holds them all)" in a.detail:

@@ -229,6 +229,23 @@ if AVAILABLE:
                         out[k] = v
         return out
 
+    @njit(cache=True, nogil=True)
+    def level_argmin(keys, byte_values):
+        """(least total weight, its index) over ``keys`` themselves (no images), the weight
+        read byte by byte from ``byte_values[chunk, byte]``."""
+        best = np.int64(1) << np.int64(60)
+        at = 0
+        for i in range(keys.shape[0]):
+            y = keys[i]
+            v = 0
+            for c in range(byte_values.shape[0]):
+                v += byte_values[c, np.int64(y & np.uint64(255))]
+                y >>= np.uint64(8)
+            if v < best:
+                best = v
+                at = i
+        return best, at
+
     @njit(cache=True)
     def _bloom_slot(x, bits):
         return np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))

@@ -117,3 +117,69 @@ def pagoda_library(board: Board, goal: int, *, samples: int = 1000, size: int = 
     found.sort(key=lambda pg: -hits[pg.weights])
     return [Pagoda(LP_NAME, pg.weights)
             for pg in found[:size]]
+
+
+def table_library(board: Board, top_keys, *, samples: int = 300, size: int = 16,
+                  seed: int = 0, rounds: int = 8) -> list[Pagoda]:
+    """Pagodas aimed at the table's bound rather than the goal (see ``Judge.bound``): for
+    seeded pseudo-random sets of holes ``P``, find ``w`` with ``w.P < w.Q`` for every position
+    ``Q`` of the table's top level (sorted ``top_keys``), by cutting planes: solve for a few
+    such ``Q``, look for the top position of least weight, add it, solve again (at most
+    ``rounds`` times). Weightings that pass the pagoda check are kept, the ``size`` refuting the
+    most sets first. Only a search aid: the bound each one is tested against is computed
+    exactly by the judge, over every position of the level, wherever the weights came from."""
+    if not AVAILABLE or board.n < 8 or len(top_keys) == 0:
+        return []
+    import random
+
+    from . import levels as lv
+
+    solver = PagodaLP(board)
+    n = board.n
+    rng = random.Random(seed)
+    cuts = [int(top_keys[rng.randrange(len(top_keys))]) for _ in range(8)]
+    found: dict[tuple[int, ...], int] = {}  # weights -> least value over the level
+    hits: dict[tuple[int, ...], int] = {}
+
+    def bits(x: int) -> np.ndarray:
+        return np.array([x >> k & 1 for k in range(n)], dtype=float)
+
+    for _ in range(samples):
+        pos = 0
+        for hole in rng.sample(range(n), rng.randint(n // 2, n - 4)):
+            pos |= 1 << hole
+        known = next((w for w, least in found.items()
+                      if sum(w[k] for k in range(n) if pos >> k & 1) < least), None)
+        if known is not None:
+            hits[known] += 1
+            continue
+        p = bits(pos)
+        for _ in range(rounds):
+            rows = np.vstack([solver.rows[:-1]] + [p - bits(q) for q in cuts])
+            rhs = np.concatenate([np.zeros(len(solver.rows) - 1), -np.ones(len(cuts))])
+            weights = _solve(solver, rows, rhs)
+            if weights is None:
+                break
+            least, at = lv.level_argmin(top_keys, lv.byte_values(np.array([weights]), n)[0])
+            if least > sum(weights[k] for k in range(n) if pos >> k & 1):
+                found[weights], hits[weights] = int(least), 1
+                break
+            cuts.append(int(top_keys[at]))
+    best = sorted(found, key=lambda w: -hits[w])[:size]
+    return [Pagoda(LP_NAME, w) for w in best]
+
+
+def _solve(solver: PagodaLP, rows, rhs) -> tuple[int, ...] | None:
+    """Integer weights for ``rows . w <= rhs`` (the first rows the pagoda ones), checked to be a
+    pagoda function, or None."""
+    try:
+        res = solver._linprog(solver.cost, A_ub=rows, b_ub=rhs,
+                              bounds=(-WEIGHT_BOUND, WEIGHT_BOUND), method="highs")
+    except (ValueError, ArithmeticError):  # pragma: no cover
+        return None
+    if res.status != 0 or res.x is None:
+        return None
+    fracs = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in res.x]
+    scale = math.lcm(*(f.denominator for f in fracs))
+    weights = tuple(int(f * scale) for f in fracs)
+    return weights if is_pagoda(solver.board, weights) else None

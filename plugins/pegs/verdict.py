@@ -43,7 +43,7 @@ from . import levels as lv
 from .board import PegInstance
 from .classes import class_verdict, invariant_for
 from .count import _grow, _Side
-from .lp import LP_NAME, PagodaLP, pagoda_library
+from .lp import LP_NAME, PagodaLP, pagoda_library, table_library
 from .pagoda import Pagoda, is_pagoda
 from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
 
@@ -69,6 +69,8 @@ DEADLINE_MARGIN = 0.004
 MAX_LEARNT = 16
 #: The board's pagoda library: pseudo-random sets of holes tried, weightings kept.
 LIBRARY_SAMPLES, LIBRARY_SIZE = 1000, 16
+#: Sets of holes tried for the library aimed at the table's bound (large tables only).
+TABLE_LIBRARY_SAMPLES = 300
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -194,6 +196,10 @@ class Judge:
             if self.lp is not None:
                 # The search above the table prunes by these too (no programme per position).
                 self.library = _load_or_build_library(p)
+                if self.positions >= LARGE_POSITIONS:
+                    # Aimed at the table's bound; worth its build time on a large table only.
+                    self.library += _load_or_build_library(p, self.levels[max(self.levels)],
+                                                           self.positions)
                 self._pagoda_arrays()
             self._raise_bounds()
 
@@ -287,10 +293,13 @@ def _load_or_build(p, tables, need, to, flip, positions, progress=None,
     return levels
 
 
-def _load_or_build_library(p) -> list[Pagoda]:
-    """The board's pagoda library (:func:`.lp.pagoda_library`), kept on disk beside the table
-    (a couple of seconds to build)."""
-    key = f"{_cache_path(p, 0).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
+def _load_or_build_library(p, top_keys=None, positions: int = 0) -> list[Pagoda]:
+    """The board's pagoda library (:func:`.lp.pagoda_library`; a couple of seconds to build)
+    or, given the table's top level, the one aimed at the table's bound
+    (:func:`.lp.table_library`; about 20 s on the 37-hole board), kept on disk."""
+    key = f"{_cache_path(p, positions).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
+    if top_keys is not None:
+        key += f"-table-{TABLE_LIBRARY_SAMPLES}"
     path = cache_dir() / f"pegs-pagodas-v{FORMAT_VERSION}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
     try:
         rows = np.load(path)
@@ -301,7 +310,10 @@ def _load_or_build_library(p) -> list[Pagoda]:
                 return [Pagoda(LP_NAME, w) for w in found]
     except (OSError, ValueError):
         pass
-    library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
+    if top_keys is None:
+        library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
+    else:
+        library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES, size=LIBRARY_SIZE)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
