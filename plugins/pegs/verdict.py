@@ -61,6 +61,8 @@ BACKWARD_BUDGET = 40_000
 CHUNK = 500
 #: Widths of the heuristic probes tried before the exhaustive search.
 BEAM_WIDTHS = (32, 256)
+#: Seconds of exhaustive search between two probes.
+SEARCH_SLICE = 0.012
 #: A generous guess of a probe's time per unit of width on a 37-hole board (seconds).
 BEAM_SECONDS_PER_WIDTH = 0.0001
 #: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
@@ -70,7 +72,7 @@ MAX_LEARNT = 16
 #: The board's pagoda library: pseudo-random sets of holes tried, weightings kept.
 LIBRARY_SAMPLES, LIBRARY_SIZE = 1000, 16
 #: Sets of holes tried for the library aimed at the table's bound (large tables only).
-TABLE_LIBRARY_SAMPLES = 300
+TABLE_LIBRARY_SAMPLES, TABLE_LIBRARY_SIZE = 300, 16
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -219,16 +221,6 @@ class Judge:
         if not self.compiled:
             return self._search_python(start, deadline)
         top_keys = self.levels[self.top]
-        # Heuristic probes first: they find a way down for most live positions in a few
-        # milliseconds, where the exhaustive search can wander for seconds.
-        for width in BEAM_WIDTHS:
-            # A probe cannot be interrupted: start a wide one only with time to spare.
-            if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
-                break
-            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
-                       self.tables, self.pag_weights, self.loss, self.need_vals, self.dead_table,
-                       self.hard, self.nbr, width):
-                return "can", 0
         depth = start.bit_count() - self.top + 2
         stack_pos = np.zeros(depth, np.uint64)
         stack_next = np.zeros(depth, np.int64)
@@ -239,17 +231,38 @@ class Judge:
             if stack_vals[0, k] < self.need_vals[k]:
                 return "cannot", 0
         state = np.zeros(2, np.int64)
-        while True:
-            code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip, self.loss,
-                                  self.need_vals, self.tables, self.perms, self.problem.board.n,
-                                  self.dead_table, stack_pos, stack_next, stack_vals, state,
-                                  CHUNK, self._bloom(), self.bloom_bits)
-            if code == 1:
-                return "can", int(state[1])
-            if code == 0:
-                return "cannot", int(state[1])
-            if time.monotonic() + DEADLINE_MARGIN >= deadline:
-                return "unknown", int(state[1])
+
+        def exhaustive(until: float) -> str | None:
+            """Run (or resume) the exact search until ``until``: "can", "cannot" or None."""
+            while True:
+                code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip,
+                                      self.loss, self.need_vals, self.tables, self.perms,
+                                      self.problem.board.n, self.dead_table, stack_pos,
+                                      stack_next, stack_vals, state, CHUNK, self._bloom(),
+                                      self.bloom_bits)
+                if code != 2:
+                    return "can" if code == 1 else "cannot"
+                if time.monotonic() + DEADLINE_MARGIN >= until:
+                    return None
+
+        # Heuristic probes find a way down for most live positions in a few milliseconds, where
+        # the exhaustive search can wander for seconds; between two probes the exhaustive
+        # search gets a slice of the budget, which settles the small dead ends (the wider probe
+        # would only waste its time on them).
+        for i, width in enumerate(BEAM_WIDTHS):
+            if i:
+                answer = exhaustive(min(deadline, time.monotonic() + SEARCH_SLICE))
+                if answer is not None:
+                    return answer, int(state[1])
+            # A probe cannot be interrupted: start a wide one only with time to spare.
+            if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
+                break
+            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
+                       self.tables, self.pag_weights, self.loss, self.need_vals, self.dead_table,
+                       self.hard, self.nbr, width):
+                return "can", 0  # 0: the message credits the probe
+        answer = exhaustive(deadline)
+        return (answer or "unknown"), int(state[1])
 
     def _search_python(self, start: int, deadline: float) -> tuple[str, int]:
         counter = [0, 0, 0]
@@ -299,7 +312,7 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0) -> list[Pagoda]
     (:func:`.lp.table_library`; about 20 s on the 37-hole board), kept on disk."""
     key = f"{_cache_path(p, positions).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
     if top_keys is not None:
-        key += f"-table-{TABLE_LIBRARY_SAMPLES}"
+        key += f"-table-{TABLE_LIBRARY_SAMPLES}-{TABLE_LIBRARY_SIZE}"
     path = cache_dir() / f"pegs-pagodas-v{FORMAT_VERSION}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
     try:
         rows = np.load(path)
@@ -313,7 +326,8 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0) -> list[Pagoda]
     if top_keys is None:
         library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
     else:
-        library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES, size=LIBRARY_SIZE)
+        library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES,
+                                size=TABLE_LIBRARY_SIZE)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
