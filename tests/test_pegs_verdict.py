@@ -142,7 +142,8 @@ def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
     """The programme's pagodas (the board's library, and one per position, kept afterwards)
     decide positions above a small table: every such "cannot" is checked by the oracle."""
     fresh.setattr(verdict, "LIVE_POSITIONS", 40)
-    fresh.setattr(verdict, "LIBRARY_SAMPLES", 60)
+    fresh.setattr(verdict, "LIBRARY_SAMPLES", 8)  # a small library leaves work for the programme
+    fresh.setattr(verdict, "BEAM_WIDTHS", ())  # the programme runs before any search
     inst = parse_instance(text)
     truth = oracle(inst)
     by_lp = 0
@@ -153,7 +154,7 @@ def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
             assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
     assert by_lp
     judge = verdict.judge_for(inst)
-    assert judge.library and judge.learnt  # both kinds were in play
+    assert judge.learnt  # pagodas made for single positions were in play
 
 
 def test_table_bounds_are_the_least_values_over_every_image():

@@ -100,6 +100,7 @@ class Judge:
         self.bloom: np.ndarray | None = None
         self.bloom_bits = 0
         self.learnt: list[Pagoda] = []
+        self.found: Pagoda | None = None  # the last pagoda found for a position, for the message
         self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
         self.compiled = lv.AVAILABLE and p.board.n <= 64
         if self.compiled:
@@ -216,10 +217,11 @@ class Judge:
         return self.bloom
 
     def search(self, start: int, deadline: float) -> tuple[str, int]:
-        """("can" | "cannot" | "unknown", positions visited) for a position with more pegs than
-        :attr:`top`."""
+        """("can" | "cannot" | "unknown" | "pagoda", positions visited) for a position with
+        more pegs than :attr:`top`; "pagoda": refuted by a pagoda function found by linear
+        programming for it, :attr:`found` (and kept in :attr:`learnt`)."""
         if not self.compiled:
-            return self._search_python(start, deadline)
+            return ("pagoda", 0) if self._refute(start) else self._search_python(start, deadline)
         top_keys = self.levels[self.top]
         depth = start.bit_count() - self.top + 2
         stack_pos = np.zeros(depth, np.uint64)
@@ -261,8 +263,22 @@ class Judge:
                        self.tables, self.pag_weights, self.loss, self.need_vals, self.dead_table,
                        self.hard, self.nbr, width):
                 return "can", 0  # 0: the message credits the probe
+        # Not settled yet: try a pagoda function made for this position (a few milliseconds;
+        # the board's library already holds most of those that random play needs, so only the
+        # positions still open pay for the programme).
+        if self._refute(start):
+            return "pagoda", 0  # the search stops here: the pagodas' arrays have grown
         answer = exhaustive(deadline)
         return (answer or "unknown"), int(state[1])
+
+    def _refute(self, start: int) -> bool:
+        """A pagoda function found by linear programming for ``start``, kept (:meth:`learn`)."""
+        found = self.lp.refute(start, self.problem.goal) if self.lp is not None else None
+        if found is None:
+            return False
+        self.found = found
+        self.learn(found)
+        return True
 
     def _search_python(self, start: int, deadline: float) -> tuple[str, int]:
         counter = [0, 0, 0]
@@ -490,13 +506,10 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
         for pg in judge.pagodas:
             if pg.value(pos) < judge.bound(pg):
                 return _from_pagoda(pg, pos, goal, board, judge)
-        # A pagoda function made for this position: a few milliseconds, and it refutes many
-        # positions that the search would take seconds over. Kept for the later verdicts.
-        found = judge.lp.refute(pos, goal) if judge.lp is not None else None
-        if found is not None:
-            judge.learn(found)
-            return _from_pagoda(found, pos, goal, board)
         answer, nodes = judge.search(pos, deadline)
+        if answer == "pagoda":
+            assert judge.found is not None
+            return _from_pagoda(judge.found, pos, goal, board)
     finally:
         judge.lock.release()
     if answer == "can":
