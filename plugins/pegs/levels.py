@@ -266,17 +266,18 @@ if AVAILABLE:
         return (bloom[h >> 6] >> np.uint64(h & 63)) & np.uint64(1) != np.uint64(0)
 
     @njit(cache=True, nogil=True)
-    def search_down(top_keys, top, need, to, flip, loss, need_vals, tables, perms, n, dead,
+    def search_down(top_keys, top, need, to, flip, loss_t, need_vals, tables, perms, n, dead,
                     stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits):
         """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
         alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
         = [depth, positions expanded]. ``dead`` is the dead-position table of
         :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
         ``bloom``: :func:`bloom_filter` of ``top_keys`` (most misses end there, without the
-        binary search's cache misses).
+        binary search's cache misses). ``loss_t[j, k]``: what jump ``j`` takes from pagoda
+        ``k`` (rows per jump); ``need_vals[k]``: the least value a position may keep.
         Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
         jumps = need.shape[0]
-        npag = loss.shape[0]
+        npag = loss_t.shape[1]
         d = state[0]
         start_count = 0
         x = stack_pos[0]
@@ -300,12 +301,12 @@ if AVAILABLE:
                             return 1
                         j += 1
                         continue
-                    pruned = False
+                    # No early exit: a straight loop over contiguous rows vectorises, which
+                    # pays with dozens of pagodas.
+                    short = 0
                     for k in range(npag):
-                        if stack_vals[d, k] - loss[k, j] < need_vals[k]:
-                            pruned = True
-                            break
-                    if pruned or _fd_lookup(dead, child):
+                        short += stack_vals[d, k] - loss_t[j, k] < need_vals[k]
+                    if short or _fd_lookup(dead, child):
                         j += 1
                         continue
                     stack_next[d] = j + 1
@@ -313,7 +314,7 @@ if AVAILABLE:
                     stack_pos[d] = child
                     stack_next[d] = 0
                     for k in range(npag):
-                        stack_vals[d, k] = stack_vals[d - 1, k] - loss[k, j]
+                        stack_vals[d, k] = stack_vals[d - 1, k] - loss_t[j, k]
                     state[1] += 1
                     pushed = True
                     break

@@ -120,14 +120,15 @@ def pagoda_library(board: Board, goal: int, *, samples: int = 1000, size: int = 
 
 
 def table_library(board: Board, top_keys, *, samples: int = 300, size: int = 16,
-                  seed: int = 0, rounds: int = 8) -> list[Pagoda]:
+                  seed: int = 0, rounds: int = 8, progress=None) -> list[Pagoda]:
     """Pagodas aimed at the table's bound rather than the goal (see ``Judge.bound``): for
     seeded pseudo-random sets of holes ``P``, find ``w`` with ``w.P < w.Q`` for every position
     ``Q`` of the table's top level (sorted ``top_keys``), by cutting planes: solve for a few
     such ``Q``, look for the top position of least weight, add it, solve again (at most
     ``rounds`` times). Weightings that pass the pagoda check are kept, the ``size`` refuting the
     most sets first. Only a search aid: the bound each one is tested against is computed
-    exactly by the judge, over every position of the level, wherever the weights came from."""
+    exactly by the judge, over every position of the level, wherever the weights came from.
+    ``progress(done, samples)`` is called every 100 sets."""
     if not AVAILABLE or board.n < 8 or len(top_keys) == 0:
         return []
     import random
@@ -144,7 +145,9 @@ def table_library(board: Board, top_keys, *, samples: int = 300, size: int = 16,
     def bits(x: int) -> np.ndarray:
         return np.array([x >> k & 1 for k in range(n)], dtype=float)
 
-    for _ in range(samples):
+    for done in range(samples):
+        if progress and done and done % 100 == 0:
+            progress(done, samples)
         pos = 0
         for hole in rng.sample(range(n), rng.randint(n // 2, n - 4)):
             pos |= 1 << hole

@@ -72,7 +72,7 @@ MAX_LEARNT = 16
 #: The board's pagoda library: pseudo-random sets of holes tried, weightings kept.
 LIBRARY_SAMPLES, LIBRARY_SIZE = 1000, 16
 #: Sets of holes tried for the library aimed at the table's bound (large tables only).
-TABLE_LIBRARY_SAMPLES, TABLE_LIBRARY_SIZE = 300, 16
+TABLE_LIBRARY_SAMPLES, TABLE_LIBRARY_SIZE = 1000, 48
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -88,7 +88,7 @@ class Judge:
     """
 
     def __init__(self, inst: PegInstance, positions: int | None = None, progress=None,
-                 load_only: bool = False):
+                 load_only: bool = False, library_progress=None):
         """``positions``: the table's budget (default :data:`LIVE_POSITIONS`); ``load_only``:
         raise FileNotFoundError rather than build a missing table."""
         self.positions = LIVE_POSITIONS if positions is None else positions
@@ -104,7 +104,7 @@ class Judge:
         self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
         self.compiled = lv.AVAILABLE and p.board.n <= 64
         if self.compiled:
-            self._init_compiled(inst, progress, load_only)
+            self._init_compiled(inst, progress, load_only, library_progress)
         else:
             levels = backward_levels(p, BACKWARD_BUDGET, stop_at=p.board.n)
             self.levels = {k: frozenset(v) for k, v in levels.items()}
@@ -155,6 +155,7 @@ class Judge:
         self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
                                for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
                               for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
+        self.loss_t = np.ascontiguousarray(self.loss.T)  # the search reads a row per jump
         # The kernels test these only on positions with more pegs than the table's top.
         self.need_vals = np.array([self.bound(pg) for pg in pags], dtype=np.int64)
         self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
@@ -173,7 +174,8 @@ class Judge:
 
     # -- the compiled judge ----------------------------------------------------------------
 
-    def _init_compiled(self, inst: PegInstance, progress, load_only: bool) -> None:
+    def _init_compiled(self, inst: PegInstance, progress, load_only: bool,
+                       library_progress=None) -> None:
         p = self.problem
         board = p.board
         perms = list(p.canon.perms) or [tuple(range(board.n))]
@@ -202,7 +204,7 @@ class Judge:
                 if self.positions >= LARGE_POSITIONS:
                     # Aimed at the table's bound; worth its build time on a large table only.
                     self.library += _load_or_build_library(p, self.levels[max(self.levels)],
-                                                           self.positions)
+                                                           self.positions, library_progress)
                 self._pagoda_arrays()
             self._raise_bounds()
 
@@ -238,7 +240,7 @@ class Judge:
             """Run (or resume) the exact search until ``until``: "can", "cannot" or None."""
             while True:
                 code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip,
-                                      self.loss, self.need_vals, self.tables, self.perms,
+                                      self.loss_t, self.need_vals, self.tables, self.perms,
                                       self.problem.board.n, self.dead_table, stack_pos,
                                       stack_next, stack_vals, state, CHUNK, self._bloom(),
                                       self.bloom_bits)
@@ -322,7 +324,8 @@ def _load_or_build(p, tables, need, to, flip, positions, progress=None,
     return levels
 
 
-def _load_or_build_library(p, top_keys=None, positions: int = 0) -> list[Pagoda]:
+def _load_or_build_library(p, top_keys=None, positions: int = 0,
+                           progress=None) -> list[Pagoda]:
     """The board's pagoda library (:func:`.lp.pagoda_library`; a couple of seconds to build)
     or, given the table's top level, the one aimed at the table's bound
     (:func:`.lp.table_library`; about 20 s on the 37-hole board), kept on disk."""
@@ -343,7 +346,7 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0) -> list[Pagoda]
         library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
     else:
         library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES,
-                                size=TABLE_LIBRARY_SIZE)
+                                size=TABLE_LIBRARY_SIZE, progress=progress)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
@@ -443,10 +446,11 @@ def _build(key: tuple, state: PegInstance) -> None:
             _judges.popitem(last=False)
 
 
-def prepare_table(state: PegInstance, progress=None) -> Judge:
+def prepare_table(state: PegInstance, progress=None, library_progress=None) -> Judge:
     """Build (or load) the large table of the state's board and goal, keep it on disk and use
-    it for every later verdict. ``progress(pegs, positions)`` is called per level."""
-    judge = Judge(state, LARGE_POSITIONS, progress)
+    it for every later verdict. ``progress(pegs, positions)`` is called per level, then
+    ``library_progress(done, total)`` while the table library is found (when not on disk)."""
+    judge = Judge(state, LARGE_POSITIONS, progress, library_progress=library_progress)
     with _judges_lock:
         _judges[_key(state)] = judge
     return judge
