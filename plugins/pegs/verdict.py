@@ -197,6 +197,9 @@ class Judge:
         self.nbr = np.array(nbr, dtype=np.uint64)
         self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
                                      self.positions, progress, load_only)
+        # The first call of a compiled function loads numba's machinery (a few tenths of a
+        # second): here, with the judge, rather than in the first verdict.
+        lv.canon(np.uint64(1), self.tables)
         if max(self.levels) < board.n - 1:
             if self.lp is not None:
                 # The search above the table prunes by these too (no programme per position).
@@ -207,12 +210,13 @@ class Judge:
                                                            self.positions, library_progress)
                 self._pagoda_arrays()
             self._raise_bounds()
+            self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
 
     def _bloom(self) -> np.ndarray:
-        """The top level's Bloom filter, made on the first search (a table that decides every
-        position never needs it)."""
+        """The top level's Bloom filter, made with the judge when the table does not decide
+        every position (else on a first search, which such a table never needs)."""
         if self.bloom is None:
-            keys = self.levels[self.top]
+            keys = self.levels[max(self.levels)]  # the top level (also before ``top`` is set)
             # About 32 bits per position (at most 64 MB): a wrong "maybe" about 3% of the time.
             self.bloom_bits = max(10, min(29, (32 * len(keys)).bit_length()))
             self.bloom = lv.bloom_filter(keys, self.bloom_bits)
