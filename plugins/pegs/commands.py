@@ -81,8 +81,8 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
 @click.argument("instance")
 def table_command(instance: str) -> None:
     """Build the large table of positions that can reach INSTANCE's goal on its board (used by
-    the live verdicts; kept on disk; one to two minutes for the English board, a few for the
-    37-hole one, which also gets a library of pagoda functions)."""
+    the live verdicts; kept on disk; one to two minutes for the English board, more for the
+    37-hole one, which also gets a library of pagoda functions: about two minutes)."""
     from .verdict import prepare_table
 
     try:

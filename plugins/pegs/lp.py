@@ -60,18 +60,20 @@ class PagodaLP:
         # which round to exact fractions more reliably than an arbitrary feasible point.
         self.cost = np.ones(n)
 
-    def refute(self, position: int, goal: int) -> Pagoda | None:
+    def refute(self, position: int, goal: int, seconds: float | None = None) -> Pagoda | None:
         """A pagoda function (integer weights, checked against every jump) whose value on
-        ``position`` is below its value on ``goal`` (compact bitboards), or None."""
+        ``position`` is below its value on ``goal`` (compact bitboards), or None (also when the
+        solver needs more than ``seconds``)."""
         if not AVAILABLE or not goal:
             return None
         n = self.board.n
         diff = np.array([(position >> k & 1) - (goal >> k & 1) for k in range(n)], dtype=float)
         rows = self.rows.copy()
         rows[-1] = diff
+        options = {} if seconds is None else {"time_limit": max(0.001, seconds)}
         try:
             res = self._linprog(self.cost, A_ub=rows, b_ub=self.rhs, bounds=(-WEIGHT_BOUND, WEIGHT_BOUND),
-                          method="highs")
+                                method="highs", options=options)
         except (ValueError, ArithmeticError):  # pragma: no cover - a solver failure proves nothing
             return None
         if res.status != 0 or res.x is None:

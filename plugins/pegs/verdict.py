@@ -206,8 +206,11 @@ class Judge:
                 self.library = _load_or_build_library(p)
                 if self.positions >= LARGE_POSITIONS:
                     # Aimed at the table's bound; worth its build time on a large table only.
+                    # (Only `puzzle pegs table` builds it: a judge loading the table in the
+                    # background goes without rather than keep verdicts waiting a minute.)
                     self.library += _load_or_build_library(p, self.levels[max(self.levels)],
-                                                           self.positions, library_progress)
+                                                           self.positions, library_progress,
+                                                           load_only)
                 self._pagoda_arrays()
             self._raise_bounds()
             self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
@@ -227,7 +230,9 @@ class Judge:
         more pegs than :attr:`top`; "pagoda": refuted by a pagoda function found by linear
         programming for it, :attr:`found` (and kept in :attr:`learnt`)."""
         if not self.compiled:
-            return ("pagoda", 0) if self._refute(start) else self._search_python(start, deadline)
+            if self._refute(start, deadline):
+                return "pagoda", 0
+            return self._search_python(start, deadline)
         top_keys = self.levels[self.top]
         depth = start.bit_count() - self.top + 2
         stack_pos = np.zeros(depth, np.uint64)
@@ -272,14 +277,17 @@ class Judge:
         # Not settled yet: try a pagoda function made for this position (a few milliseconds;
         # the board's library already holds most of those that random play needs, so only the
         # positions still open pay for the programme).
-        if self._refute(start):
+        if self._refute(start, deadline):
             return "pagoda", 0  # the search stops here: the pagodas' arrays have grown
         answer = exhaustive(deadline)
         return (answer or "unknown"), int(state[1])
 
-    def _refute(self, start: int) -> bool:
-        """A pagoda function found by linear programming for ``start``, kept (:meth:`learn`)."""
-        found = self.lp.refute(start, self.problem.goal) if self.lp is not None else None
+    def _refute(self, start: int, deadline: float) -> bool:
+        """A pagoda function found by linear programming for ``start`` (within half the time
+        left), kept (:meth:`learn`)."""
+        if self.lp is None:
+            return False
+        found = self.lp.refute(start, self.problem.goal, (deadline - time.monotonic()) / 2)
         if found is None:
             return False
         self.found = found
@@ -328,11 +336,12 @@ def _load_or_build(p, tables, need, to, flip, positions, progress=None,
     return levels
 
 
-def _load_or_build_library(p, top_keys=None, positions: int = 0,
-                           progress=None) -> list[Pagoda]:
+def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
+                           load_only: bool = False) -> list[Pagoda]:
     """The board's pagoda library (:func:`.lp.pagoda_library`; a couple of seconds to build)
     or, given the table's top level, the one aimed at the table's bound
-    (:func:`.lp.table_library`; about 20 s on the 37-hole board), kept on disk."""
+    (:func:`.lp.table_library`; about a minute on the 37-hole board), kept on disk.
+    ``load_only``: a missing table library is not built (an empty one is returned)."""
     key = f"{_cache_path(p, positions).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
     if top_keys is not None:
         key += f"-table-{TABLE_LIBRARY_SAMPLES}-{TABLE_LIBRARY_SIZE}"
@@ -346,6 +355,8 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0,
                 return [Pagoda(LP_NAME, w) for w in found]
     except (OSError, ValueError):
         pass
+    if load_only and top_keys is not None:
+        return []
     if top_keys is None:
         library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
     else:
