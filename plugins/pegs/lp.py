@@ -81,6 +81,8 @@ class PagodaLP:
         fracs = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in res.x]
         scale = math.lcm(*(f.denominator for f in fracs))
         weights = tuple(int(f * scale) for f in fracs)
+        if max(abs(w) for w in weights) > 1 << 20:  # an awkward rounding (kernels use int64)
+            return None
         pagoda = Pagoda(LP_NAME, weights)
         # The proof: an exact check, independent of the solver's arithmetic.
         if is_pagoda(self.board, weights) and pagoda.value(position) < pagoda.value(goal):
@@ -165,7 +167,7 @@ def table_library(board: Board, top_keys, *, samples: int = 300, size: int = 16,
             weights = _solve(solver, rows, rhs)
             if weights is None:
                 break
-            least, at = lv.level_argmin(top_keys, lv.byte_values(np.array([weights]), n)[0])
+            least, at = lv.level_argmin(top_keys, lv.byte_values(np.array([weights], np.int64), n)[0])
             if least > sum(weights[k] for k in range(n) if pos >> k & 1):
                 found[weights], hits[weights] = int(least), 1
                 break
@@ -187,4 +189,6 @@ def _solve(solver: PagodaLP, rows, rhs) -> tuple[int, ...] | None:
     fracs = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in res.x]
     scale = math.lcm(*(f.denominator for f in fracs))
     weights = tuple(int(f * scale) for f in fracs)
+    if max(abs(w) for w in weights) > 1 << 20:  # an awkward rounding: skip (kernels use int64)
+        return None
     return weights if is_pagoda(solver.board, weights) else None
