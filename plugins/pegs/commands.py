@@ -107,3 +107,6 @@ def table_command(instance: str) -> None:
         sys.exit(3)
     click.echo(f"{plural(judge.backward_size, 'position')} with at most {plural(judge.top, 'peg')} can reach the "
                f"goal ({time.monotonic() - started:.1f} s)")
+    if judge.library:
+        click.echo(f"{plural(len(judge.library), 'pagoda function')} in the board's libraries "
+                   f"(found by linear programming, each checked against every jump)")
