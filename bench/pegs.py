@@ -9,8 +9,9 @@
 Counting prints the number of solutions, the time and the peak memory (Python allocations
 including numpy's, and the process's maximum resident size) beside the published figures.
 The live verdict plays random games on the English (goal d4) and European (vacancy c1, goal
-e1) boards and judges every position reached, after building each board's table once (its
-time printed separately); it prints the latency distribution and the share of "unknown".
+e1) boards and judges every position reached, after building each board's table and pagoda
+libraries once (their time printed separately; the libraries come from the board alone, never
+from these positions); it prints the latency distribution and the share of "unknown".
 
 Each row: the problem, the answer, the solver's time and positions visited (forward positions +
 backward-set positions), then the plain DFS with a visited set (jumps in board order, nothing
@@ -208,8 +209,8 @@ def bench_verdict(total: int, budget: float) -> None:
         cpu.sort()
         every += lat
         lat.sort()
-        print(f"  {label:<22} table {judge.backward_size:,} positions up to {judge.top} pegs "
-              f"(built or loaded in {build:.1f} s)")
+        print(f"  {label:<22} table {judge.backward_size:,} positions up to {judge.top} pegs, "
+              f"{len(judge.pagodas)} pagodas (fixed and libraries; built or loaded in {build:.1f} s)")
         print(f"  {'':<22} {len(lat):,} positions: p50 {lat[len(lat) // 2] * 1000:.2f} ms, p90 "
               f"{lat[int(0.9 * len(lat))] * 1000:.2f} ms, p99 {lat[int(0.99 * len(lat))] * 1000:.2f}"
               f" ms, max {lat[-1] * 1000:.2f} ms; can {seen['can']:,}, cannot {seen['cannot']:,}, "

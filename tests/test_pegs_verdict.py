@@ -11,6 +11,7 @@ import random
 from collections import OrderedDict
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from test_pegs_solver import brute_jumps
 
@@ -134,3 +135,64 @@ def test_first_verdict_does_not_wait_for_the_table(fresh):
     for thread in list(verdict._building.values()):
         thread.join()
     assert verdict.assess(inst, budget=1.0).verdict == "can"
+
+
+@pytest.mark.parametrize("text", [BOARDS[0], BOARDS[2]])
+def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
+    """The programme's pagodas (the board's library, and one per position, kept afterwards)
+    decide positions above a small table: every such "cannot" is checked by the oracle."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    fresh.setattr(verdict, "LIBRARY_SAMPLES", 8)  # a small library leaves work for the programme
+    fresh.setattr(verdict, "BEAM_WIDTHS", ())  # the programme runs before any search
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    by_lp = 0
+    for state in sample(inst, truth, count=800, seed=11):
+        a = verdict.assess(state, budget=30.0, wait=True)
+        if "linear programming" in a.detail:
+            by_lp += 1
+            assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
+    assert by_lp
+    judge = verdict.judge_for(inst)
+    assert judge.learnt  # pagodas made for single positions were in play
+
+
+def test_table_bounds_are_the_least_values_over_every_image():
+    """``levels.level_minima`` against a plain minimum over every symmetric image."""
+    from plugins.pegs import levels as lv
+    from plugins.pegs.symmetry import permute
+
+    board = parse_instance(PRESETS["english"]).board
+    perms = board.symmetries()
+    rng = random.Random(4)
+    keys = np.array(sorted({sum(1 << h for h in rng.sample(range(board.n), 9)) for _ in range(300)}),
+                    dtype=np.uint64)
+    weights = np.array([[rng.randint(-5, 9) for _ in range(board.n)] for _ in range(3)], np.int64)
+    got = lv.level_minima(keys, lv.byte_tables(perms, board.n), lv.byte_values(weights, board.n))
+    for k in range(3):
+        plain = min(sum(int(weights[k, h]) for h in range(board.n) if permute(int(x), p) >> h & 1)
+                    for x in keys for p in perms)
+        assert got[k] == plain
+
+
+def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
+    """Above the table's top, a pagoda's bound is its least value over the top level (every way
+    to the goal passes through it): stronger than the goal's value, and checked here."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 60)
+    fresh.setattr(verdict, "LARGE_POSITIONS", 60)  # a "large" table: the table library too
+    fresh.setattr(verdict, "LIBRARY_SAMPLES", 60)
+    fresh.setattr(verdict, "TABLE_LIBRARY_SAMPLES", 40)
+    by_bound = 0
+    for text in (BOARDS[0], BOARDS[2], BOARDS[3]):
+        inst = parse_instance(text)
+        truth = oracle(inst)
+        judge = verdict.judge_for(inst)
+        assert any(judge.bound(pg) > pg.value(judge.problem.goal) for pg in judge.pagodas)
+        if text == BOARDS[0]:  # the table library joined the goal's
+            assert len(judge.library) > len(verdict._load_or_build_library(judge.problem))
+        for state in sample(inst, truth, count=800, seed=13):
+            a = verdict.assess(state, budget=30.0, wait=True)
+            if "that can reach the goal (the table holds them all)" in a.detail:
+                by_bound += 1
+                assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
+    assert by_bound

@@ -81,7 +81,8 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
 @click.argument("instance")
 def table_command(instance: str) -> None:
     """Build the large table of positions that can reach INSTANCE's goal on its board (used by
-    the live verdicts; kept on disk; one to two minutes for the English board)."""
+    the live verdicts; kept on disk; one to two minutes for the English board, more for the
+    37-hole one, which also gets a library of pagoda functions: about two minutes)."""
     from .verdict import prepare_table
 
     try:
@@ -95,10 +96,17 @@ def table_command(instance: str) -> None:
         click.echo(f"  level {plural(pegs, 'peg'):>8}: {positions:>12,} positions "
                    f"({time.monotonic() - started:6.1f} s)", err=True)
 
+    def library_progress(done: int, total: int) -> None:
+        click.echo(f"  pagoda library: {done:,} of {total:,} sets of holes "
+                   f"({time.monotonic() - started:6.1f} s)", err=True)
+
     try:
-        judge = prepare_table(inst, progress)
+        judge = prepare_table(inst, progress, library_progress)
     except KeyboardInterrupt:
         click.echo("error: stopped", err=True)
         sys.exit(3)
     click.echo(f"{plural(judge.backward_size, 'position')} with at most {plural(judge.top, 'peg')} can reach the "
                f"goal ({time.monotonic() - started:.1f} s)")
+    if judge.library:
+        click.echo(f"{plural(len(judge.library), 'pagoda function')} in the board's libraries "
+                   f"(found by linear programming, each checked against every jump)")

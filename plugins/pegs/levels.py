@@ -32,6 +32,19 @@ AVAILABLE = njit is not None
 BUILD_BYTES, STORED_BYTES = 32, 16
 
 
+def byte_values(weights: np.ndarray, n: int) -> np.ndarray:
+    """``v[k, chunk, byte]``: the total of ``weights[k]`` over the bits of ``byte`` placed at
+    ``chunk`` (for :func:`level_minima`)."""
+    chunks = max(1, (n + 7) // 8)
+    out = np.zeros((weights.shape[0], chunks, 256), dtype=np.int64)
+    for c in range(chunks):
+        for i in range(8):
+            if 8 * c + i < n:
+                bit = (np.arange(256) >> i) & 1
+                out[:, c, :] += weights[:, 8 * c + i, None] * bit[None, :]
+    return out
+
+
 def byte_tables(perms: list[tuple[int, ...]], n: int) -> np.ndarray:
     """``t[s, chunk, byte]``: the image under ``perms[s]`` of ``byte`` placed at ``chunk``."""
     chunks = max(1, (n + 7) // 8)
@@ -192,15 +205,79 @@ if AVAILABLE:
         return i < sorted_keys.shape[0] and sorted_keys[i] == x
 
     @njit(cache=True, nogil=True)
-    def search_down(top_keys, top, need, to, flip, loss, need_vals, tables, perms, n, dead,
-                    stack_pos, stack_next, stack_vals, state, budget):
+    def level_minima(keys, tables, byte_values):
+        """Per weighting ``k``, the least total weight of the pegs over every position of a
+        level: each key and each of its images under the group (``tables``), the total read
+        byte by byte from ``byte_values[k, chunk, byte]``."""
+        npag = byte_values.shape[0]
+        chunks = byte_values.shape[1]
+        out = np.full(npag, np.int64(1) << np.int64(60), dtype=np.int64)
+        for i in range(keys.shape[0]):
+            for s in range(tables.shape[0]):
+                image = np.uint64(0)
+                y = keys[i]
+                for c in range(tables.shape[1]):
+                    image |= tables[s, c, np.int64(y & np.uint64(255))]
+                    y >>= np.uint64(8)
+                for k in range(npag):
+                    v = 0
+                    y = image
+                    for c in range(chunks):
+                        v += byte_values[k, c, np.int64(y & np.uint64(255))]
+                        y >>= np.uint64(8)
+                    if v < out[k]:
+                        out[k] = v
+        return out
+
+    @njit(cache=True, nogil=True)
+    def level_argmin(keys, byte_values):
+        """(least total weight, its index) over ``keys`` themselves (no images), the weight
+        read byte by byte from ``byte_values[chunk, byte]``."""
+        best = np.int64(1) << np.int64(60)
+        at = 0
+        for i in range(keys.shape[0]):
+            y = keys[i]
+            v = 0
+            for c in range(byte_values.shape[0]):
+                v += byte_values[c, np.int64(y & np.uint64(255))]
+                y >>= np.uint64(8)
+            if v < best:
+                best = v
+                at = i
+        return best, at
+
+    @njit(cache=True)
+    def _bloom_slot(x, bits):
+        return np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
+
+    @njit(cache=True, nogil=True)
+    def bloom_filter(keys, bits):
+        """A bit per slot of a hash of ``keys``: a clear bit proves a key absent (one memory
+        access), a set bit means "look it up" (``2**bits`` bits)."""
+        out = np.zeros(1 << (bits - 6), dtype=np.uint64)
+        for i in range(keys.shape[0]):
+            h = _bloom_slot(keys[i], bits)
+            out[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+        return out
+
+    @njit(cache=True)
+    def _maybe(bloom, bits, x):
+        h = _bloom_slot(x, bits)
+        return (bloom[h >> 6] >> np.uint64(h & 63)) & np.uint64(1) != np.uint64(0)
+
+    @njit(cache=True, nogil=True)
+    def search_down(top_keys, top, need, to, flip, loss_t, need_vals, tables, perms, n, dead,
+                    stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits):
         """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
         alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
         = [depth, positions expanded]. ``dead`` is the dead-position table of
         :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
+        ``bloom``: :func:`bloom_filter` of ``top_keys`` (most misses end there, without the
+        binary search's cache misses). ``loss_t[j, k]``: what jump ``j`` takes from pagoda
+        ``k`` (rows per jump); ``need_vals[k]``: the least value a position may keep.
         Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
         jumps = need.shape[0]
-        npag = loss.shape[0]
+        npag = loss_t.shape[1]
         d = state[0]
         start_count = 0
         x = stack_pos[0]
@@ -217,18 +294,19 @@ if AVAILABLE:
                 if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
                     child = pos ^ flip[j]
                     if last:
-                        if _member(top_keys, canon(child, tables)):
+                        c = canon(child, tables)
+                        if _maybe(bloom, bloom_bits, c) and _member(top_keys, c):
                             stack_next[d] = j + 1
                             state[0] = d
                             return 1
                         j += 1
                         continue
-                    pruned = False
+                    # No early exit: a straight loop over contiguous rows vectorises, which
+                    # pays with dozens of pagodas.
+                    short = 0
                     for k in range(npag):
-                        if stack_vals[d, k] - loss[k, j] < need_vals[k]:
-                            pruned = True
-                            break
-                    if pruned or _fd_lookup(dead, child):
+                        short += stack_vals[d, k] - loss_t[j, k] < need_vals[k]
+                    if short or _fd_lookup(dead, child):
                         j += 1
                         continue
                     stack_next[d] = j + 1
@@ -236,7 +314,7 @@ if AVAILABLE:
                     stack_pos[d] = child
                     stack_next[d] = 0
                     for k in range(npag):
-                        stack_vals[d, k] = stack_vals[d - 1, k] - loss[k, j]
+                        stack_vals[d, k] = stack_vals[d - 1, k] - loss_t[j, k]
                     state[1] += 1
                     pushed = True
                     break
@@ -268,14 +346,16 @@ if AVAILABLE:
         return total
 
     @njit(cache=True, nogil=True)
-    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, need_vals, dead, hard,
-             nbr, width):
+    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss, need_vals, dead,
+             hard, nbr, width):
         """A heuristic probe: keep the ``width`` most promising positions per peg count from
         ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
         form is in ``top_keys``. True only when such a position is reached (a proof that the
-        goal can be reached); False proves nothing."""
+        goal can be reached); False proves nothing. ``loss[k, j]``: what jump ``j`` takes
+        from pagoda ``k`` (a child's value is its parent's less that)."""
         jumps = need.shape[0]
         npag = pag_weights.shape[0]
+        vals = np.zeros(max(npag, 1), dtype=np.int64)
         cur = np.empty(1, dtype=np.uint64)
         cur[0] = start
         count = 0
@@ -289,6 +369,8 @@ if AVAILABLE:
             m = 0
             for i in range(cur.shape[0]):
                 pos = cur[i]
+                for k in range(npag):
+                    vals[k] = _value(pos, pag_weights[k])
                 for j in range(jumps):
                     if (pos & need[j]) != need[j] or (pos & to[j]) != np.uint64(0):
                         continue
@@ -299,7 +381,7 @@ if AVAILABLE:
                         continue
                     ok = True
                     for k in range(npag):
-                        if _value(child, pag_weights[k]) < need_vals[k]:
+                        if vals[k] - loss[k, j] < need_vals[k]:
                             ok = False
                             break
                     if ok and not _fd_lookup(dead, child):

@@ -5,14 +5,20 @@
 
 1. solved; a goal with more pegs than the board; no jump left;
 2. the position-class test (:mod:`.classes`);
-3. the pagoda functions of the goal (:mod:`.pagoda`);
+3. pagoda functions: the goal's fixed ones (:mod:`.pagoda`), the board's library and those
+   found for earlier positions (:mod:`.lp`);
 4. the *backward set*: every position with few pegs that can reach the goal (built once per
    board and goal by reverse jumps). A position with that few pegs is decided by one lookup;
-5. the exact depth-first search of the ``search`` solver (:class:`.solver._CompiledSearch`,
-   compiled with numba) from the position down to the backward set, stopped at the budget
-   ("unknown"). Finding a path proves "can"; running out of positions proves "cannot".
+5. above it, the pagodas against the *table's bound* (:meth:`Judge.bound`): the least value
+   over the backward set's top level, through which every way to the goal passes;
+6. a pagoda function found by linear programming for this position (:mod:`.lp`), checked
+   exactly against every jump;
+7. heuristic probes (beams), then the exact depth-first search of the ``search`` solver
+   (:class:`.solver._CompiledSearch`, compiled with numba) from the position down to the
+   backward set, stopped at the budget ("unknown"). Finding a path proves "can"; running out
+   of positions proves "cannot".
 
-Steps 4 and 5 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
+Steps 4 to 7 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
 class): its table of positions proved dead is the *dead-position cache*, kept from one verdict
 to the next, so the positions of a game in progress, which share most of their futures, are
 judged faster and faster. A dead position stays dead, so the cache never makes a verdict wrong.
@@ -32,11 +38,13 @@ import numpy as np
 
 from engine import Assessment, SolveContext, cache_dir, plural
 
-from . import fastdfs
+from . import fastdfs, lp
 from . import levels as lv
 from .board import PegInstance
 from .classes import class_verdict, invariant_for
 from .count import _grow, _Side
+from .lp import LP_NAME, PagodaLP, pagoda_library, table_library
+from .pagoda import Pagoda, is_pagoda
 from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
 
 #: Positions (up to symmetry) in the table a judge builds by itself, on first use, in the
@@ -53,10 +61,18 @@ BACKWARD_BUDGET = 40_000
 CHUNK = 500
 #: Widths of the heuristic probes tried before the exhaustive search.
 BEAM_WIDTHS = (32, 256)
+#: Seconds of exhaustive search between two probes.
+SEARCH_SLICE = 0.012
 #: A generous guess of a probe's time per unit of width on a 37-hole board (seconds).
 BEAM_SECONDS_PER_WIDTH = 0.0001
 #: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
 DEADLINE_MARGIN = 0.004
+#: Pagodas found by linear programming that a judge keeps (the most recent ones).
+MAX_LEARNT = 16
+#: The board's pagoda library: pseudo-random sets of holes tried, weightings kept.
+LIBRARY_SAMPLES, LIBRARY_SIZE = 1000, 16
+#: Sets of holes tried for the library aimed at the table's bound (large tables only).
+TABLE_LIBRARY_SAMPLES, TABLE_LIBRARY_SIZE = 1000, 48
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
@@ -72,22 +88,78 @@ class Judge:
     """
 
     def __init__(self, inst: PegInstance, positions: int | None = None, progress=None,
-                 load_only: bool = False):
+                 load_only: bool = False, library_progress=None):
         """``positions``: the table's budget (default :data:`LIVE_POSITIONS`); ``load_only``:
         raise FileNotFoundError rather than build a missing table."""
         self.positions = LIVE_POSITIONS if positions is None else positions
         self.problem = compile_problem(inst)
         p = self.problem
         self.lock = threading.Lock()
+        self.library: list[Pagoda] = []
+        self.minima: dict[tuple[int, ...], int] = {}
+        self.bloom: np.ndarray | None = None
+        self.bloom_bits = 0
+        self.learnt: list[Pagoda] = []
+        self.found: Pagoda | None = None  # the last pagoda found for a position, for the message
+        self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
         self.compiled = lv.AVAILABLE and p.board.n <= 64
         if self.compiled:
-            self._init_compiled(inst, progress, load_only)
+            self._init_compiled(inst, progress, load_only, library_progress)
         else:
             levels = backward_levels(p, BACKWARD_BUDGET, stop_at=p.board.n)
             self.levels = {k: frozenset(v) for k, v in levels.items()}
             self.dead: set[int] = set()
         self.top = max(self.levels)
         self.backward_size = sum(len(s) for s in self.levels.values())
+
+    @property
+    def pagodas(self) -> tuple[Pagoda, ...]:
+        """The goal's fixed pagodas, the board's library (:func:`.lp.pagoda_library`), then
+        those found for positions judged so far."""
+        return self.problem.pagodas + tuple(self.library) + tuple(self.learnt)
+
+    def learn(self, pagoda: Pagoda) -> None:
+        """Keep a pagoda found for one position (checked: it refutes the goal for every
+        position whose value is too low, wherever it came from) for the later verdicts and for
+        the search's pruning; the oldest one goes past :data:`MAX_LEARNT`. Call under
+        :attr:`lock`."""
+        if pagoda.weights in {pg.weights for pg in self.pagodas}:
+            return
+        self.learnt.append(pagoda)
+        del self.learnt[:-MAX_LEARNT]
+        if self.compiled:
+            self._pagoda_arrays()
+
+    def _raise_bounds(self) -> None:
+        """The table's bounds of the goal's fixed pagodas and of the library (a second or two
+        on the 37-hole board; see :meth:`bound`)."""
+        byte_values = lv.byte_values(self.pag_weights, self.problem.board.n)
+        minima = lv.level_minima(self.levels[max(self.levels)], self.tables, byte_values)
+        self.minima = {pg.weights: int(m) for pg, m in zip(self.pagodas, minima, strict=True)}
+        self._pagoda_arrays()
+
+    def bound(self, pagoda: Pagoda) -> int:
+        """The least value of ``pagoda`` a position with more than :attr:`top` pegs needs to
+        reach the goal. Every way to the goal passes through a position of the table's top
+        level, and no jump raises the value, so it is the least value over that level (over
+        each position's symmetric images too), when known; never less than the goal's value
+        (a pagoda found during play only gets the goal's value: the pass over the level takes
+        longer than a verdict)."""
+        goal_value = pagoda.value(self.problem.goal)
+        return max(goal_value, self.minima.get(pagoda.weights, goal_value))
+
+    def _pagoda_arrays(self) -> None:
+        """Per-pagoda losses per jump, bounds and weights, for the compiled kernels."""
+        p, board = self.problem, self.problem.board
+        pags = self.pagodas
+        self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
+                               for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
+                              for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
+        self.loss_t = np.ascontiguousarray(self.loss.T)  # the search reads a row per jump
+        # The kernels test these only on positions with more pegs than the table's top.
+        self.need_vals = np.array([self.bound(pg) for pg in pags], dtype=np.int64)
+        self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
+            len(pags), board.n)
 
     def is_alive(self, pos: int) -> bool:
         """Exact, for a position with at most :attr:`top` pegs."""
@@ -102,7 +174,8 @@ class Judge:
 
     # -- the compiled judge ----------------------------------------------------------------
 
-    def _init_compiled(self, inst: PegInstance, progress, load_only: bool) -> None:
+    def _init_compiled(self, inst: PegInstance, progress, load_only: bool,
+                       library_progress=None) -> None:
         p = self.problem
         board = p.board
         perms = list(p.canon.perms) or [tuple(range(board.n))]
@@ -111,14 +184,8 @@ class Judge:
         self.need = np.array([nd for nd, _, _, _ in p.jumps], dtype=np.uint64)
         self.to = np.array([to for _, to, _, _ in p.jumps], dtype=np.uint64)
         self.flip = self.need | self.to
-        pags = p.pagodas
-        self.loss = np.array([[pg.weights[f] + pg.weights[o] - pg.weights[t]
-                               for f, o, t in (board.jumps[j] for *_, j in p.jumps)]
-                              for pg in pags], dtype=np.int64).reshape(len(pags), len(p.jumps))
-        self.need_vals = np.array([pg.value(p.goal) for pg in pags], dtype=np.int64)
+        self._pagoda_arrays()
         self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
-        self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
-            len(pags), board.n)
         # The beam's ranking (as the search solver's probes): pegs on holes few jumps pass
         # over are hard to clear; a peg with no neighbour is stranded.
         over = [0] * board.n
@@ -130,44 +197,102 @@ class Judge:
         self.nbr = np.array(nbr, dtype=np.uint64)
         self.levels = _load_or_build(p, self.tables, self.need, self.to, self.flip,
                                      self.positions, progress, load_only)
+        # The first call of a compiled function loads numba's machinery (a few tenths of a
+        # second): here, with the judge, rather than in the first verdict.
+        lv.canon(np.uint64(1), self.tables)
+        if max(self.levels) < board.n - 1:
+            if self.lp is not None:
+                # The search above the table prunes by these too (no programme per position).
+                self.library = _load_or_build_library(p)
+                if self.positions >= LARGE_POSITIONS:
+                    # Aimed at the table's bound; worth its build time on a large table only.
+                    # (Only `puzzle pegs table` builds it: a judge loading the table in the
+                    # background goes without rather than keep verdicts waiting a minute.)
+                    self.library += _load_or_build_library(p, self.levels[max(self.levels)],
+                                                           self.positions, library_progress,
+                                                           load_only)
+                self._pagoda_arrays()
+            self._raise_bounds()
+            self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
+
+    def _bloom(self) -> np.ndarray:
+        """The top level's Bloom filter, made with the judge when the table does not decide
+        every position (else on a first search, which such a table never needs)."""
+        if self.bloom is None:
+            keys = self.levels[max(self.levels)]  # the top level (also before ``top`` is set)
+            # About 32 bits per position (at most 64 MB): a wrong "maybe" about 3% of the time.
+            self.bloom_bits = max(10, min(29, (32 * len(keys)).bit_length()))
+            self.bloom = lv.bloom_filter(keys, self.bloom_bits)
+        return self.bloom
 
     def search(self, start: int, deadline: float) -> tuple[str, int]:
-        """("can" | "cannot" | "unknown", positions visited) for a position with more pegs than
-        :attr:`top`."""
+        """("can" | "cannot" | "unknown" | "pagoda", positions visited) for a position with
+        more pegs than :attr:`top`; "pagoda": refuted by a pagoda function found by linear
+        programming for it, :attr:`found` (and kept in :attr:`learnt`)."""
         if not self.compiled:
+            if self._refute(start, deadline):
+                return "pagoda", 0
             return self._search_python(start, deadline)
         top_keys = self.levels[self.top]
-        # Heuristic probes first: they find a way down for most live positions in a few
-        # milliseconds, where the exhaustive search can wander for seconds.
-        for width in BEAM_WIDTHS:
-            # A probe cannot be interrupted: start a wide one only with time to spare.
-            if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
-                break
-            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
-                       self.tables, self.pag_weights, self.need_vals, self.dead_table,
-                       self.hard, self.nbr, width):
-                return "can", 0
         depth = start.bit_count() - self.top + 2
         stack_pos = np.zeros(depth, np.uint64)
         stack_next = np.zeros(depth, np.int64)
         stack_vals = np.zeros((depth, max(1, len(self.need_vals))), np.int64)
         stack_pos[0] = start
-        for k, pg in enumerate(self.problem.pagodas):
+        for k, pg in enumerate(self.pagodas):
             stack_vals[0, k] = pg.value(start)
             if stack_vals[0, k] < self.need_vals[k]:
                 return "cannot", 0
         state = np.zeros(2, np.int64)
-        while True:
-            code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip, self.loss,
-                                  self.need_vals, self.tables, self.perms, self.problem.board.n,
-                                  self.dead_table, stack_pos, stack_next, stack_vals, state,
-                                  CHUNK)
-            if code == 1:
-                return "can", int(state[1])
-            if code == 0:
-                return "cannot", int(state[1])
-            if time.monotonic() + DEADLINE_MARGIN >= deadline:
-                return "unknown", int(state[1])
+
+        def exhaustive(until: float) -> str | None:
+            """Run (or resume) the exact search until ``until``: "can", "cannot" or None."""
+            while True:
+                code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip,
+                                      self.loss_t, self.need_vals, self.tables, self.perms,
+                                      self.problem.board.n, self.dead_table, stack_pos,
+                                      stack_next, stack_vals, state, CHUNK, self._bloom(),
+                                      self.bloom_bits)
+                if code != 2:
+                    return "can" if code == 1 else "cannot"
+                if time.monotonic() + DEADLINE_MARGIN >= until:
+                    return None
+
+        # Heuristic probes find a way down for most live positions in a few milliseconds, where
+        # the exhaustive search can wander for seconds; between two probes the exhaustive
+        # search gets a slice of the budget, which settles the small dead ends (the wider probe
+        # would only waste its time on them).
+        for i, width in enumerate(BEAM_WIDTHS):
+            if i:
+                answer = exhaustive(min(deadline, time.monotonic() + SEARCH_SLICE))
+                if answer is not None:
+                    return answer, int(state[1])
+            # A probe cannot be interrupted: start a wide one only with time to spare.
+            if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
+                break
+            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
+                       self.tables, self.pag_weights, self.loss, self.need_vals, self.dead_table,
+                       self.hard, self.nbr, width):
+                return "can", 0  # 0: the message credits the probe
+        # Not settled yet: try a pagoda function made for this position (a few milliseconds;
+        # the board's library already holds most of those that random play needs, so only the
+        # positions still open pay for the programme).
+        if self._refute(start, deadline):
+            return "pagoda", 0  # the search stops here: the pagodas' arrays have grown
+        answer = exhaustive(deadline)
+        return (answer or "unknown"), int(state[1])
+
+    def _refute(self, start: int, deadline: float) -> bool:
+        """A pagoda function found by linear programming for ``start`` (within half the time
+        left), kept (:meth:`learn`)."""
+        if self.lp is None:
+            return False
+        found = self.lp.refute(start, self.problem.goal, (deadline - time.monotonic()) / 2)
+        if found is None:
+            return False
+        self.found = found
+        self.learn(found)
+        return True
 
     def _search_python(self, start: int, deadline: float) -> tuple[str, int]:
         counter = [0, 0, 0]
@@ -209,6 +334,43 @@ def _load_or_build(p, tables, need, to, flip, positions, progress=None,
     except OSError:
         pass  # a read-only cache only costs the rebuild next time
     return levels
+
+
+def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
+                           load_only: bool = False) -> list[Pagoda]:
+    """The board's pagoda library (:func:`.lp.pagoda_library`; a couple of seconds to build)
+    or, given the table's top level, the one aimed at the table's bound
+    (:func:`.lp.table_library`; about a minute on the 37-hole board), kept on disk.
+    ``load_only``: a missing table library is not built (an empty one is returned)."""
+    key = f"{_cache_path(p, positions).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
+    if top_keys is not None:
+        key += f"-table-{TABLE_LIBRARY_SAMPLES}-{TABLE_LIBRARY_SIZE}"
+    path = cache_dir() / f"pegs-pagodas-v{FORMAT_VERSION}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
+    try:
+        rows = np.load(path)
+        if rows.ndim == 2 and rows.shape[1] == p.board.n:
+            # Checked again on load: a damaged file must not become a wrong proof.
+            found = [tuple(int(w) for w in row) for row in rows]
+            if all(is_pagoda(p.board, w) for w in found):
+                return [Pagoda(LP_NAME, w) for w in found]
+    except (OSError, ValueError):
+        pass
+    if load_only and top_keys is not None:
+        return []
+    if top_keys is None:
+        library = pagoda_library(p.board, p.goal, samples=LIBRARY_SAMPLES, size=LIBRARY_SIZE)
+    else:
+        library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES,
+                                size=TABLE_LIBRARY_SIZE, progress=progress)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, np.array([pg.weights for pg in library], dtype=np.int64).reshape(
+            len(library), p.board.n))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return library
 
 
 def _build_levels(p, tables, need, to, flip, positions, progress=None) -> dict[int, np.ndarray]:
@@ -299,10 +461,11 @@ def _build(key: tuple, state: PegInstance) -> None:
             _judges.popitem(last=False)
 
 
-def prepare_table(state: PegInstance, progress=None) -> Judge:
+def prepare_table(state: PegInstance, progress=None, library_progress=None) -> Judge:
     """Build (or load) the large table of the state's board and goal, keep it on disk and use
-    it for every later verdict. ``progress(pegs, positions)`` is called per level."""
-    judge = Judge(state, LARGE_POSITIONS, progress)
+    it for every later verdict. ``progress(pegs, positions)`` is called per level, then
+    ``library_progress(done, total)`` while the table library is found (when not on disk)."""
+    judge = Judge(state, LARGE_POSITIONS, progress, library_progress=library_progress)
     with _judges_lock:
         _judges[_key(state)] = judge
     return judge
@@ -344,14 +507,10 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
         return Assessment("cannot", f"No: {goal_words} is in another position class.",
                           verdict.reason)
     judge = judge_for(state, wait=wait)
-    pagodas = judge.problem.pagodas if judge else compile_problem(state).pagodas
+    pagodas = judge.pagodas if judge else compile_problem(state).pagodas
     for pg in pagodas:
-        have, need = pg.value(pos), pg.value(goal)
-        if have < need:
-            return Assessment(
-                "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
-                f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
-                f"the pegs; it is {have} now but {need} at the goal, so the goal is out of reach.")
+        if pg.value(pos) < pg.value(goal):
+            return _from_pagoda(pg, pos, goal, board)
     if judge is None:
         return Assessment("unknown", "Not decided yet: this board's table is being built.",
                           "The table of positions that can reach this goal is built once per "
@@ -363,7 +522,13 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     try:
         if pegs <= judge.top:
             return _from_backward(judge.is_alive(pos), pegs, goal_words, judge)
+        for pg in judge.pagodas:
+            if pg.value(pos) < judge.bound(pg):
+                return _from_pagoda(pg, pos, goal, board, judge)
         answer, nodes = judge.search(pos, deadline)
+        if answer == "pagoda":
+            assert judge.found is not None
+            return _from_pagoda(judge.found, pos, goal, board)
     finally:
         judge.lock.release()
     if answer == "can":
@@ -382,6 +547,30 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     return Assessment("unknown", "Not decided within the time allowed.",
                       f"The search visited {plural(nodes, 'position')} within {budget:g} s without "
                       f"deciding; the solver can take longer.")
+
+
+def _from_pagoda(pg: Pagoda, pos: int, goal: int, board, judge: Judge | None = None) -> Assessment:
+    """"cannot" by a pagoda; with ``judge``, against the table's bound (:meth:`Judge.bound`)
+    rather than the goal's value."""
+    have = pg.value(pos)
+    if judge is None:
+        target = f"{pg.value(goal)} at the goal"
+    else:
+        target = (f"at least {judge.bound(pg)} for every position with {plural(judge.top, 'peg')} "
+                  f"that can reach the goal (the table holds them all), and every way to the "
+                  f"goal passes through one")
+    if pg.name != LP_NAME:
+        return Assessment(
+            "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
+            f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
+            f"the pegs; it is {have} now but {target}, so the goal is out of reach.")
+    weights = ", ".join(f"{name} {w}" for name, w in zip(board.names, pg.weights, strict=True) if w)
+    return Assessment(
+        "cannot", "No: a weighting of the holes shows the goal is out of reach (pagoda function).",
+        f"Pagoda function found by linear programming, weights {weights} (0 "
+        f"elsewhere): for every jump, checked one by one, the hole landed in weighs at most the "
+        f"two emptied, so no jump raises the total weight of the pegs; it is {have} now but "
+        f"{target}, so the goal is out of reach.")
 
 
 def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:
