@@ -377,14 +377,26 @@ class _Sluggish(Ones):
         return TaskResult("done late")
 
 
+class _Pondering(Ones):
+    name = "pondering"
+
+    def refusal(self, instance):
+        until = time.thread_time() + 0.15     # works the processor on every call
+        while time.thread_time() < until:
+            pass
+        return None
+
+
 @pytest.mark.parametrize("task, words", [
     (_Numbered(), "gave 42 as its refusal"),
     (_Sluggish(), "cancelled before it started, ran"),
+    (_Pondering(), "to judge an instance"),
 ])
 def test_tasks_law_catches_bad_refusals_and_tasks_that_do_not_stop(monkeypatch, task, words):
     from engine.conformance import check_law, laws
 
     monkeypatch.setattr(laws, "TASK_STOP_SECONDS", 0.1)
+    monkeypatch.setattr(laws, "REFUSAL_SECONDS", 0.1)
     registry = _with(task)
     result = check_law("pairs", "tasks", registry=registry)
     assert result.status == "fail" and words in result.message, result.message
