@@ -129,6 +129,21 @@ def test_moved_rank_equals_ranking_the_moved_placement():
                     == pc.rank(moved, k, fac)
 
 
+@pytest.mark.parametrize("way", ["bytes", "pdep"])
+def test_nth_free_cell_both_ways(way):
+    """The d-th free cell, found a byte at a time or by PDEP (where the processor has a quick
+    one), is the d-th set bit counted in plain Python."""
+    if way == "pdep" and not pc.FAST_PDEP:
+        pytest.skip("this processor has no quick PDEP; the build uses the byte-wise way")
+    nth = pc._nth_free_pdep if way == "pdep" else pc._nth_free_bytes
+    rng = random.Random(11)
+    for _ in range(3000):
+        free = rng.getrandbits(30) | 1
+        cells = [c for c in range(30) if free >> c & 1]
+        d = rng.randrange(len(cells))
+        assert nth(np.int64(free), np.int64(d)) == cells[d]
+
+
 def test_build_threads_setting(monkeypatch):
     monkeypatch.setenv("PUZZLE_ENGINE_BUILD_THREADS", "3")
     assert pc.build_threads() == 3
