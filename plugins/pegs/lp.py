@@ -70,24 +70,12 @@ class PagodaLP:
         diff = np.array([(position >> k & 1) - (goal >> k & 1) for k in range(n)], dtype=float)
         rows = self.rows.copy()
         rows[-1] = diff
-        options = {} if seconds is None else {"time_limit": max(0.001, seconds)}
-        try:
-            res = self._linprog(self.cost, A_ub=rows, b_ub=self.rhs, bounds=(-WEIGHT_BOUND, WEIGHT_BOUND),
-                                method="highs", options=options)
-        except (ValueError, ArithmeticError):  # pragma: no cover - a solver failure proves nothing
-            return None
-        if res.status != 0 or res.x is None:
-            return None
-        fracs = [Fraction(float(v)).limit_denominator(MAX_DENOMINATOR) for v in res.x]
-        scale = math.lcm(*(f.denominator for f in fracs))
-        weights = tuple(int(f * scale) for f in fracs)
-        if max(abs(w) for w in weights) > 1 << 20:  # an awkward rounding (kernels use int64)
+        weights = _solve(self, rows, self.rhs, seconds)
+        if weights is None:
             return None
         pagoda = Pagoda(LP_NAME, weights)
-        # The proof: an exact check, independent of the solver's arithmetic.
-        if is_pagoda(self.board, weights) and pagoda.value(position) < pagoda.value(goal):
-            return pagoda
-        return None
+        # The proof: exact checks, independent of the solver's arithmetic.
+        return pagoda if pagoda.value(position) < pagoda.value(goal) else None
 
 
 def pagoda_library(board: Board, goal: int, *, samples: int = 1000, size: int = 16,
@@ -176,13 +164,15 @@ def table_library(board: Board, top_keys, *, samples: int = 300, size: int = 16,
     return [Pagoda(LP_NAME, w) for w in best]
 
 
-def _solve(solver: PagodaLP, rows, rhs) -> tuple[int, ...] | None:
+def _solve(solver: PagodaLP, rows, rhs, seconds: float | None = None) -> tuple[int, ...] | None:
     """Integer weights for ``rows . w <= rhs`` (the first rows the pagoda ones), checked to be a
-    pagoda function, or None."""
+    pagoda function, or None (also when ``seconds`` run out)."""
+    options = {} if seconds is None else {"time_limit": max(0.001, seconds)}
     try:
         res = solver._linprog(solver.cost, A_ub=rows, b_ub=rhs,
-                              bounds=(-WEIGHT_BOUND, WEIGHT_BOUND), method="highs")
-    except (ValueError, ArithmeticError):  # pragma: no cover
+                              bounds=(-WEIGHT_BOUND, WEIGHT_BOUND), method="highs",
+                              options=options)
+    except (ValueError, ArithmeticError):  # pragma: no cover - a solver failure proves nothing
         return None
     if res.status != 0 or res.x is None:
         return None
