@@ -137,6 +137,20 @@ def test_first_verdict_does_not_wait_for_the_table(fresh):
     assert verdict.assess(inst, budget=1.0).verdict == "can"
 
 
+
+
+def refutations_are_right(inst, truth, words, seed) -> int:
+    """Judge 800 sampled positions; every verdict whose detail holds ``words`` must be a right
+    "cannot" (the oracle's truth). Returns how many there were."""
+    count = 0
+    for state in sample(inst, truth, count=800, seed=seed):
+        a = verdict.assess(state, budget=30.0, wait=True)
+        if words in a.detail:
+            count += 1
+            assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
+    return count
+
+
 @pytest.mark.parametrize("text", [BOARDS[0], BOARDS[2]])
 def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
     """The programme's pagodas (the board's library, and one per position, kept afterwards)
@@ -146,13 +160,7 @@ def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
     fresh.setattr(verdict, "BEAM_WIDTHS", ())  # the programme runs before any search
     inst = parse_instance(text)
     truth = oracle(inst)
-    by_lp = 0
-    for state in sample(inst, truth, count=800, seed=11):
-        a = verdict.assess(state, budget=30.0, wait=True)
-        if "linear programming" in a.detail:
-            by_lp += 1
-            assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
-    assert by_lp
+    assert refutations_are_right(inst, truth, "linear programming", seed=11)
     judge = verdict.judge_for(inst)
     assert judge.learnt  # pagodas made for single positions were in play
 
@@ -190,9 +198,6 @@ def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
         assert any(judge.bound(pg) > pg.value(judge.problem.goal) for pg in judge.pagodas)
         if text == BOARDS[0]:  # the table library joined the goal's
             assert len(judge.library) > len(verdict._load_or_build_library(judge.problem))
-        for state in sample(inst, truth, count=800, seed=13):
-            a = verdict.assess(state, budget=30.0, wait=True)
-            if "that can reach the goal (the table holds them all)" in a.detail:
-                by_bound += 1
-                assert a.verdict == "cannot" and not truth[state.pegs], (state, a)
+        by_bound += refutations_are_right(
+            inst, truth, "that can reach the goal (the table holds them all)", seed=13)
     assert by_bound

@@ -92,19 +92,22 @@ def flood_regions(free, rows, cols):
 
 
 @pytest.mark.parametrize("rows,cols,k", [(3, 3, 4), (4, 4, 8), (5, 4, 3), (5, 5, 5)])
-def test_ordinal_table_names_each_free_cells_region(rows, cols, k):
+def test_region_tables_name_each_free_cells_region(rows, cols, k):
     n = rows * cols
-    table = pc.ordinal_table(rows, cols, k)
+    table, masks = pc.region_tables(rows, cols, k)
     binom = pc.binomials(n)
     rng = random.Random(n * 31 + k)
     for _ in range(300):
         occupied = rng.sample(range(n), k)
         occ = sum(1 << c for c in occupied)
-        row = table[pc._subset_index(np.int64(occ), n, binom)]
+        index = pc._subset_index(np.int64(occ), n, binom)
+        row = table[index]
         free = [c for c in range(n) if c not in occupied]
         for o, region in enumerate(flood_regions(free, rows, cols)):
             for c in region:
                 assert row[c] == min(o, 8)
+            if o < 8:
+                assert masks[index, o] == sum(1 << c for c in region)
         assert all(row[c] == 8 for c in occupied)
 
 

@@ -20,7 +20,7 @@ suffice: seen, this level, the value, and one next level per thread (about 2.6 G
 own next level, and those are folded together after the level: bits set by two threads in one
 shared byte could be lost, and a lost bit would make the table inadmissible. The table is the
 same byte for byte whatever the number of threads. The region a move leaves the blank in is
-read from a table over every set of occupied cells (:func:`ordinal_table`) rather than found by
+read from a table over every set of occupied cells (:func:`region_tables`) rather than found by
 a flood fill. Between pieces the build honours cancellation; progress is reported once per
 level.
 
@@ -273,7 +273,7 @@ def _ordinal(target, free, cols, nfirst, nlast):
 
 @njit(cache=True)
 def _subset_index(occ, n, binom):
-    """Where the occupancy ``occ`` stands in :func:`ordinal_table`: the mask itself on boards of
+    """Where the occupancy ``occ`` stands in :func:`region_tables`: the mask itself on boards of
     at most 16 cells, else its rank among the sets of as many cells (colex order)."""
     if n <= 16:
         return occ
@@ -342,11 +342,6 @@ def region_tables(rows: int, cols: int, k: int) -> tuple[np.ndarray, np.ndarray]
     masks = np.zeros((count, 8), dtype=np.int32)
     _fill_regions(table, masks, n, k, cols, np.int64(nfirst), np.int64(nlast), binom)
     return table, masks
-
-
-def ordinal_table(rows: int, cols: int, k: int) -> np.ndarray:
-    """``O`` of :func:`region_tables`."""
-    return region_tables(rows, cols, k)[0]
 
 
 #: Children gathered before they are marked together (see :func:`_mark`).
