@@ -132,6 +132,27 @@ def test_moved_rank_equals_ranking_the_moved_placement():
                     == pc.rank(moved, k, fac)
 
 
+@pytest.mark.parametrize("n,k", [(16, 8), (16, 7), (25, 6), (9, 1)])
+def test_unranking_the_next_rank_equals_unranking_afresh(n, k):
+    """The build walks ranks upwards and redoes only the slots that change: after steps of one,
+    steps that cross one or several slot boundaries, and long jumps, the cells, digits and
+    earlier cells equal those of a fresh unrank."""
+    fac = pc.rank_factors(n, k)
+    inv = 1.0 / fac
+    total = pc.placements(n, k)
+    rng = random.Random(n * 100 + k)
+    walk = [np.zeros(k, dtype=np.int64) for _ in range(3)]
+    fresh = [np.zeros(k, dtype=np.int64) for _ in range(3)]
+    r, prev = rng.randrange(min(total, 1000)), -1
+    while r < total:
+        occ = pc._unrank_next(np.int64(r), np.int64(prev), k, n, fac, inv, *walk)
+        assert occ == pc._unrank_digits(np.int64(r), k, n, fac, inv, *fresh)
+        for got, want in zip(walk, fresh):
+            assert list(got) == list(want), r
+        step = rng.choice([1, 1, 2, 7, 9, 10, 90, 91, 1000, rng.randrange(1, total // 50 + 2)])
+        r, prev = r + step, r
+
+
 @pytest.mark.parametrize("way", ["bytes", "pdep"])
 def test_nth_free_cell_both_ways(way):
     """The d-th free cell, found a byte at a time or by PDEP (where the processor has a quick

@@ -236,6 +236,38 @@ def _unrank_digits(r, k, n, fac, inv, pos, digits, before):
 
 
 @njit(cache=True, inline="always")
+def _unrank_next(r, prev, k, n, fac, inv, pos, digits, before):
+    """:func:`_unrank_digits` for rank r, given that ``pos``, ``digits`` and ``before`` hold the
+    placement of rank ``prev`` (< r; -1 for none). Ranks are visited in increasing order, and
+    neighbours share all but their last slot or two: only the slots that change are redone.
+    """
+    if prev < 0:
+        return _unrank_digits(r, k, n, fac, inv, pos, digits, before)
+    low = r - prev
+    j = k - 1
+    while True:
+        low += digits[j] * fac[j]
+        if j == 0 or low < fac[j - 1]:
+            break
+        j -= 1
+    used = before[j]
+    free_all = (np.int64(1) << n) - 1
+    for i in range(j, k):
+        d = np.int64(low * inv[i])
+        if d * fac[i] > low:
+            d -= 1
+        elif (d + 1) * fac[i] <= low:
+            d += 1
+        low -= d * fac[i]
+        digits[i] = d
+        before[i] = used
+        c = _nth_free(free_all & ~used, d)
+        pos[i] = c
+        used |= np.int64(1) << c
+    return used
+
+
+@njit(cache=True, inline="always")
 def _moved_rank(r, j, p, q, k, fac, pos, digits, before):
     """The rank of the placement of rank r (cells ``pos``, from :func:`_unrank_digits`) after
     slot j's tile moves from p to q, without ranking it afresh: slot j's digit changes, and so
@@ -381,6 +413,7 @@ def _expand(cur, nxt, touched, shift, lo, hi, k, n, fac, inv, nbr_mask, ordinals
     digits = np.zeros(k, dtype=np.int64)
     before = np.zeros(k, dtype=np.int64)
     nb = 0
+    prev = np.int64(-1)
     for w in range(lo >> 3, hi >> 3):
         if cur64[w] == 0:
             continue
@@ -389,7 +422,8 @@ def _expand(cur, nxt, touched, shift, lo, hi, k, n, fac, inv, nbr_mask, ordinals
             if m == 0:
                 continue
             cur[idx] = 0
-            occ = _unrank_digits(np.int64(idx), k, n, fac, inv, pos, digits, before)
+            occ = _unrank_next(np.int64(idx), prev, k, n, fac, inv, pos, digits, before)
+            prev = np.int64(idx)
             row = _subset_index(occ, n, binom)
             for o in range(8):
                 if not (m >> o) & 1:
@@ -431,6 +465,7 @@ def _merge(nxts, seen, cur, packed, depth, lo, hi, k, n, fac, inv, dist, out):
     digits = np.zeros(k, dtype=np.int64)
     before = np.zeros(k, dtype=np.int64)
     fresh = 0
+    prev = np.int64(-1)
     for w in range(lo >> 3, hi >> 3):
         a = np.uint64(0)
         for t in range(nxts.shape[0]):
@@ -452,7 +487,8 @@ def _merge(nxts, seen, cur, packed, depth, lo, hi, k, n, fac, inv, dist, out):
                 continue
             fresh += 1
             c = (w << 3) + b
-            _unrank_digits(np.int64(c), k, n, fac, inv, pos, digits, before)
+            _unrank_next(np.int64(c), prev, k, n, fac, inv, pos, digits, before)
+            prev = np.int64(c)
             md = 0
             for j in range(k):
                 md += dist[j, pos[j]]
