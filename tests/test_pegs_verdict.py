@@ -201,3 +201,34 @@ def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
         by_bound += refutations_are_right(
             inst, truth, "that can reach the goal (the table holds them all)", seed=13)
     assert by_bound
+
+
+@pytest.mark.parametrize("text", [BOARDS[0], BOARDS[2]])
+def test_probe_is_exact_when_wide_enough_and_never_claims_a_dead_position(fresh, text):
+    """The heuristic probe (``levels.beam``) carries pagoda values from parent to child and
+    ranks children by score. With a width that keeps every child it is an exhaustive search,
+    so it finds a way down from every position that has one; at width 1 it may miss some,
+    but it never claims one for a position that cannot reach the goal."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)  # a small table: the probe has levels to walk
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    judge = verdict.judge_for(inst, wait=True)
+    top_keys = judge.levels[judge.top]
+    board = inst.board
+    probed = {1: 0, 10_000: 0}
+    for state in sample(inst, truth, count=400, seed=11):
+        pos = board.to_compact(state.pegs)
+        if pos.bit_count() <= judge.top + 1 or any(
+                pg.value(pos) < judge.bound(pg) for pg in judge.pagodas):
+            continue
+        for width in probed:
+            judge.dead_table[:] = 0
+            found = verdict.lv.beam(np.uint64(pos), judge.top, top_keys, judge.need, judge.to,
+                                    judge.flip, judge.tables, judge.pag_weights, judge.loss_t,
+                                    judge.need_vals, judge.dead_table, judge.hard, judge.nbr,
+                                    width, judge._bloom(), judge.bloom_bits)
+            assert not found or truth[state.pegs], (text, state.pegs, width)
+            if width > 1:
+                assert found == truth[state.pegs], (text, state.pegs)
+            probed[width] += found
+    assert probed[10_000] > 0

@@ -345,56 +345,112 @@ if AVAILABLE:
             k += 1
         return total
 
+    #: Scores above this count as this in the beam's ranking (more than any board of 64
+    #: holes reaches).
+    SCORE_LIMIT = 1023
+
+    @njit(cache=True, inline="always")
+    def _first_time(keys, stamps, stamp, x):
+        """True the first time ``x`` is offered with this ``stamp`` (then remembered)."""
+        mask = keys.shape[0] - 1
+        i = np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
+        while stamps[i] == stamp:
+            if keys[i] == x:
+                return False
+            i = (i + 1) & mask
+        keys[i] = x
+        stamps[i] = stamp
+        return True
+
     @njit(cache=True, nogil=True)
-    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss, need_vals, dead,
-             hard, nbr, width):
+    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss_t, need_vals, dead,
+             hard, nbr, width, bloom, bloom_bits):
         """A heuristic probe: keep the ``width`` most promising positions per peg count from
         ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
         form is in ``top_keys``. True only when such a position is reached (a proof that the
-        goal can be reached); False proves nothing. ``loss[k, j]``: what jump ``j`` takes
-        from pagoda ``k`` (a child's value is its parent's less that)."""
+        goal can be reached); False proves nothing. ``loss_t[j, k]``: what jump ``j`` takes
+        from pagoda ``k``; ``bloom``: as for :func:`search_down`.
+
+        Each kept position carries its pagoda values (a child's are its parent's less the
+        jump's loss, one contiguous row), so none is summed over the board again.
+        """
         jumps = need.shape[0]
-        npag = pag_weights.shape[0]
-        vals = np.zeros(max(npag, 1), dtype=np.int64)
-        cur = np.empty(1, dtype=np.uint64)
+        npag = loss_t.shape[1]
+        room = max(1, width) * jumps
+        cur = np.empty(max(1, width), dtype=np.uint64)
+        vals = np.zeros((max(1, width), max(npag, 1)), dtype=np.int64)
+        nxt_vals = np.zeros_like(vals)
+        kids = np.empty(room, dtype=np.uint64)
+        parent = np.empty(room, dtype=np.int64)
+        via = np.empty(room, dtype=np.int64)
+        scores = np.empty(room, dtype=np.int64)
+        ranked = np.empty(room, dtype=np.int64)
+        # Children seen at this level (open addressing; a slot counts only when stamped with
+        # the level, so nothing is cleared between levels).
+        seen_size = 16
+        while seen_size < 2 * room:
+            seen_size *= 2
+        seen_keys = np.zeros(seen_size, dtype=np.uint64)
+        seen_level = np.full(seen_size, -1, dtype=np.int64)
         cur[0] = start
+        for k in range(npag):
+            vals[0, k] = _value(start, pag_weights[k])
+        ncur = 1
         count = 0
         x = start
         while x:
             count += 1
             x &= x - np.uint64(1)
-        while count > top and cur.shape[0] > 0:
+        while count > top and ncur > 0:
             last = count - 1 == top
-            kids = np.empty(cur.shape[0] * jumps, dtype=np.uint64)
+            level = count
             m = 0
-            for i in range(cur.shape[0]):
+            for i in range(ncur):
                 pos = cur[i]
-                for k in range(npag):
-                    vals[k] = _value(pos, pag_weights[k])
                 for j in range(jumps):
                     if (pos & need[j]) != need[j] or (pos & to[j]) != np.uint64(0):
                         continue
                     child = pos ^ flip[j]
                     if last:
-                        if _member(top_keys, canon(child, tables)):
+                        c = canon(child, tables)
+                        if _maybe(bloom, bloom_bits, c) and _member(top_keys, c):
                             return True
                         continue
-                    ok = True
+                    short = 0
                     for k in range(npag):
-                        if vals[k] - loss[k, j] < need_vals[k]:
-                            ok = False
-                            break
-                    if ok and not _fd_lookup(dead, child):
+                        short += vals[i, k] - loss_t[j, k] < need_vals[k]
+                    if short == 0 and _first_time(seen_keys, seen_level, level, child):
                         kids[m] = child
+                        parent[m] = i
+                        via[m] = j
                         m += 1
             if last:
                 return False
-            kids = np.unique(kids[:m])
-            if kids.shape[0] > width:
-                scores = np.empty(kids.shape[0], dtype=np.int64)
-                for i in range(kids.shape[0]):
-                    scores[i] = _score(kids[i], hard, nbr)
-                kids = kids[np.argsort(scores, kind="mergesort")[:width]]
-            cur = kids
+            # By score (a counting sort; ties in the order found), the first ``width`` not known
+            # dead: the dead table is a cache miss per look-up, so only those that may be kept
+            # are looked up.
+            hist = np.zeros(SCORE_LIMIT + 2, dtype=np.int64)
+            for r in range(m):
+                sc = min(_score(kids[r], hard, nbr), SCORE_LIMIT)
+                scores[r] = sc
+                hist[sc + 1] += 1
+            for sc in range(SCORE_LIMIT + 1):
+                hist[sc + 1] += hist[sc]
+            for r in range(m):
+                ranked[hist[scores[r]]] = r
+                hist[scores[r]] += 1
+            ncur = 0
+            for r in range(m):
+                if ncur == width:
+                    break
+                i = ranked[r]
+                if _fd_lookup(dead, kids[i]):
+                    continue
+                cur[ncur] = kids[i]
+                j = via[i]
+                for k in range(npag):
+                    nxt_vals[ncur, k] = vals[parent[i], k] - loss_t[j, k]
+                ncur += 1
+            vals, nxt_vals = nxt_vals, vals
             count -= 1
         return False

@@ -64,7 +64,7 @@ BEAM_WIDTHS = (32, 256)
 #: Seconds of exhaustive search between two probes.
 SEARCH_SLICE = 0.012
 #: A generous guess of a probe's time per unit of width on a 37-hole board (seconds).
-BEAM_SECONDS_PER_WIDTH = 0.0001
+BEAM_SECONDS_PER_WIDTH = 0.00003
 #: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
 DEADLINE_MARGIN = 0.004
 #: Pagodas found by linear programming that a judge keeps (the most recent ones).
@@ -271,8 +271,8 @@ class Judge:
             if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
                 break
             if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
-                       self.tables, self.pag_weights, self.loss, self.need_vals, self.dead_table,
-                       self.hard, self.nbr, width):
+                       self.tables, self.pag_weights, self.loss_t, self.need_vals, self.dead_table,
+                       self.hard, self.nbr, width, self._bloom(), self.bloom_bits):
                 return "can", 0  # 0: the message credits the probe
         # Not settled yet: try a pagoda function made for this position (a few milliseconds;
         # the board's library already holds most of those that random play needs, so only the
