@@ -232,3 +232,25 @@ def test_probe_is_exact_when_wide_enough_and_never_claims_a_dead_position(fresh,
                 assert found == truth[state.pegs], (text, state.pegs)
             probed[width] += found
     assert probed[10_000] > 0
+
+
+@pytest.mark.parametrize("text", [BOARDS[0], BOARDS[3]])
+def test_filter_of_the_level_above_the_table_keeps_every_live_position(fresh, text):
+    """``parents_bloom`` stands for the positions one peg above the table that can reach the
+    goal: the search drops a position it rejects as dead, so it must hold every live one
+    (checked against the oracle), and it is only worth its memory if it rejects dead ones."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    judge = verdict.judge_for(inst, wait=True)
+    board = inst.board
+    rejected = 0
+    for grid, alive in truth.items():
+        pos = board.to_compact(grid)
+        if pos.bit_count() != judge.top + 1:
+            continue
+        key = verdict.lv.canon(np.uint64(pos), judge.tables)
+        kept = verdict.lv._maybe(judge.above, judge.above_bits, key)
+        assert kept or not alive, (text, grid)
+        rejected += not kept
+    assert judge.above_bits > 6 and rejected > 0

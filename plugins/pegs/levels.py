@@ -260,6 +260,22 @@ if AVAILABLE:
             out[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
         return out
 
+    @njit(cache=True, nogil=True)
+    def parents_bloom(keys, need, to, flip, tables, bits):
+        """:func:`bloom_filter` of the canonical *parents* of ``keys``: every position one
+        peg up with a jump into one of them. When ``keys`` are all the positions of a level
+        that can reach the goal, these are all those of the level above (a position can reach
+        the goal exactly when one of its jumps leads to one that can), without listing them."""
+        out = np.zeros(1 << (bits - 6), dtype=np.uint64)
+        for i in range(keys.shape[0]):
+            x = keys[i]
+            for j in range(need.shape[0]):
+                # A jump backwards: a peg where the jump lands, none where it starts and over.
+                if (x & to[j]) == to[j] and (x & need[j]) == np.uint64(0):
+                    h = _bloom_slot(canon(x ^ flip[j], tables), bits)
+                    out[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+        return out
+
     @njit(cache=True)
     def _maybe(bloom, bits, x):
         h = _bloom_slot(x, bits)
@@ -267,14 +283,18 @@ if AVAILABLE:
 
     @njit(cache=True, nogil=True)
     def search_down(top_keys, top, need, to, flip, loss_t, need_vals, tables, perms, n, dead,
-                    stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits):
+                    stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits,
+                    above, above_bits):
         """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
         alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
         = [depth, positions expanded]. ``dead`` is the dead-position table of
         :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
         ``bloom``: :func:`bloom_filter` of ``top_keys`` (most misses end there, without the
-        binary search's cache misses). ``loss_t[j, k]``: what jump ``j`` takes from pagoda
-        ``k`` (rows per jump); ``need_vals[k]``: the least value a position may keep.
+        binary search's cache misses). ``above``: :func:`parents_bloom` of ``top_keys``, a
+        superset of the positions with ``top + 1`` pegs that can reach the goal: one with
+        ``top + 1`` pegs that is not in it is dead, without trying its jumps (each a cache
+        miss in ``bloom``). ``loss_t[j, k]``: what jump ``j`` takes from pagoda ``k`` (rows
+        per jump); ``need_vals[k]``: the least value a position may keep.
         Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
         jumps = need.shape[0]
         npag = loss_t.shape[1]
@@ -289,6 +309,7 @@ if AVAILABLE:
             j = stack_next[d]
             count = start_count - d
             last = count - 1 == top
+            above_top = count - 2 == top
             pushed = False
             while j < jumps:
                 if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
@@ -306,7 +327,9 @@ if AVAILABLE:
                     short = 0
                     for k in range(npag):
                         short += stack_vals[d, k] - loss_t[j, k] < need_vals[k]
-                    if short or _fd_lookup(dead, child):
+                    if short or (above_top and not _maybe(above, above_bits,
+                                                          canon(child, tables))) \
+                            or _fd_lookup(dead, child):
                         j += 1
                         continue
                     stack_next[d] = j + 1

@@ -16,7 +16,9 @@
 7. heuristic probes (beams), then the exact depth-first search of the ``search`` solver
    (:class:`.solver._CompiledSearch`, compiled with numba) from the position down to the
    backward set, stopped at the budget ("unknown"). Finding a path proves "can"; running out
-   of positions proves "cannot".
+   of positions proves "cannot". One peg above the table, a Bloom filter of every position
+   with a jump into the table (:func:`.levels.parents_bloom`) drops most dead positions
+   without trying their jumps.
 
 Steps 4 to 7 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
 class): its table of positions proved dead is the *dead-position cache*, kept from one verdict
@@ -31,6 +33,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -99,6 +102,8 @@ class Judge:
         self.minima: dict[tuple[int, ...], int] = {}
         self.bloom: np.ndarray | None = None
         self.bloom_bits = 0
+        # Passes everything until :meth:`_raise_above` makes the real one.
+        self.above, self.above_bits = np.full(1, ~np.uint64(0), np.uint64), 6
         self.learnt: list[Pagoda] = []
         self.found: Pagoda | None = None  # the last pagoda found for a position, for the message
         self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
@@ -214,6 +219,29 @@ class Judge:
                 self._pagoda_arrays()
             self._raise_bounds()
             self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
+            self._raise_above(load_only)
+
+    def _raise_above(self, load_only: bool) -> None:
+        """The filter of the level above the table (:func:`.levels.parents_bloom`), from disk
+        or built (about 20 s of work, on every core, for the 37-hole board's large table);
+        ``load_only``: a missing one is not built (the search then goes without)."""
+        top_keys = self.levels[max(self.levels)]
+        # About 16 bits per position of the level above (some 3 times the top level's), at
+        # most 128 MB: a wrong "maybe" about 3% of the time.
+        bits = max(10, min(30, (48 * len(top_keys)).bit_length()))
+        path = _cache_path(self.problem, self.positions)
+        path = path.with_name(f"{path.stem}-above-{bits}.npy")
+        try:
+            above = np.load(path)
+            if above.shape == (1 << (bits - 6),) and above.dtype == np.uint64:
+                self.above, self.above_bits = above, bits
+                return
+        except (OSError, ValueError):
+            pass
+        if load_only:
+            return
+        self.above, self.above_bits = _parents_bloom(top_keys, self, bits), bits
+        _save(path, self.above)
 
     def _bloom(self) -> np.ndarray:
         """The top level's Bloom filter, made with the judge when the table does not decide
@@ -252,7 +280,7 @@ class Judge:
                                       self.loss_t, self.need_vals, self.tables, self.perms,
                                       self.problem.board.n, self.dead_table, stack_pos,
                                       stack_next, stack_vals, state, CHUNK, self._bloom(),
-                                      self.bloom_bits)
+                                      self.bloom_bits, self.above, self.above_bits)
                 if code != 2:
                     return "can" if code == 1 else "cannot"
                 if time.monotonic() + DEADLINE_MARGIN >= until:
@@ -336,6 +364,37 @@ def _load_or_build(p, tables, need, to, flip, positions, progress=None,
     return levels
 
 
+def _parents_bloom(top_keys: np.ndarray, judge: Judge, bits: int) -> np.ndarray:
+    """:func:`.levels.parents_bloom` of ``top_keys``, its pieces on separate cores (the
+    kernel releases the GIL), or-ed together."""
+    pieces = max(1, min(4, os.cpu_count() or 1, len(top_keys) // 100_000))
+    bounds = np.linspace(0, len(top_keys), pieces + 1).astype(np.int64)
+
+    def piece(i: int) -> np.ndarray:
+        return lv.parents_bloom(top_keys[bounds[i]:bounds[i + 1]], judge.need, judge.to,
+                                judge.flip, judge.tables, bits)
+
+    if pieces == 1:
+        return piece(0)
+    with ThreadPoolExecutor(pieces, thread_name_prefix="pegs-above") as pool:
+        parts = list(pool.map(piece, range(pieces)))
+    out = parts[0]
+    for part in parts[1:]:
+        out |= part
+    return out
+
+
+def _save(path: Path, array: np.ndarray) -> None:
+    """Keep ``array`` on disk (atomically); a read-only cache only costs a rebuild."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, array)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
                            load_only: bool = False) -> list[Pagoda]:
     """The board's pagoda library (:func:`.lp.pagoda_library`; a couple of seconds to build)
@@ -362,14 +421,8 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
     else:
         library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES,
                                 size=TABLE_LIBRARY_SIZE, progress=progress)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(tmp, np.array([pg.weights for pg in library], dtype=np.int64).reshape(
-            len(library), p.board.n))
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    _save(path, np.array([pg.weights for pg in library], dtype=np.int64).reshape(
+        len(library), p.board.n))
     return library
 
 
