@@ -623,14 +623,14 @@ def tasks(s: Subject) -> str:
         return "no tasks"
     for task in found:
         accepted = None
-        warm = False
-        for text, inst in s.instances():
-            if not warm:
-                # Once untimed: loading what every refusal shares (compiled code, tables) is
-                # paid once per process, not per edit.
-                with guard(_text_example(s.puzzle, text), f"task {task.name!r}: refusal"):
-                    task.refusal(inst)
-                warm = True
+        examples = list(s.instances())
+        # Every instance once untimed: loading what refusals share (compiled code, tables) is
+        # paid once per process, not per edit, and different instances may take different
+        # paths (a small board may be judged without the code a large one needs).
+        for text, inst in examples:
+            with guard(_text_example(s.puzzle, text), f"task {task.name!r}: refusal"):
+                task.refusal(inst)
+        for text, inst in examples:
             # Processor time of this thread: other processes sharing the machine must not make
             # a quick refusal look slow.
             started = time.thread_time()

@@ -21,8 +21,9 @@ own next level, and those are folded together after the level: bits set by two t
 shared byte could be lost, and a lost bit would make the table inadmissible. The table is the
 same byte for byte whatever the number of threads. The region a move leaves the blank in is
 read from a table over every set of occupied cells (:func:`region_tables`) rather than found by
-a flood fill. Between pieces the build honours cancellation; progress is reported once per
-level.
+a flood fill, and each frontier is walked by increasing rank, unranking each placement from the
+last one (:func:`_unrank_next`). Between pieces the build honours cancellation; progress is
+reported once per level.
 
 Lookup tables can be shared through the diagonal mirror: when a partition contains a pattern
 and its mirror image (as on the 5x5), only one of the two is built, and the other's value is
