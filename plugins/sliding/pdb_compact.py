@@ -219,19 +219,25 @@ def _unrank_digits(r, k, n, fac, inv, pos, digits, before):
     ``inv`` holds ``1 / fac``: a multiplication and a correction cost far less than an integer
     division, and this runs for every entry of every frontier.
     """
-    used = np.int64(0)
+    return _unrank_from(r, 0, np.int64(0), k, n, fac, inv, pos, digits, before)
+
+
+@njit(cache=True, inline="always")
+def _unrank_from(low, j, used, k, n, fac, inv, pos, digits, before):
+    """Fill slots j..k-1 from ``low`` (the part of the rank they hold), the cells of the slots
+    before them being ``used``; return the occupancy mask."""
     free_all = (np.int64(1) << n) - 1
-    for j in range(k):
-        d = np.int64(r * inv[j])
-        if d * fac[j] > r:
+    for i in range(j, k):
+        d = np.int64(low * inv[i])
+        if d * fac[i] > low:
             d -= 1
-        elif (d + 1) * fac[j] <= r:
+        elif (d + 1) * fac[i] <= low:
             d += 1
-        r -= d * fac[j]
-        digits[j] = d
-        before[j] = used
+        low -= d * fac[i]
+        digits[i] = d
+        before[i] = used
         c = _nth_free(free_all & ~used, d)
-        pos[j] = c
+        pos[i] = c
         used |= np.int64(1) << c
     return used
 
@@ -251,21 +257,7 @@ def _unrank_next(r, prev, k, n, fac, inv, pos, digits, before):
         if j == 0 or low < fac[j - 1]:
             break
         j -= 1
-    used = before[j]
-    free_all = (np.int64(1) << n) - 1
-    for i in range(j, k):
-        d = np.int64(low * inv[i])
-        if d * fac[i] > low:
-            d -= 1
-        elif (d + 1) * fac[i] <= low:
-            d += 1
-        low -= d * fac[i]
-        digits[i] = d
-        before[i] = used
-        c = _nth_free(free_all & ~used, d)
-        pos[i] = c
-        used |= np.int64(1) << c
-    return used
+    return _unrank_from(low, j, before[j], k, n, fac, inv, pos, digits, before)
 
 
 @njit(cache=True, inline="always")
