@@ -254,3 +254,18 @@ def test_filter_of_the_level_above_the_table_keeps_every_live_position(fresh, te
         assert kept or not alive, (text, grid)
         rejected += not kept
     assert judge.above_bits > 6 and rejected > 0
+
+
+def test_a_damaged_filter_on_disk_is_built_again_not_trusted(fresh, tmp_path):
+    """A filter read from disk that lacks the parents of top-level positions would drop live
+    positions (a wrong "cannot"): it is checked on load and built again."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    inst = parse_instance(BOARDS[0])
+    built = verdict.judge_for(inst, wait=True).above.copy()
+    [path] = tmp_path.glob("pegs-live-*-above-*.npy")
+    np.save(path, np.zeros_like(built))
+    fresh.setattr(verdict, "_judges", OrderedDict())
+    fresh.setattr(verdict, "_building", {})
+    again = verdict.judge_for(inst, wait=True)
+    assert np.array_equal(again.above, built)
+    assert np.array_equal(np.load(path), built)

@@ -261,25 +261,43 @@ if AVAILABLE:
         return out
 
     @njit(cache=True, nogil=True)
-    def parents_bloom(keys, need, to, flip, tables, bits):
-        """:func:`bloom_filter` of the canonical *parents* of ``keys``: every position one
-        peg up with a jump into one of them. When ``keys`` are all the positions of a level
-        that can reach the goal, these are all those of the level above (a position can reach
-        the goal exactly when one of its jumps leads to one that can), without listing them."""
-        out = np.zeros(1 << (bits - 6), dtype=np.uint64)
+    def add_parents(keys, need, to, flip, tables, bloom, bits):
+        """Add to ``bloom`` (:func:`bloom_filter` layout, ``2**bits`` bits) the canonical
+        *parents* of ``keys``: every position one peg up with a jump into one of them. When
+        ``keys`` are all the positions of a level that can reach the goal, these are all those
+        of the level above (a position can reach the goal exactly when one of its jumps leads
+        to one that can), without listing them. Returns how many bits were clear before: 0
+        when ``bloom`` already held every parent, which checks a filter read from disk."""
+        added = 0
         for i in range(keys.shape[0]):
             x = keys[i]
             for j in range(need.shape[0]):
                 # A jump backwards: a peg where the jump lands, none where it starts and over.
                 if (x & to[j]) == to[j] and (x & need[j]) == np.uint64(0):
                     h = _bloom_slot(canon(x ^ flip[j], tables), bits)
-                    out[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+                    bit = np.uint64(1) << np.uint64(h & 63)
+                    if (bloom[h >> 6] & bit) == np.uint64(0):
+                        bloom[h >> 6] |= bit
+                        added += 1
+        return added
+
+    def parents_bloom(keys, need, to, flip, tables, bits):
+        """A filter of the parents of ``keys`` (:func:`add_parents`)."""
+        out = np.zeros(1 << (bits - 6), dtype=np.uint64)
+        add_parents(keys, need, to, flip, tables, out, bits)
         return out
 
     @njit(cache=True)
     def _maybe(bloom, bits, x):
         h = _bloom_slot(x, bits)
         return (bloom[h >> 6] >> np.uint64(h & 63)) & np.uint64(1) != np.uint64(0)
+
+    @njit(cache=True, inline="always")
+    def _in_top(top_keys, tables, bloom, bits, x):
+        """Whether ``x`` (any symmetric image) is in the sorted ``top_keys``, whose
+        :func:`bloom_filter` ``bloom`` settles most misses without the binary search."""
+        c = canon(x, tables)
+        return _maybe(bloom, bits, c) and _member(top_keys, c)
 
     @njit(cache=True, nogil=True)
     def search_down(top_keys, top, need, to, flip, loss_t, need_vals, tables, perms, n, dead,
@@ -315,8 +333,7 @@ if AVAILABLE:
                 if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
                     child = pos ^ flip[j]
                     if last:
-                        c = canon(child, tables)
-                        if _maybe(bloom, bloom_bits, c) and _member(top_keys, c):
+                        if _in_top(top_keys, tables, bloom, bloom_bits, child):
                             stack_next[d] = j + 1
                             state[0] = d
                             return 1
@@ -409,12 +426,12 @@ if AVAILABLE:
         scores = np.empty(room, dtype=np.int64)
         ranked = np.empty(room, dtype=np.int64)
         # Children seen at this level (open addressing; a slot counts only when stamped with
-        # the level, so nothing is cleared between levels).
+        # the level's peg count, so nothing is cleared between levels).
         seen_size = 16
         while seen_size < 2 * room:
             seen_size *= 2
         seen_keys = np.zeros(seen_size, dtype=np.uint64)
-        seen_level = np.full(seen_size, -1, dtype=np.int64)
+        seen_count = np.full(seen_size, -1, dtype=np.int64)
         cur[0] = start
         for k in range(npag):
             vals[0, k] = _value(start, pag_weights[k])
@@ -426,7 +443,6 @@ if AVAILABLE:
             x &= x - np.uint64(1)
         while count > top and ncur > 0:
             last = count - 1 == top
-            level = count
             m = 0
             for i in range(ncur):
                 pos = cur[i]
@@ -435,14 +451,13 @@ if AVAILABLE:
                         continue
                     child = pos ^ flip[j]
                     if last:
-                        c = canon(child, tables)
-                        if _maybe(bloom, bloom_bits, c) and _member(top_keys, c):
+                        if _in_top(top_keys, tables, bloom, bloom_bits, child):
                             return True
                         continue
                     short = 0
                     for k in range(npag):
                         short += vals[i, k] - loss_t[j, k] < need_vals[k]
-                    if short == 0 and _first_time(seen_keys, seen_level, level, child):
+                    if short == 0 and _first_time(seen_keys, seen_count, count, child):
                         kids[m] = child
                         parent[m] = i
                         via[m] = j

@@ -107,8 +107,7 @@ def pagoda_library(board: Board, goal: int, *, samples: int = 1000, size: int = 
             found.append(known)
         hits[known.weights] = hits.get(known.weights, 0) + 1
     found.sort(key=lambda pg: -hits[pg.weights])
-    return [Pagoda(LP_NAME, pg.weights)
-            for pg in found[:size]]
+    return found[:size]
 
 
 def table_library(board: Board, top_keys, *, samples: int = 300, size: int = 16,
