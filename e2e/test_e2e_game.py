@@ -421,6 +421,18 @@ def test_plain_messages_singular_and_solved_by_hand(page, server, installed):
     expect(page.locator("#board")).to_have_attribute("data-solved", "true")
 
 
+def test_a_refused_solve_says_why_in_words(page, server, installed):
+    """The server's refusal names the field for API clients ("time_limit"); the page says it
+    in words, once."""
+    need(installed, "sliding")
+    open_editor(page, server, "sliding", instance="1 2 3/4 5 6/7 0 8")
+    page.locator("#time-limit").fill("99999")
+    said = solve_here(page)
+    assert said.startswith("Cannot solve: The time limit is at most"), said
+    assert "_" not in said and said.count("time limit") == 1
+    expect(page.locator("#solve-status")).to_have_attribute("data-kind", "error")
+
+
 def test_unsolvable_reason_once_with_why(page, server, installed):
     need(installed, "pegs")
     # European board, goal d4: impossible by position class.

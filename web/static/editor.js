@@ -56,7 +56,11 @@
 
   function errorText(body) {
     if (!body || !body.error) return "Something went wrong.";
-    return sentence(body.where ? body.where + ": " + body.error : body.error);
+    // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"): said in
+    // words, and left out when the message already names it.
+    const where = body.where ? String(body.where).replace(/_/g, " ") : "";
+    const named = where && body.error.toLowerCase().includes(where.toLowerCase());
+    return sentence(where && !named ? where + ": " + body.error : body.error);
   }
 
   async function call(method, url, data) {
