@@ -269,3 +269,37 @@ def test_a_damaged_filter_on_disk_is_built_again_not_trusted(fresh, tmp_path):
     again = verdict.judge_for(inst, wait=True)
     assert np.array_equal(again.above, built)
     assert np.array_equal(np.load(path), built)
+
+
+@pytest.mark.parametrize("text", [BOARDS[0], BOARDS[2]])
+def test_each_lane_of_the_exact_search_alone_and_both_together_are_exact(fresh, text):
+    """The exact search runs in lanes that try the jumps in different orders and share the
+    dead-position table (``Judge._exhaust``). Each lane alone must be an exact search (its
+    jump arrays permuted together), and two lanes sharing the table must agree with the
+    oracle, whatever the other one has stored; so must the lanes the judge made itself."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    fresh.setattr(verdict, "BEAM_WIDTHS", ())  # no probes: the exhaustive search decides
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    judge = verdict.judge_for(inst, wait=True)
+    order = np.arange(len(judge.need))[::-1]
+    forward = (judge.need, judge.to, judge.flip, judge.loss_t)
+    backward = (judge.need[order].copy(), judge.to[order].copy(), judge.flip[order].copy(),
+                np.ascontiguousarray(judge.loss_t[order]))
+    board = inst.board
+    decided = {"can": 0, "cannot": 0}
+    for lanes in ([forward], [backward], [forward, backward], list(judge.lane_arrays)):
+        judge.lane_arrays = lanes
+        judge.dead_table[:] = 0
+        for state in sample(inst, truth, count=300, seed=5):
+            pos = board.to_compact(state.pegs)
+            if pos.bit_count() <= judge.top + 1:
+                continue
+            answer, _ = judge.search(pos, float("inf"))
+            if answer in ("cannot", "pagoda"):
+                assert not truth[state.pegs], (text, state.pegs, len(lanes))
+                decided["cannot"] += 1
+            else:
+                assert answer == "can" and truth[state.pegs], (text, state.pegs, len(lanes))
+                decided["can"] += 1
+    assert decided["can"] and decided["cannot"]

@@ -68,6 +68,9 @@ BEAM_WIDTHS = (32, 256)
 SEARCH_SLICE = 0.012
 #: A generous guess of a probe's time per unit of width on a 37-hole board (seconds).
 BEAM_SECONDS_PER_WIDTH = 0.00003
+#: Lanes of the exact search run at once (:meth:`Judge._exhaust`): one per core, at most two.
+SEARCH_LANES = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                          else os.cpu_count() or 1))
 #: Seconds kept in hand at the end of the budget (one more chunk of the search may run).
 DEADLINE_MARGIN = 0.004
 #: Pagodas found by linear programming that a judge keeps (the most recent ones).
@@ -98,6 +101,7 @@ class Judge:
         self.problem = compile_problem(inst)
         p = self.problem
         self.lock = threading.Lock()
+        self._helper: ThreadPoolExecutor | None = None  # runs the second lane of the search
         self.library: list[Pagoda] = []
         self.minima: dict[tuple[int, ...], int] = {}
         self.bloom: np.ndarray | None = None
@@ -165,6 +169,14 @@ class Judge:
         self.need_vals = np.array([self.bound(pg) for pg in pags], dtype=np.int64)
         self.pag_weights = np.array([pg.weights for pg in pags], dtype=np.int64).reshape(
             len(pags), board.n)
+        if self.compiled:
+            # One lane per core for the exact search (:meth:`_exhaust`), each trying the jumps
+            # in its own order: the first in the board's, the second in reverse.
+            orders = [np.arange(len(self.need))]
+            if SEARCH_LANES > 1:
+                orders.append(orders[0][::-1])
+            self.lane_arrays = [(self.need[o].copy(), self.to[o].copy(), self.flip[o].copy(),
+                                 np.ascontiguousarray(self.loss_t[o])) for o in orders]
 
     def is_alive(self, pos: int) -> bool:
         """Exact, for a position with at most :attr:`top` pegs."""
@@ -267,29 +279,16 @@ class Judge:
                 return "pagoda", 0
             return self._search_python(start, deadline)
         top_keys = self.levels[self.top]
-        depth = start.bit_count() - self.top + 2
-        stack_pos = np.zeros(depth, np.uint64)
-        stack_next = np.zeros(depth, np.int64)
-        stack_vals = np.zeros((depth, max(1, len(self.need_vals))), np.int64)
-        stack_pos[0] = start
-        for k, pg in enumerate(self.pagodas):
-            stack_vals[0, k] = pg.value(start)
-            if stack_vals[0, k] < self.need_vals[k]:
-                return "cannot", 0
-        state = np.zeros(2, np.int64)
+        values = [pg.value(start) for pg in self.pagodas]
+        if any(v < need for v, need in zip(values, self.need_vals, strict=True)):
+            return "cannot", 0
+        lanes = [_Lane(start, start.bit_count() - self.top + 2, values)
+                 for _ in self.lane_arrays]
 
         def exhaustive(until: float) -> str | None:
             """Run (or resume) the exact search until ``until``: "can", "cannot" or None."""
-            while True:
-                code = lv.search_down(top_keys, self.top, self.need, self.to, self.flip,
-                                      self.loss_t, self.need_vals, self.tables, self.perms,
-                                      self.problem.board.n, self.dead_table, stack_pos,
-                                      stack_next, stack_vals, state, CHUNK, self._bloom(),
-                                      self.bloom_bits, self.above, self.above_bits)
-                if code != 2:
-                    return "can" if code == 1 else "cannot"
-                if time.monotonic() + DEADLINE_MARGIN >= until:
-                    return None
+            code = self._exhaust(lanes, top_keys, until)
+            return None if code is None else "can" if code == 1 else "cannot"
 
         # Heuristic probes find a way down for most live positions in a few milliseconds, where
         # the exhaustive search can wander for seconds; between two probes the exhaustive
@@ -299,7 +298,7 @@ class Judge:
             if i:
                 answer = exhaustive(min(deadline, time.monotonic() + SEARCH_SLICE))
                 if answer is not None:
-                    return answer, int(state[1])
+                    return answer, sum(int(lane.state[1]) for lane in lanes)
             # A probe cannot be interrupted: start a wide one only with time to spare.
             if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
                 break
@@ -313,7 +312,43 @@ class Judge:
         if self._refute(start, deadline):
             return "pagoda", 0  # the search stops here: the pagodas' arrays have grown
         answer = exhaustive(deadline)
-        return (answer or "unknown"), int(state[1])
+        return (answer or "unknown"), sum(int(lane.state[1]) for lane in lanes)
+
+    def _exhaust(self, lanes: list[_Lane], top_keys: np.ndarray, until: float) -> int | None:
+        """Run (or resume) the exact search on every lane until one settles it (1: a way
+        down, 0: none) or ``until`` (None).
+
+        The lanes share the dead-position table, so what one proves dead the other skips
+        (the "lazy SMP" of game-tree search): trying the jumps in opposite orders, they meet
+        in the middle of a dead position's tree, about twice as fast as one lane alone. Each
+        entry of the table is one machine word, written whole, so a lane only ever reads a
+        position the other proved dead (or nothing); a race loses an entry at worst."""
+        stop = threading.Event()
+        helper = None
+        if len(lanes) > 1:
+            if self._helper is None:
+                self._helper = ThreadPoolExecutor(len(lanes) - 1, thread_name_prefix="pegs-lane")
+            helper = [self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
+                                          top_keys, until, stop)
+                      for i in range(1, len(lanes))]
+        codes = [self._run_lane(lanes[0], self.lane_arrays[0], top_keys, until, stop)]
+        codes += [future.result() for future in helper or ()]
+        return next((code for code in codes if code is not None), None)
+
+    def _run_lane(self, lane: _Lane, arrays: tuple[np.ndarray, ...], top_keys: np.ndarray,
+                  until: float, stop: threading.Event) -> int | None:
+        """One lane of :meth:`_exhaust`, a chunk of :data:`CHUNK` positions at a time."""
+        need, to, flip, loss_t = arrays
+        while not stop.is_set() and time.monotonic() + DEADLINE_MARGIN < until:
+            code = lv.search_down(top_keys, self.top, need, to, flip, loss_t, self.need_vals,
+                                  self.tables, self.perms, self.problem.board.n,
+                                  self.dead_table, lane.pos, lane.next, lane.vals, lane.state,
+                                  CHUNK, self._bloom(), self.bloom_bits, self.above,
+                                  self.above_bits)
+            if code != 2:
+                stop.set()
+                return int(code)
+        return None
 
     def _refute(self, start: int, deadline: float) -> bool:
         """A pagoda function found by linear programming for ``start`` (within half the time
@@ -336,6 +371,18 @@ class Judge:
         except (_Stop, _Capped):
             return "unknown", counter[0]
         return ("can" if moves is not None else "cannot"), counter[0]
+
+
+class _Lane:
+    """The resumable stack of one lane of the exact search (:meth:`Judge._exhaust`)."""
+
+    def __init__(self, start: int, depth: int, values: list[int]):
+        self.pos = np.zeros(depth, np.uint64)
+        self.next = np.zeros(depth, np.int64)
+        self.vals = np.zeros((depth, max(1, len(values))), np.int64)
+        self.state = np.zeros(2, np.int64)  # [depth, positions expanded]
+        self.pos[0] = start
+        self.vals[0, :len(values)] = values
 
 
 def _cache_path(p, positions: int) -> Path:
