@@ -303,3 +303,65 @@ def test_each_lane_of_the_exact_search_alone_and_both_together_are_exact(fresh, 
                 assert answer == "can" and truth[state.pegs], (text, state.pegs, len(lanes))
                 decided["can"] += 1
     assert decided["can"] and decided["cannot"]
+
+
+@pytest.mark.parametrize("text", [BOARDS[0], BOARDS[3]])
+def test_opening_book_holds_every_position_near_the_start_decided_exactly(fresh, tmp_path, text):
+    """``Judge.open_book`` decides every position within a few jumps of the start: each one
+    agrees with the oracle, the verdict then answers from the book, and a new judge reads the
+    book back from disk."""
+    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    inst = parse_instance(text)
+    truth = oracle(inst)
+    board = inst.board
+    start = board.to_compact(inst.pegs)
+    judge = verdict.judge_for(inst, wait=True)
+    added = judge.open_book(start)
+    assert added == len(judge.book) > 0
+    # Every position a few jumps from the start, found here by brute force over the oracle's
+    # positions (grid bitboards), is in the book with the oracle's answer.
+    reachable, level = set(), {inst.pegs}
+    jumps = brute_jumps(inst)
+    while level:
+        level = {p & ~(1 << a) & ~(1 << b) | (1 << c) for p in level for a, b, c in jumps
+                 if p >> a & 1 and p >> b & 1 and not p >> c & 1}
+        level = {p for p in level if p.bit_count() > judge.top}
+        reachable |= level
+    in_book = 0
+    for grid in reachable:
+        known = judge.book_verdict(board.to_compact(grid))
+        if known is not None:
+            assert known == truth[grid], (text, grid)
+            in_book += 1
+    assert in_book >= len(judge.book)  # every entry stands for at least one of them
+    assert judge.open_book(start) == 0  # already there
+    # A fresh judge finds it on disk; the verdict answers from it.
+    fresh.setattr(verdict, "_judges", OrderedDict())
+    again = verdict.judge_for(inst, wait=True)
+    assert np.array_equal(again.book.dead, judge.book.dead)
+    assert np.array_equal(again.book.alive, judge.book.alive)
+    answered = 0
+    for grid in sorted(reachable):
+        # The cheaper proofs (no jump left, position classes, pagodas) come before the book.
+        a = verdict.assess(replace(inst, pegs=grid), budget=1.0, wait=True)
+        assert a.verdict == ("can" if truth[grid] else "cannot"), a
+        answered += "opening book" in a.detail
+    assert answered
+
+
+def test_a_damaged_opening_book_is_ignored(tmp_path):
+    """A book read from disk whose contents do not match its digest, or whose arrays are not
+    sorted, would give wrong verdicts: it is read as empty."""
+    keys = np.array([3, 5, 9], np.uint64)
+    book = verdict.OpeningBook(keys, np.array([4, 6], np.uint64), np.array([7], np.uint64))
+    path = tmp_path / "book.npz"
+    book.save(path)
+    loaded = verdict.OpeningBook.load(path)
+    assert loaded.verdict(5) is True and loaded.verdict(6) is False and loaded.verdict(8) is None
+    with np.load(path) as data:
+        parts = {name: data[name] for name in data.files}
+    parts["dead"] = np.array([4, 5], np.uint64)  # 5 moved from alive to dead, digest unchanged
+    np.savez(path, **parts)
+    assert len(verdict.OpeningBook.load(path)) == 0
+    path.write_bytes(b"not a book")
+    assert len(verdict.OpeningBook.load(path)) == 0

@@ -82,7 +82,9 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
 def table_command(instance: str) -> None:
     """Build the large table of positions that can reach INSTANCE's goal on its board (used by
     the live verdicts; kept on disk; one to two minutes for the English board, more for the
-    37-hole one, which also gets a library of pagoda functions: about two minutes)."""
+    37-hole one, which also gets a library of pagoda functions: about two minutes, and an
+    opening book of the positions within seven jumps of INSTANCE's start: about four)."""
+    from .book import BookProgress
     from .verdict import prepare_table
 
     try:
@@ -100,8 +102,16 @@ def table_command(instance: str) -> None:
         click.echo(f"  pagoda library: {done:,} of {total:,} sets of holes "
                    f"({time.monotonic() - started:6.1f} s)", err=True)
 
+    last_book = [0.0]
+
+    def book_progress(done: BookProgress) -> None:
+        if done.done == done.total or time.monotonic() - last_book[0] >= 2.0:
+            last_book[0] = time.monotonic()
+            click.echo(f"  opening book: {done.done:,} of {done.total:,} positions decided "
+                       f"({time.monotonic() - started:6.1f} s)", err=True)
+
     try:
-        judge = prepare_table(inst, progress, library_progress)
+        judge = prepare_table(inst, progress, library_progress, book_progress)
     except KeyboardInterrupt:
         click.echo("error: stopped", err=True)
         sys.exit(3)
@@ -110,3 +120,7 @@ def table_command(instance: str) -> None:
     if judge.library:
         click.echo(f"{plural(len(judge.library), 'pagoda function')} in the board's libraries "
                    f"(found by linear programming, each checked against every jump)")
+    if len(judge.book):
+        click.echo(f"{plural(len(judge.book), 'position')} in the opening book ("
+                   f"{len(judge.book.alive):,} can reach the goal, {len(judge.book.dead):,} cannot), "
+                   f"from {plural(len(judge.book.starts), 'start')}")

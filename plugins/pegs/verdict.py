@@ -44,6 +44,7 @@ from engine import Assessment, SolveContext, cache_dir, plural
 from . import fastdfs, lp
 from . import levels as lv
 from .board import PegInstance
+from .book import BOOK_FORMAT, OpeningBook, decide_openings, opening_levels
 from .classes import class_verdict, invariant_for
 from .count import _grow, _Side
 from .lp import LP_NAME, PagodaLP, pagoda_library, table_library
@@ -111,6 +112,7 @@ class Judge:
         self.learnt: list[Pagoda] = []
         self.found: Pagoda | None = None  # the last pagoda found for a position, for the message
         self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
+        self.book = OpeningBook.empty()  # positions near a start, decided once (:mod:`.book`)
         self.compiled = lv.AVAILABLE and p.board.n <= 64
         if self.compiled:
             self._init_compiled(inst, progress, load_only, library_progress)
@@ -202,7 +204,9 @@ class Judge:
         self.to = np.array([to for _, to, _, _ in p.jumps], dtype=np.uint64)
         self.flip = self.need | self.to
         self._pagoda_arrays()
-        self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
+        # Filled, not just allocated: np.zeros maps its pages on first touch, and touching
+        # thousands of them one fault at a time made the first search 50-130 ms slower.
+        self.dead_table = np.full(1 << fastdfs.TABLE_BITS, 0, dtype=np.uint64)
         # The beam's ranking (as the search solver's probes): pegs on holes few jumps pass
         # over are hard to clear; a peg with no neighbour is stranded.
         over = [0] * board.n
@@ -232,6 +236,63 @@ class Judge:
             self._raise_bounds()
             self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
             self._raise_above(load_only)
+            self.book = OpeningBook.load(self._book_path())
+            self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Load the compiled search and probe now (some 70 ms from numba's cache), not in the
+        first verdict that needs them: one step of each from the full board."""
+        top_keys = self.levels[max(self.levels)]
+        top = max(self.levels)
+        full = (1 << self.problem.board.n) - 1
+        values = [pg.value(full) for pg in self.pagodas]
+        lane = _Lane(full, self.problem.board.n - top + 2, values)
+        need, to, flip, loss_t = self.lane_arrays[0]
+        lv.search_down(top_keys, top, need, to, flip, loss_t, self.need_vals, self.tables,
+                       self.perms, self.problem.board.n, np.zeros(1, np.uint64), lane.pos,
+                       lane.next, lane.vals, lane.state, 1, self._bloom(), self.bloom_bits,
+                       self.above, self.above_bits)
+        lv.beam(np.uint64(full), top, top_keys, need, to, flip, self.tables, self.pag_weights,
+                loss_t, self.need_vals, np.zeros(1, np.uint64), self.hard, self.nbr, 1,
+                self._bloom(), self.bloom_bits)
+
+    def _book_path(self) -> Path:
+        # Shared by the judge's small and large tables: the book's verdicts are exact either way.
+        path = _cache_path(self.problem, 0)
+        return path.with_name(f"{path.stem}-book-v{BOOK_FORMAT}.npz")
+
+    def book_verdict(self, pos: int) -> bool | None:
+        """The opening book's verdict on ``pos`` (see :mod:`.book`), or None."""
+        if not len(self.book):
+            return None
+        return self.book.verdict(int(lv.canon(np.uint64(pos), self.tables)))
+
+    def open_book(self, start: int, progress=None) -> int:
+        """Decide every position within a few jumps of ``start`` (:data:`.book.BOOK_POSITIONS`
+        at most) with no time limit, add them to the opening book and keep it on disk; the
+        positions added (0 when the book already has that start, or the table decides every
+        position). ``progress(BookProgress)`` is called as they are decided; Ctrl+C stops the
+        build (nothing is kept)."""
+        if not self.compiled or self.top >= start.bit_count() - 1:
+            return 0
+        start_key = int(lv.canon(np.uint64(start), self.tables))
+        if self.book.covers(start_key):
+            return 0
+        levels = opening_levels(start, self.need, self.to, self.flip, self.tables, self.top)
+
+        def decide(pos: int) -> bool:
+            with self.lock:
+                if any(pg.value(pos) < self.bound(pg) for pg in self.pagodas):
+                    return False
+                # No deadline: a year is as good as none, and keeps the arithmetic finite.
+                answer, _ = self.search(pos, time.monotonic() + 3e7)
+                return answer == "can"
+
+        alive, dead = decide_openings(levels, decide, progress)
+        with self.lock:
+            self.book = self.book.merged(alive, dead, start_key)
+            self.book.save(self._book_path())
+        return len(alive) + len(dead)
 
     def _raise_above(self, load_only: bool) -> None:
         """The filter of the level above the table (:func:`.levels.parents_bloom`), from disk
@@ -331,8 +392,13 @@ class Judge:
             helper = [self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
                                           top_keys, until, stop)
                       for i in range(1, len(lanes))]
-        codes = [self._run_lane(lanes[0], self.lane_arrays[0], top_keys, until, stop)]
-        codes += [future.result() for future in helper or ()]
+        try:
+            codes = [self._run_lane(lanes[0], self.lane_arrays[0], top_keys, until, stop)]
+        finally:
+            # Also on Ctrl+C during a long build: the other lanes must not run on.
+            stop.set()
+            codes_after = [future.result() for future in helper or ()]
+        codes += codes_after
         return next((code for code in codes if code is not None), None)
 
     def _run_lane(self, lane: _Lane, arrays: tuple[np.ndarray, ...], top_keys: np.ndarray,
@@ -566,11 +632,15 @@ def _build(key: tuple, state: PegInstance) -> None:
             _judges.popitem(last=False)
 
 
-def prepare_table(state: PegInstance, progress=None, library_progress=None) -> Judge:
+def prepare_table(state: PegInstance, progress=None, library_progress=None,
+                  book_progress=None) -> Judge:
     """Build (or load) the large table of the state's board and goal, keep it on disk and use
     it for every later verdict. ``progress(pegs, positions)`` is called per level, then
-    ``library_progress(done, total)`` while the table library is found (when not on disk)."""
+    ``library_progress(done, total)`` while the table library is found (when not on disk),
+    then ``book_progress(BookProgress)`` while the openings of the state's start are decided
+    (when the table does not decide them and the book lacks them: :meth:`Judge.open_book`)."""
     judge = Judge(state, LARGE_POSITIONS, progress, library_progress=library_progress)
+    judge.open_book(state.board.to_compact(state.pegs), book_progress)
     with _judges_lock:
         _judges[_key(state)] = judge
     return judge
@@ -627,6 +697,9 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     try:
         if pegs <= judge.top:
             return _from_backward(judge.is_alive(pos), pegs, goal_words, judge)
+        known = judge.book_verdict(pos)
+        if known is not None:
+            return _from_book(known, goal_words, judge)
         for pg in judge.pagodas:
             if pg.value(pos) < judge.bound(pg):
                 return _from_pagoda(pg, pos, goal, board, judge)
@@ -676,6 +749,17 @@ def _from_pagoda(pg: Pagoda, pos: int, goal: int, board, judge: Judge | None = N
         f"elsewhere): for every jump, checked one by one, the hole landed in weighs at most the "
         f"two emptied, so no jump raises the total weight of the pegs; it is {have} now but "
         f"{target}, so the goal is out of reach.")
+
+
+def _from_book(alive: bool, goal_words: str, judge: Judge) -> Assessment:
+    how = (f"This position is in the opening book: {plural(len(judge.book), 'position')} within a "
+           f"few jumps of {plural(len(judge.book.starts), 'start')}, each decided once by an "
+           f"exhaustive search with no time limit (`puzzle pegs table` builds it)")
+    if alive:
+        return Assessment("can", f"Yes: {goal_words} can still be reached.",
+                          f"{how}; from this one a sequence of jumps reaches the goal.")
+    return Assessment("cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
+                      f"{how}; from this one, none reaches the goal.")
 
 
 def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:
