@@ -9,9 +9,11 @@
 Counting prints the number of solutions, the time and the peak memory (Python allocations
 including numpy's, and the process's maximum resident size) beside the published figures.
 The live verdict plays random games on the English (goal d4) and European (vacancy c1, goal
-e1) boards and judges every position reached, after building each board's table and pagoda
-libraries once (their time printed separately; the libraries come from the board alone, never
-from these positions); it prints the latency distribution and the share of "unknown".
+e1) boards and judges every position reached, after building each board's table, pagoda
+libraries and opening book once, as `puzzle pegs table` does (their time printed separately;
+the libraries come from the board alone and the book from every position within seven jumps
+of the start, never from these positions); it prints the latency distribution and the share
+of "unknown".
 
 Each row: the problem, the answer, the solver's time and positions visited (forward positions +
 backward-set positions), then the plain DFS with a visited set (jumps in board order, nothing
@@ -184,6 +186,14 @@ def random_positions(inst, count, rng):
     return out
 
 
+def book_progress(done, printed=[-1]) -> None:  # noqa: B006 - the last tenth printed
+    tenth = 10 * done.done // done.total
+    if tenth > printed[0]:
+        printed[0] = tenth
+        print(f"  (building the opening book: {done.done:,} of {done.total:,} positions, "
+              f"{done.seconds:.0f} s)", flush=True)
+
+
 def bench_verdict(total: int, budget: float, seed: int = 12) -> None:
     import random
 
@@ -196,7 +206,9 @@ def bench_verdict(total: int, budget: float, seed: int = 12) -> None:
     for label, name in (("English, goal d4", "english"), ("European, c1 -> e1", "european-c1")):
         inst = PUZZLE.parse(PRESETS[name])
         t0 = time.perf_counter()
-        judge = verdict.prepare_table(inst)  # the large table, as `puzzle pegs table` builds
+        # The large table and the opening book, as `puzzle pegs table` builds them (minutes
+        # the first time on the 37-hole board, then loaded from disk).
+        judge = verdict.prepare_table(inst, book_progress=book_progress)
         build = time.perf_counter() - t0
         states = random_positions(inst, total // 2, rng)
         lat, cpu, seen = [], [], {"solved": 0, "can": 0, "cannot": 0, "unknown": 0}
@@ -211,7 +223,8 @@ def bench_verdict(total: int, budget: float, seed: int = 12) -> None:
         unknown += seen["unknown"]
         lat.sort()
         print(f"  {label:<22} table {judge.backward_size:,} positions up to {judge.top} pegs, "
-              f"{len(judge.pagodas)} pagodas (fixed and libraries; built or loaded in {build:.1f} s)")
+              f"{len(judge.pagodas)} pagodas (fixed and libraries), opening book {len(judge.book):,} "
+              f"positions (built or loaded in {build:.1f} s)")
         print(f"  {'':<22} {len(lat):,} positions: p50 {lat[len(lat) // 2] * 1000:.2f} ms, p90 "
               f"{lat[int(0.9 * len(lat))] * 1000:.2f} ms, p99 {lat[int(0.99 * len(lat))] * 1000:.2f}"
               f" ms, max {lat[-1] * 1000:.2f} ms; can {seen['can']:,}, cannot {seen['cannot']:,}, "

@@ -365,3 +365,21 @@ def test_a_damaged_opening_book_is_ignored(tmp_path):
     assert len(verdict.OpeningBook.load(path)) == 0
     path.write_bytes(b"not a book")
     assert len(verdict.OpeningBook.load(path)) == 0
+
+
+def test_table_command_builds_the_table_and_the_opening_book_with_progress(fresh):
+    """``puzzle pegs table``: with a table too small to decide the start's openings, it
+    decides them into the opening book, says how many, and shows progress while it works."""
+    from click.testing import CliRunner
+
+    from plugins.pegs.commands import pegs_group
+
+    fresh.setattr(verdict, "LARGE_POSITIONS", 40)
+    out = CliRunner().invoke(pegs_group, ["table", BOARDS[0]])
+    assert out.exit_code == 0, out.output
+    assert "can reach the goal" in out.stdout
+    assert "in the opening book" in out.stdout and "from 1 start" in out.stdout
+    assert "opening book:" in out.stderr and "positions decided" in out.stderr
+    inst = parse_instance(BOARDS[0])
+    judge = verdict.judge_for(inst, wait=True)
+    assert len(judge.book) > 0  # kept for later verdicts
