@@ -186,12 +186,18 @@ def random_positions(inst, count, rng):
     return out
 
 
-def book_progress(done, printed=[-1]) -> None:  # noqa: B006 - the last tenth printed
-    tenth = 10 * done.done // done.total
-    if tenth > printed[0]:
-        printed[0] = tenth
-        print(f"  (building the opening book: {done.done:,} of {done.total:,} positions, "
-              f"{done.seconds:.0f} s)", flush=True)
+def book_progress():
+    """A progress callback for one opening book's build: a line per tenth."""
+    printed = [-1]
+
+    def show(done) -> None:
+        tenth = 10 * done.done // done.total
+        if tenth > printed[0]:
+            printed[0] = tenth
+            print(f"  (building the opening book: {done.done:,} of {done.total:,} positions, "
+                  f"{done.seconds:.0f} s)", flush=True)
+
+    return show
 
 
 def bench_verdict(total: int, budget: float, seed: int = 12) -> None:
@@ -208,7 +214,7 @@ def bench_verdict(total: int, budget: float, seed: int = 12) -> None:
         t0 = time.perf_counter()
         # The large table and the opening book, as `puzzle pegs table` builds them (minutes
         # the first time on the 37-hole board, then loaded from disk).
-        judge = verdict.prepare_table(inst, book_progress=book_progress)
+        judge = verdict.prepare_table(inst, book_progress=book_progress())
         build = time.perf_counter() - t0
         states = random_positions(inst, total // 2, rng)
         lat, cpu, seen = [], [], {"solved": 0, "can": 0, "cannot": 0, "unknown": 0}
