@@ -10,7 +10,8 @@
 4. the *backward set*: every position with few pegs that can reach the goal (built once per
    board and goal by reverse jumps). A position with that few pegs is decided by one lookup;
 5. above it, the pagodas against the *table's bound* (:meth:`Judge.bound`): the least value
-   over the backward set's top level, through which every way to the goal passes;
+   over the backward set's top level, through which every way to the goal passes; then the
+   *opening book* (:mod:`.book`): the positions within a few jumps of a start, decided once;
 6. a pagoda function found by linear programming for this position (:mod:`.lp`), checked
    exactly against every jump;
 7. heuristic probes (beams), then the exact depth-first search of the ``search`` solver
@@ -18,7 +19,8 @@
    backward set, stopped at the budget ("unknown"). Finding a path proves "can"; running out
    of positions proves "cannot". One peg above the table, a Bloom filter of every position
    with a jump into the table (:func:`.levels.parents_bloom`) drops most dead positions
-   without trying their jumps.
+   without trying their jumps. The search runs in two lanes, one per core, that share the
+   dead-position cache (:meth:`Judge._exhaust`).
 
 Steps 4 to 7 share one :class:`Judge` per board, goal (and, for "one peg anywhere", position
 class): its table of positions proved dead is the *dead-position cache*, kept from one verdict
@@ -240,8 +242,8 @@ class Judge:
             self._warm_up()
 
     def _warm_up(self) -> None:
-        """Load the compiled search and probe now (some 70 ms from numba's cache), not in the
-        first verdict that needs them: one step of each from the full board."""
+        """Load the compiled search and probe now (several milliseconds from numba's cache),
+        not in the first verdict that needs them: one step of each from the full board."""
         top_keys = self.levels[max(self.levels)]
         top = max(self.levels)
         full = (1 << self.problem.board.n) - 1
@@ -697,12 +699,13 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     try:
         if pegs <= judge.top:
             return _from_backward(judge.is_alive(pos), pegs, goal_words, judge)
-        known = judge.book_verdict(pos)
-        if known is not None:
-            return _from_book(known, goal_words, judge)
         for pg in judge.pagodas:
             if pg.value(pos) < judge.bound(pg):
                 return _from_pagoda(pg, pos, goal, board, judge)
+        # After the pagodas: a weighting says why in one sentence, the book only that it knows.
+        known = judge.book_verdict(pos)
+        if known is not None:
+            return _from_book(known, goal_words, judge)
         answer, nodes = judge.search(pos, deadline)
         if answer == "pagoda":
             assert judge.found is not None
