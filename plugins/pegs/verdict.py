@@ -755,14 +755,16 @@ def _from_pagoda(pg: Pagoda, pos: int, goal: int, board, judge: Judge | None = N
 
 
 def _from_book(alive: bool, goal_words: str, judge: Judge) -> Assessment:
-    how = (f"This position is in the opening book: {plural(len(judge.book), 'position')} within a "
-           f"few jumps of {plural(len(judge.book.starts), 'start')}, each decided once by an "
-           f"exhaustive search with no time limit (`puzzle pegs table` builds it)")
+    starts = len(judge.book.starts)
+    near = "the start" if starts == 1 else f"{starts} starts"
+    how = (f"The opening book holds {plural(len(judge.book), 'position')} near {near} it was built "
+           f"for, each decided once by an exhaustive search with no time limit, and this is one "
+           f"of them: from it,")
     if alive:
         return Assessment("can", f"Yes: {goal_words} can still be reached.",
-                          f"{how}; from this one a sequence of jumps reaches the goal.")
+                          f"{how} a sequence of jumps reaches the goal.")
     return Assessment("cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
-                      f"{how}; from this one, none reaches the goal.")
+                      f"{how} no sequence of jumps reaches the goal.")
 
 
 def _from_backward(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:
