@@ -206,9 +206,7 @@ class Judge:
         self.to = np.array([to for _, to, _, _ in p.jumps], dtype=np.uint64)
         self.flip = self.need | self.to
         self._pagoda_arrays()
-        # Filled, not just allocated: np.zeros maps its pages on first touch, and touching
-        # thousands of them one fault at a time made the first search 50-130 ms slower.
-        self.dead_table = np.full(1 << fastdfs.TABLE_BITS, 0, dtype=np.uint64)
+        self.dead_table = np.zeros(1 << fastdfs.TABLE_BITS, dtype=np.uint64)
         # The beam's ranking (as the search solver's probes): pegs on holes few jumps pass
         # over are hard to clear; a peg with no neighbour is stranded.
         over = [0] * board.n
@@ -238,6 +236,10 @@ class Judge:
             self._raise_bounds()
             self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
             self._raise_above(load_only)
+            # Filled now, on a table that searches: np.zeros maps its pages on first touch, and
+            # touching thousands of them one fault at a time made the first search 50-130 ms
+            # slower.
+            self.dead_table.fill(0)
             self.book = OpeningBook.load(self._book_path())
             self._warm_up()
 
@@ -288,6 +290,8 @@ class Judge:
                     return False
                 # No deadline: a year is as good as none, and keeps the arithmetic finite.
                 answer, _ = self.search(pos, time.monotonic() + 3e7)
+                if answer not in ("can", "cannot", "pagoda"):  # kept for good: proofs only
+                    raise RuntimeError(f"the opening book got {answer!r} for {pos:#x}")
                 return answer == "can"
 
         alive, dead = decide_openings(levels, decide, progress)
@@ -387,21 +391,20 @@ class Judge:
         entry of the table is one machine word, written whole, so a lane only ever reads a
         position the other proved dead (or nothing); a race loses an entry at worst."""
         stop = threading.Event()
-        helper = None
-        if len(lanes) > 1:
-            if self._helper is None:
-                self._helper = ThreadPoolExecutor(len(lanes) - 1, thread_name_prefix="pegs-lane")
-            helper = [self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
-                                          top_keys, until, stop)
-                      for i in range(1, len(lanes))]
+        helpers = []
         try:
+            if len(lanes) > 1 and self._helper is None:
+                self._helper = ThreadPoolExecutor(len(lanes) - 1, thread_name_prefix="pegs-lane")
+            for i in range(1, len(lanes)):
+                assert self._helper is not None
+                helpers.append(self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
+                                                   top_keys, until, stop))
             codes = [self._run_lane(lanes[0], self.lane_arrays[0], top_keys, until, stop)]
         finally:
             # Also on Ctrl+C during a long build: the other lanes must not run on.
             stop.set()
-            codes_after = [future.result() for future in helper or ()]
-        codes += codes_after
-        return next((code for code in codes if code is not None), None)
+            others = [future.result() for future in helpers]
+        return next((code for code in codes + others if code is not None), None)
 
     def _run_lane(self, lane: _Lane, arrays: tuple[np.ndarray, ...], top_keys: np.ndarray,
                   until: float, stop: threading.Event) -> int | None:
