@@ -393,12 +393,13 @@ class Judge:
         stop = threading.Event()
         helpers = []
         try:
-            if len(lanes) > 1 and self._helper is None:
-                self._helper = ThreadPoolExecutor(len(lanes) - 1, thread_name_prefix="pegs-lane")
-            for i in range(1, len(lanes)):
-                assert self._helper is not None
-                helpers.append(self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
-                                                   top_keys, until, stop))
+            if len(lanes) > 1:
+                if self._helper is None:
+                    self._helper = ThreadPoolExecutor(len(lanes) - 1,
+                                                      thread_name_prefix="pegs-lane")
+                helpers = [self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
+                                               top_keys, until, stop)
+                           for i in range(1, len(lanes))]
             codes = [self._run_lane(lanes[0], self.lane_arrays[0], top_keys, until, stop)]
         finally:
             # Also on Ctrl+C during a long build: the other lanes must not run on.
