@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from . import levels as lv
+from .count import _grow, _Side
 
 #: Most positions a book takes from one start: whole levels (jumps from the start) while the
 #: total stays within it. About four minutes of work on two cores for the 37-hole board
@@ -117,21 +118,22 @@ def opening_levels(start: int, need: np.ndarray, to: np.ndarray, flip: np.ndarra
                    ) -> list[np.ndarray]:
     """The canonical positions 1, 2, ... jumps from ``start``, whole levels while the total stays
     within ``budget``, and only levels with more than ``stop_pegs`` pegs (the table below
-    decides the rest)."""
+    decides the rest). Grown like the counter's forward levels (:func:`.count._grow`), with no
+    pruning: every position reachable is one a player may reach."""
+    no_pagodas = np.zeros((0, 1), np.int64), np.zeros((0, len(need)), np.int64)
+    side = _Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
+                 np.ones(1, np.uint64), start.bit_count(), False, *no_pagodas,
+                 np.zeros(0, np.int64), 0)
     out: list[np.ndarray] = []
-    level = np.array([start], np.uint64)
     total = 0
-    pegs = start.bit_count()
-    while pegs - 1 > stop_pegs:
-        children = [level[((level & need[j]) == need[j]) & ((level & to[j]) == 0)] ^ flip[j]
-                    for j in range(len(need))]
-        raw = np.unique(np.concatenate(children)) if children else np.zeros(0, np.uint64)
-        keys = np.unique(np.array([lv.canon(x, tables) for x in raw], np.uint64))
+    while side.pegs - 1 > stop_pegs:
+        keys, _ = _grow(side, need, to, flip, tables, len(side.keys) * 8)
         if not len(keys) or total + len(keys) > budget:
             break
         out.append(keys)
         total += len(keys)
-        level, pegs = raw, pegs - 1
+        side.keys, side.counts = keys, np.ones(len(keys), np.uint64)  # counts unused here
+        side.pegs -= 1
     return out
 
 

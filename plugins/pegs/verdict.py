@@ -124,6 +124,8 @@ class Judge:
             self.dead: set[int] = set()
         self.top = max(self.levels)
         self.backward_size = sum(len(s) for s in self.levels.values())
+        if self.compiled and self.top < p.board.n - 1:
+            self._warm_up()
 
     @property
     def pagodas(self) -> tuple[Pagoda, ...]:
@@ -241,24 +243,15 @@ class Judge:
             # slower.
             self.dead_table.fill(0)
             self.book = OpeningBook.load(self._book_path())
-            self._warm_up()
 
     def _warm_up(self) -> None:
         """Load the compiled search and probe now (several milliseconds from numba's cache),
-        not in the first verdict that needs them: one step of each from the full board."""
-        top_keys = self.levels[max(self.levels)]
-        top = max(self.levels)
+        not in the first verdict that needs them: one step of each from the full board (which
+        has no jump, so nothing else happens)."""
         full = (1 << self.problem.board.n) - 1
-        values = [pg.value(full) for pg in self.pagodas]
-        lane = _Lane(full, self.problem.board.n - top + 2, values)
-        need, to, flip, loss_t = self.lane_arrays[0]
-        lv.search_down(top_keys, top, need, to, flip, loss_t, self.need_vals, self.tables,
-                       self.perms, self.problem.board.n, np.zeros(1, np.uint64), lane.pos,
-                       lane.next, lane.vals, lane.state, 1, self._bloom(), self.bloom_bits,
-                       self.above, self.above_bits)
-        lv.beam(np.uint64(full), top, top_keys, need, to, flip, self.tables, self.pag_weights,
-                loss_t, self.need_vals, np.zeros(1, np.uint64), self.hard, self.nbr, 1,
-                self._bloom(), self.bloom_bits)
+        lane = _Lane(full, full.bit_count() - self.top + 2, [pg.value(full) for pg in self.pagodas])
+        self._chunk(lane, self.lane_arrays[0], 1)
+        self._probe(full, 1)
 
     def _book_path(self) -> Path:
         # Shared by the judge's small and large tables: the book's verdicts are exact either way.
@@ -345,7 +338,6 @@ class Judge:
             if self._refute(start, deadline):
                 return "pagoda", 0
             return self._search_python(start, deadline)
-        top_keys = self.levels[self.top]
         values = [pg.value(start) for pg in self.pagodas]
         if any(v < need for v, need in zip(values, self.need_vals, strict=True)):
             return "cannot", 0
@@ -354,7 +346,7 @@ class Judge:
 
         def exhaustive(until: float) -> str | None:
             """Run (or resume) the exact search until ``until``: "can", "cannot" or None."""
-            code = self._exhaust(lanes, top_keys, until)
+            code = self._exhaust(lanes, until)
             return None if code is None else "can" if code == 1 else "cannot"
 
         # Heuristic probes find a way down for most live positions in a few milliseconds, where
@@ -369,9 +361,7 @@ class Judge:
             # A probe cannot be interrupted: start a wide one only with time to spare.
             if time.monotonic() + width * BEAM_SECONDS_PER_WIDTH >= deadline:
                 break
-            if lv.beam(np.uint64(start), self.top, top_keys, self.need, self.to, self.flip,
-                       self.tables, self.pag_weights, self.loss_t, self.need_vals, self.dead_table,
-                       self.hard, self.nbr, width, self._bloom(), self.bloom_bits):
+            if self._probe(start, width):
                 return "can", 0  # 0: the message credits the probe
         # Not settled yet: try a pagoda function made for this position (a few milliseconds;
         # the board's library already holds most of those that random play needs, so only the
@@ -381,7 +371,14 @@ class Judge:
         answer = exhaustive(deadline)
         return (answer or "unknown"), sum(int(lane.state[1]) for lane in lanes)
 
-    def _exhaust(self, lanes: list[_Lane], top_keys: np.ndarray, until: float) -> int | None:
+    def _probe(self, start: int, width: int) -> bool:
+        """A heuristic probe (:func:`.levels.beam`) of ``width``: True proves "can"."""
+        return bool(lv.beam(np.uint64(start), self.top, self.levels[self.top], self.need,
+                            self.to, self.flip, self.tables, self.pag_weights, self.loss_t,
+                            self.need_vals, self.dead_table, self.hard, self.nbr, width,
+                            self._bloom(), self.bloom_bits))
+
+    def _exhaust(self, lanes: list[_Lane], until: float) -> int | None:
         """Run (or resume) the exact search on every lane until one settles it (1: a way
         down, 0: none) or ``until`` (None).
 
@@ -398,29 +395,34 @@ class Judge:
                     self._helper = ThreadPoolExecutor(len(lanes) - 1,
                                                       thread_name_prefix="pegs-lane")
                 helpers = [self._helper.submit(self._run_lane, lanes[i], self.lane_arrays[i],
-                                               top_keys, until, stop)
+                                               until, stop)
                            for i in range(1, len(lanes))]
-            codes = [self._run_lane(lanes[0], self.lane_arrays[0], top_keys, until, stop)]
+            codes = [self._run_lane(lanes[0], self.lane_arrays[0], until, stop)]
         finally:
             # Also on Ctrl+C during a long build: the other lanes must not run on.
             stop.set()
             others = [future.result() for future in helpers]
         return next((code for code in codes + others if code is not None), None)
 
-    def _run_lane(self, lane: _Lane, arrays: tuple[np.ndarray, ...], top_keys: np.ndarray,
-                  until: float, stop: threading.Event) -> int | None:
+    def _run_lane(self, lane: _Lane, arrays: tuple[np.ndarray, ...], until: float,
+                  stop: threading.Event) -> int | None:
         """One lane of :meth:`_exhaust`, a chunk of :data:`CHUNK` positions at a time."""
-        need, to, flip, loss_t = arrays
         while not stop.is_set() and time.monotonic() + DEADLINE_MARGIN < until:
-            code = lv.search_down(top_keys, self.top, need, to, flip, loss_t, self.need_vals,
-                                  self.tables, self.perms, self.problem.board.n,
-                                  self.dead_table, lane.pos, lane.next, lane.vals, lane.state,
-                                  CHUNK, self._bloom(), self.bloom_bits, self.above,
-                                  self.above_bits)
+            code = self._chunk(lane, arrays, CHUNK)
             if code != 2:
                 stop.set()
-                return int(code)
+                return code
         return None
+
+    def _chunk(self, lane: _Lane, arrays: tuple[np.ndarray, ...], budget: int) -> int:
+        """Resume ``lane`` for at most ``budget`` positions (:func:`.levels.search_down`):
+        1 (a way down), 0 (none) or 2 (not done)."""
+        need, to, flip, loss_t = arrays
+        return int(lv.search_down(self.levels[self.top], self.top, need, to, flip, loss_t,
+                                  self.need_vals, self.tables, self.perms, self.problem.board.n,
+                                  self.dead_table, lane.pos, lane.next, lane.vals, lane.state,
+                                  budget, self._bloom(), self.bloom_bits, self.above,
+                                  self.above_bits))
 
     def _refute(self, start: int, deadline: float) -> bool:
         """A pagoda function found by linear programming for ``start`` (within half the time
