@@ -25,8 +25,9 @@ from typing import Any, Mapping, NoReturn
 import click
 
 from ._ctrl_c import guard_startup
+from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
-from .isolation import DEFAULT_GRACE, Stopped, solve_isolated
+from .isolation import Stopped, solve_isolated
 from .jobs.worker import worker_command
 from .plugins import get_registry
 from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance

@@ -4,8 +4,8 @@ The CLI solves through :func:`solve_isolated`, under the same rules as the web a
 workers: the solver gets a cooperative deadline (its time limit); a child that is still running
 ``grace`` seconds past it is killed, and so is one that does not stop within ``grace`` seconds of
 a cancel. Checking a found answer is not charged to the time limit: when the child reports that
-it is checking ``n`` moves, the kill deadline moves out by :func:`engine.solving.check_time_bound`
-of ``n``. A child that dies on its own (a crash, ``os._exit``) is reported, never mistaken for
+it is checking ``n`` moves, the kill deadline moves out as :mod:`engine.deadlines` says (the
+rule every supervisor shares). A child that dies on its own (a crash, ``os._exit``) is reported, never mistaken for
 an answer.
 
 The child is forked where the platform allows (the loaded plugins are inherited, so a solve
@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from .deadlines import DEFAULT_GRACE, KillClock
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError
-from .solving import check_time_bound
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -30,9 +30,6 @@ if TYPE_CHECKING:
 
     from .context import CancelFlag
 
-#: Seconds a solver may run past its deadline (or a cancel) before it is killed; the web app's
-#: runner allows the same by default (its ``KILL_GRACE``).
-DEFAULT_GRACE = 2.0
 #: How often the parent looks at the child, in seconds.
 POLL_SECONDS = 0.05
 
@@ -117,7 +114,7 @@ def solve_isolated(puzzle_id: str, instance_text: str, solver_name: str | None =
     child.start()
     child_conn.close()
     started = time.monotonic()
-    kill_at = None if timeout is None else started + timeout + grace
+    clock = KillClock(started, timeout, grace)
     cancelled_at = None
     try:
         while True:
@@ -132,7 +129,12 @@ def solve_isolated(puzzle_id: str, instance_text: str, solver_name: str | None =
                                       f"(it {how})", code)
                 if message == "idle":
                     now = time.monotonic()
-                    if kill_at is not None and now > kill_at:
+                    if cancelled_at is not None and now > cancelled_at + grace:
+                        _kill(child)
+                        return Stopped("cancelled", f"{solver_label} did not stop within "
+                                                    f"{grace:g} s of being cancelled, so it "
+                                                    f"was killed")
+                    if clock.passed(now):
                         _kill(child)
                         if cancelled_at is not None:
                             return Stopped("cancelled", f"{solver_label} did not stop within "
@@ -145,10 +147,7 @@ def solve_isolated(puzzle_id: str, instance_text: str, solver_name: str | None =
                 kind = message[0]
                 if kind == "progress":
                     stats = message[1]
-                    if stats.get("phase") == "checking" and kill_at is not None:
-                        # The answer is found; its check has its own bound (not the time limit).
-                        kill_at = max(kill_at, time.monotonic() + grace
-                                      + check_time_bound(int(stats.get("moves") or 0)))
+                    clock.observe(stats, time.monotonic())
                     if on_progress is not None:
                         on_progress(stats)
                 elif kind == "done":
@@ -167,8 +166,6 @@ def solve_isolated(puzzle_id: str, instance_text: str, solver_name: str | None =
                     return Stopped("cancelled", "cancelled")
                 cancelled_at = time.monotonic()
                 cancel.set()
-                new_kill = cancelled_at + grace
-                kill_at = new_kill if kill_at is None else min(kill_at, new_kill)
     finally:
         if child.is_alive():
             _kill(child)

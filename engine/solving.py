@@ -57,6 +57,28 @@ def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
                          f"{', '.join(presets) or 'none'}), nor valid instance text: {exc}") from None
 
 
+def read_instance(puzzle: Puzzle, value: Any, plugin: str | None = None) -> tuple[Instance, str]:
+    """``(instance, canonical text)`` from what a user gave: instance text, a preset name or the
+    puzzle's JSON form (a dict). The one door from front ends (web boards, the job service) to a
+    puzzle's parser: a plugin's plain exception on odd input becomes an InputError in words.
+    ``plugin`` names the puzzle's plugin in messages about a plugin fault."""
+    with plugin_call(what="the instance", plugin=plugin, doing="reading the instance"):
+        if isinstance(value, dict):
+            instance = puzzle.from_json(value)
+        elif isinstance(value, str):
+            instance = resolve_instance(puzzle, value)
+        else:
+            raise InputError("the instance must be text", where="instance")
+        return instance, puzzle.format(instance)
+
+
+def parse_canonical(puzzle: Puzzle, text: str) -> Instance:
+    """The instance of canonical text (what :func:`read_instance` gave), as a worker reads a
+    job: parsed as text, never looked up as a preset name first."""
+    with plugin_call(what="the instance", doing="reading the instance"):
+        return puzzle.parse(text)
+
+
 def _looks_like_a_name(text: str) -> bool:
     """One word with two different letters in it, like a preset name ("15-puzzle", "english"),
     not a one-line drawing such as "01x1" or "ooo.ooo"."""

@@ -18,15 +18,17 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from typing import cast
 
-from .execute import check_bound, run_job
+from ..deadlines import KillClock
+from .execute import run_job
 from .model import (
     CANCELLED,
+    DEFAULT_GRACE,
+    DEFAULT_MAX_QUEUED,
     DEFAULT_REGISTRY_FACTORY,
     ERROR,
     GAVE_UP,
     QUEUED,
     RUNNING,
-    TASK,
     Job,
     JobNotFound,
     JobRequest,
@@ -62,10 +64,11 @@ class _CancelFlag:
 def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: str, prepare: bool = False) -> None:
     """A worker process: load the registry once, then run one job (a solve or a task) at a time.
 
-    Messages to the parent: ("ready",) or ("fatal", message) once at start, then per job
-    ("progress", id, stats), ("searched", id, n_moves) when the solver's search returned (the
-    check follows), and ("done", id, report_json) or ("failed", id, message). The cancel flag
-    is a :class:`_CancelFlag` the parent sets.
+    Messages: the parent sends (id, JobRequest JSON) per job, or None to stop; the worker
+    sends ("ready",) or ("fatal", message) once at start, then per job ("progress", id, stats)
+    (``phase="checking"`` when the search returned, see engine.deadlines) and ("done", id,
+    report_json) or ("failed", id, message). The cancel flag is a :class:`_CancelFlag` the
+    parent sets.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
     from ..solving import prepare_solvers  # the child starts from a fresh interpreter
@@ -89,17 +92,13 @@ def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: s
             return
         if message is None:
             return
-        job_id, puzzle_id, solver_name, text, time_limit, task_name = message
+        job_id, request = message
 
         def on_progress(stats: dict, _id: str = job_id) -> None:
             conn.send(("progress", _id, dict(stats)))
 
-        def on_searched(n_moves: int, _id: str = job_id) -> None:
-            conn.send(("searched", _id, n_moves))
-
-        kind, payload = run_job(registry, puzzle_id, solver_name, text, time_limit,
-                                on_progress=on_progress, cancel=cancel_flag,
-                                on_searched=on_searched, task=task_name or None)
+        kind, payload = run_job(registry, JobRequest.from_json(request),
+                                on_progress=on_progress, cancel=cancel_flag)
         try:
             conn.send((kind, job_id, payload))
         except (TypeError, ValueError) as exc:  # an answer the pipe cannot carry
@@ -119,7 +118,7 @@ class _Worker:
         child_conn.close()
         self.ready = False
         self.job: Job | None = None
-        self.deadline: float | None = None  # monotonic time after which it gets killed
+        self.clock: KillClock | None = None  # when its job is killed (monotonic time)
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -137,8 +136,8 @@ class LocalProcessRunner(JobRunner):
     Each worker runs one solve at a time under a SolveContext whose cancel flag is shared
     memory and whose progress goes back through a pipe. A worker still busy ``grace`` seconds
     after its job's deadline (or after a cancel) is terminated and replaced: a solver that
-    forgets to check ``should_stop`` cannot hog the machine. Once the worker says the search
-    returned, the check of its answer gets its own :func:`~engine.jobs.execute.check_bound`.
+    forgets to check ``should_stop`` cannot hog the machine. When it is killed is
+    :mod:`engine.deadlines`' rule, fed with the job's progress (its check has its own bound).
 
     Answers are handed to ``on_finished`` (the store) by a separate thread, outside the lock
     that submits and polls take, so a slow or locked store never stalls the job API; the job
@@ -148,8 +147,8 @@ class LocalProcessRunner(JobRunner):
     def __init__(
         self,
         workers: int = 2,
-        max_queued: int = 16,
-        grace: float = 2.0,
+        max_queued: int = DEFAULT_MAX_QUEUED,
+        grace: float = DEFAULT_GRACE,
         registry_factory: str = DEFAULT_REGISTRY_FACTORY,
         start_method: str = "spawn",
         keep_finished: int = 1000,
@@ -303,12 +302,8 @@ class LocalProcessRunner(JobRunner):
         job = current
         if kind == "progress":
             job.progress = message[2]
-        elif kind == "searched":
-            # The search is over; what is left is the engine's check of its answer, which is
-            # not the solver's time: allow the check its own bound before killing the worker.
-            job.progress = {**job.progress, "phase": "checking", "moves": message[2]}
-            check_until = time.monotonic() + check_bound(message[2])
-            worker.deadline = max(worker.deadline or 0.0, check_until)
+            if worker.clock is not None:
+                worker.clock.observe(message[2], time.monotonic())
         elif kind == "done":
             report = message[2]
             worker.job = None
@@ -330,7 +325,7 @@ class LocalProcessRunner(JobRunner):
             elif job.cancel_requested_at is not None and now > job.cancel_requested_at + self.grace:
                 self._replace(worker, f"cancelled ({job.request.what} did not stop by itself, so its "
                                       f"worker process was stopped)", status=CANCELLED)
-            elif worker.deadline is not None and now > worker.deadline:
+            elif worker.clock is not None and worker.clock.passed(now):
                 limit = job.request.time_limit
                 self._replace(worker, f"{job.request.what} overran its {limit:g} s time limit and did "
                                       f"not stop, so its worker process was killed", status=GAVE_UP)
@@ -361,13 +356,12 @@ class LocalProcessRunner(JobRunner):
                 worker.cancel.clear()
                 req = job.request
                 try:
-                    worker.conn.send((job.id, req.puzzle, req.solver, req.instance, req.time_limit,
-                                      req.task if req.kind == TASK else None))
+                    worker.conn.send((job.id, req.to_json()))
                 except OSError:
                     self._pending.appendleft(job)
                     continue
                 worker.job = job
-                worker.deadline = time.monotonic() + req.time_limit + self.grace
+                worker.clock = KillClock(time.monotonic(), req.time_limit, self.grace)
                 job.status = RUNNING
                 job.started_at = time.time()
                 job.progress = {"elapsed": 0.0}
@@ -419,7 +413,8 @@ class LocalProcessRunner(JobRunner):
 
     def _retry_after(self) -> int:
         now = time.monotonic()
-        waits = [w.deadline - now for w in self._workers if w.job is not None and w.deadline]
+        waits = [at - now for w in self._workers
+                 if w.job is not None and w.clock is not None and (at := w.clock.at) is not None]
         return max(1, min(60, math.ceil(min(waits)) if waits else 5))
 
     def _forget_old(self) -> None:

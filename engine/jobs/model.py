@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..deadlines import DEFAULT_GRACE as DEFAULT_GRACE  # defined with the kill rule
 from ..errors import InputError, PuzzleError
 from ..tasks import FINISHED
 
@@ -32,6 +33,12 @@ STORED_STATUSES = frozenset({SOLVED, UNSOLVABLE})
 DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = 120.0
 DEFAULT_REGISTRY_FACTORY = "engine.plugins:get_registry"
+#: Jobs allowed to wait for a worker before submits answer "queue full" (503).
+DEFAULT_MAX_QUEUED = 16
+#: The RQ queue web processes and ``puzzle worker`` share unless told otherwise.
+DEFAULT_QUEUE = "puzzle"
+#: Job ids of stored answers: ``stored-`` and the answer's permanent number.
+STORED_PREFIX = "stored-"
 
 
 class QueueFull(PuzzleError):
@@ -96,6 +103,19 @@ class JobRequest:
     def what(self) -> str:
         """What runs, in a word or two for messages: "the solver" or "the task"."""
         return "the task" if self.kind == TASK else "the solver"
+
+    def to_json(self) -> dict:
+        """The request as JSON: what travels down a worker's pipe, in RQ and in records."""
+        return {"puzzle": self.puzzle, "solver": self.solver, "instance": self.instance,
+                "time_limit": self.time_limit, "kind": self.kind, "task": self.task}
+
+    @classmethod
+    def from_json(cls, data: dict) -> JobRequest:
+        """The request :meth:`to_json` gave (a job record's ``solver``/``task`` may be null)."""
+        task = data.get("task") or ""
+        kind = data.get("kind") or (TASK if task else SOLVE)
+        return cls(puzzle=data["puzzle"], solver=data.get("solver") or "", instance=data["instance"],
+                   time_limit=float(data.get("time_limit") or 0.0), kind=kind, task=task)
 
 
 @dataclass

@@ -31,15 +31,19 @@ import uuid
 from datetime import timezone
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
-from .execute import check_bound, run_job
+from ..deadlines import KillClock, kill_time
+from .execute import run_job
 from .model import (
     CANCELLED,
+    DEFAULT_GRACE,
+    DEFAULT_MAX_QUEUED,
+    DEFAULT_QUEUE,
     DEFAULT_REGISTRY_FACTORY,
     ERROR,
     GAVE_UP,
     QUEUED,
     RUNNING,
-    SOLVE,
+    STORED_PREFIX,
     TASK,
     Job,
     JobNotFound,
@@ -73,7 +77,6 @@ _T = TypeVar("_T")
 #: A stored answer as the answer store gives it, or None.
 _Found = TypeVar("_Found", bound="tuple[Any, dict] | None")
 
-DEFAULT_QUEUE = "puzzle"
 #: Seconds a running job's "alive" key lives without a refresh from its worker (refreshed every
 #: second): a job is declared lost at most this long after its worker died.
 ALIVE_SECONDS = 15
@@ -166,10 +169,9 @@ def _solver_missing(registry: Registry, puzzle: str, solver: str, kind: str = "s
             f"same plugins on every worker and web server")
 
 
-def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: float,
-            task: str | None = None) -> dict:
-    """The work of one job, in an RQ work horse: solve, check, store the answer (or, with
-    ``task``, run the puzzle's task of that name); never raises for anything a plugin does.
+def perform(request: dict, grace: float) -> dict:
+    """The work of one job (``JobRequest.to_json()``), in an RQ work horse: solve, check, store
+    the answer (or run the puzzle's task); never raises for anything a plugin does.
     Returns ``{"kind": "done", "report": ..., "stored_id": ...}`` or
     ``{"kind": "failed", "message": ...}``."""
     from rq import get_current_job
@@ -181,18 +183,25 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
     if redis.exists(_key(job.id, "end")):  # cancelled while a worker was taking it
         return {"kind": "cancelled"}
     registry = _registry()
-    missing = (_solver_missing(registry, puzzle, task, "task") if task
-               else _solver_missing(registry, puzzle, solver))
+    req = JobRequest.from_json(request)
+    missing = (_solver_missing(registry, req.puzzle, req.task, "task") if req.kind == TASK
+               else _solver_missing(registry, req.puzzle, req.solver))
     if missing:
         return {"kind": "failed", "message": missing}
     redis.set(_key(job.id, "alive"), "1", ex=ALIVE_SECONDS)
     parent = os.getppid()
     quiet_until = [0.0]  # after a failed progress write, skip writes for a while (Redis is down)
+    # The worker kills by the same rule; its clock is RQ's start time (wall clock, both sides).
+    clock = KillClock(_timestamp(job.started_at) or time.time(), req.time_limit, grace)
 
     def on_progress(stats: dict) -> None:
         if os.getppid() != parent:  # the worker is gone: nobody can report this job, stop
             os._exit(1)
         job.meta["progress"] = dict(stats)
+        if clock.checking is None:
+            clock.observe(stats, time.time())
+            if clock.checking is not None:
+                on_checking()
         if time.monotonic() < quiet_until[0]:
             return
         try:
@@ -200,18 +209,17 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
         except Exception:  # progress is best effort; the solve goes on
             quiet_until[0] = time.monotonic() + 2.0
 
-    def on_searched(n_moves: int) -> None:
-        kill_at = time.time() + check_bound(n_moves)
+    def on_checking() -> None:
+        kill_at = clock.at
+        if kill_at is None:
+            return
         _tell_worker(kill_at)  # works while Redis is down, too
-        job.meta["progress"] = {**job.meta.get("progress", {}), "phase": "checking", "moves": n_moves}
         try:
             redis.set(_key(job.id, "kill_at"), kill_at, ex=KEEP_SECONDS)
-            job.save_meta()
         except Exception:  # the worker knows the new bound through _tell_worker
             pass
 
-    kind, payload = run_job(registry, puzzle, solver, instance, time_limit,
-                            on_progress=on_progress, on_searched=on_searched, task=task)
+    kind, payload = run_job(registry, req, on_progress=on_progress)
     # The answer is known: give the horse time to report it even across a Redis outage.
     _tell_worker(time.time() + REPORT_WAIT + 5)
     if kind == "failed":
@@ -225,7 +233,7 @@ def perform(puzzle: str, solver: str, instance: str, time_limit: float, grace: f
 
 def _store(redis: redis.Redis, report: dict) -> str | None:
     number = RedisAnswerStore(redis).put(report)
-    return None if number is None else f"stored-{number}"
+    return None if number is None else f"{STORED_PREFIX}{number}"
 
 
 #: How long a work horse that has its answer waits for an unreachable Redis to report it.
@@ -470,16 +478,16 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
             if started is None:
                 return
             kw = job.kwargs or {}
-            limit = float(kw.get("time_limit", 0))
-            kill_at = started + limit + float(kw.get("grace", 0))
+            request = _request_of(kw)
+            limit = request.time_limit
+            kill_at = kill_time(started, limit, float(kw.get("grace", 0))) or float("inf")
             if self._known_kill_at is not None:
                 kill_at = max(kill_at, self._known_kill_at)
             if _LOCAL_KILL_AT is not None:
                 kill_at = max(kill_at, _LOCAL_KILL_AT.value)
             if time.time() > kill_at:
-                who = "the task" if kw.get("task") else "the solver"
                 self._pending_end = {"status": GAVE_UP, "at": time.time(),
-                                     "message": f"{who} overran its {limit:g} s time limit and "
+                                     "message": f"{request.what} overran its {limit:g} s time limit and "
                                                 f"did not stop, so its work horse was killed"}
                 try:
                     self._write_pending_end(job.id)
@@ -570,8 +578,8 @@ def make_worker(connection: redis.Redis, queue_name: str = DEFAULT_QUEUE, name: 
 class RQRunner(JobRunner):
     """Runs jobs on an RQ queue in Redis; any web process sees any job."""
 
-    def __init__(self, url: str, queue: str = DEFAULT_QUEUE, max_queued: int = 16,
-                 grace: float = 2.0, connection: redis.Redis | None = None) -> None:
+    def __init__(self, url: str, queue: str = DEFAULT_QUEUE, max_queued: int = DEFAULT_MAX_QUEUED,
+                 grace: float = DEFAULT_GRACE, connection: redis.Redis | None = None) -> None:
         from rq import Queue
 
         self.url = url
@@ -612,16 +620,14 @@ class RQRunner(JobRunner):
         if waiting >= self.max_queued:
             raise QueueFull(f"{waiting} jobs are already waiting; try again shortly", retry_after=5)
         # A horse with an answer may wait up to REPORT_WAIT for an unreachable Redis to report it.
-        backstop = request.time_limit + self.grace + check_bound(_LONGEST_ANSWER) + 5 + REPORT_WAIT
+        # The kill rule's latest moment (the longest answer, checked from the deadline on).
+        latest = kill_time(0.0, request.time_limit, self.grace,
+                           checking=(request.time_limit, _LONGEST_ANSWER)) or 0.0
+        backstop = latest + 5 + REPORT_WAIT
         rq_job = self.queue.enqueue(
             perform, job_id=uuid.uuid4().hex, job_timeout=int(backstop) + 1,
             result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS, ttl=KEEP_SECONDS,
-            kwargs={"puzzle": request.puzzle, "solver": request.solver,
-                    "instance": request.instance, "time_limit": request.time_limit,
-                    "grace": self.grace,
-                    # Only task jobs carry a task: a solve job's kwargs stay what older
-                    # workers expect.
-                    **({"task": request.task} if request.kind == TASK else {})},
+            kwargs={"request": request.to_json(), "grace": self.grace},
             meta={"progress": {}})
         return self._job(rq_job)
 
@@ -684,10 +690,7 @@ class RQRunner(JobRunner):
 
         from rq.job import JobStatus
 
-        kw = rq_job.kwargs or {}
-        task = kw.get("task") or ""
-        request = JobRequest(kw.get("puzzle", "?"), kw.get("solver", "?"), kw.get("instance", ""),
-                             float(kw.get("time_limit", 0)), kind=TASK if task else SOLVE, task=task)
+        request = _request_of(rq_job.kwargs or {})
         job = Job(id=rq_job.id, request=request,
                   submitted_at=_timestamp(rq_job.enqueued_at) or time.time(),
                   started_at=_timestamp(rq_job.started_at),
@@ -743,6 +746,14 @@ class RQRunner(JobRunner):
         return job
 
 
+def _request_of(kwargs: dict) -> JobRequest:
+    """The request an RQ job carries (a damaged record reads as an unknown puzzle)."""
+    try:
+        return JobRequest.from_json(kwargs["request"])
+    except (KeyError, TypeError, ValueError):
+        return JobRequest("?", "?", "", 0.0)
+
+
 def _last_line(rq_job: RQJob) -> str:
     try:
         result = rq_job.latest_result()
@@ -758,8 +769,8 @@ def _safe(url: str) -> str:
     return re.sub(r"//[^@/]*@", "//***@", url)
 
 
-def redis_jobs(url: str, queue: str = DEFAULT_QUEUE, max_queued: int = 16,
-               grace: float = 2.0) -> tuple[RQRunner, RedisAnswerStore]:
+def redis_jobs(url: str, queue: str = DEFAULT_QUEUE, max_queued: int = DEFAULT_MAX_QUEUED,
+               grace: float = DEFAULT_GRACE) -> tuple[RQRunner, RedisAnswerStore]:
     """The runner and answer store of the distributed mode, sharing one Redis client."""
     runner = RQRunner(url, queue=queue, max_queued=max_queued, grace=grace)
     return runner, GuardedRedisStore(runner)

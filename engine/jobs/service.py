@@ -10,8 +10,8 @@ import math
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, plugin_call
-from ..solving import owner_of, resolve_instance
+from ..errors import InputError
+from ..solving import owner_of, read_instance
 from ..tasks import check_can_run
 from ..wording import shown
 from .later import LaterWrites
@@ -112,14 +112,7 @@ class JobService:
 
     def _instance(self, puzzle: Puzzle, instance_text: Any) -> tuple[Any, str]:
         """(instance, canonical text) from text, a preset name or the puzzle's JSON form."""
-        # A plugin that breaks the contract on odd input still gets the user a 400 in words.
-        with plugin_call(what="the instance", plugin=owner_of(self.registry, puzzle),
-                         doing="reading the instance"):
-            if isinstance(instance_text, dict):  # the puzzle's JSON form, as the web API allows
-                instance = puzzle.from_json(instance_text)
-            else:
-                instance = resolve_instance(puzzle, instance_text)
-            return instance, puzzle.format(instance)
+        return read_instance(puzzle, instance_text, owner_of(self.registry, puzzle))
 
     def task_request(self, puzzle_id: str, task_name: Any, instance_text: Any,
                      time_limit: Any = None) -> JobRequest:
