@@ -11,58 +11,34 @@
 ``JOB_RUNNER``        dotted path of a :class:`engine.jobs.JobRunner` class (or a factory) to use
                       instead of the local process pool; called with ``JOB_RUNNER_OPTIONS``
 ``JOB_WORKERS``       local worker processes (default 2)
-``MAX_QUEUED``        jobs allowed to wait before the API answers 503 (default 16)
+``MAX_QUEUED``        jobs allowed to wait before the API answers 503 (default
+                      ``engine.jobs.DEFAULT_MAX_QUEUED``)
 ``MAX_TIME_LIMIT``    the largest time limit a job may ask for, in seconds (default 120)
 ``DEFAULT_TIME_LIMIT`` the time limit when a job gives none (default 10)
-``KILL_GRACE``        seconds past the deadline before a worker is killed (default 2)
+``KILL_GRACE``        seconds past the deadline before a worker is killed (default
+                      ``engine.jobs.DEFAULT_GRACE``)
 ``PREPARE_SOLVERS``   workers prepare every solver (load tables, compiled code) before their
                       first job (default False; ``puzzle serve`` turns it on)
 ``REDIS_URL``         run jobs on RQ in this Redis and keep answers there (default:
                       ``$PUZZLE_ENGINE_REDIS``; unset: local workers and SQLite)
-``REDIS_QUEUE``       the RQ queue name (default ``"puzzle"``)
+``REDIS_QUEUE``       the RQ queue name (default ``engine.jobs.DEFAULT_QUEUE``)
+
+The runner and store are chosen by :func:`engine.jobs.open_jobs`.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
-import sqlite3
-from pathlib import Path
 
 from flask import Flask
 
-from engine.jobs import (
-    DEFAULT_REGISTRY_FACTORY,
-    DEFAULT_TIME_LIMIT,
-    MAX_TIME_LIMIT,
-    JobService,
-    LocalProcessRunner,
-    ResultStore,
-    default_data_dir,
-    load_object,
-)
+from engine.jobs import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, JobService, open_jobs
 
 from .rendering import Boards
 
 #: Largest request body accepted (instance text is limited far below this by the engine).
 MAX_BODY_BYTES = 1_000_000
-
-
-def _make_runner(config) -> object:
-    runner = config.get("JOB_RUNNER")
-    options = dict(config.get("JOB_RUNNER_OPTIONS") or {})
-    if runner is None:
-        return LocalProcessRunner(
-            workers=config.get("JOB_WORKERS", 2),
-            max_queued=config.get("MAX_QUEUED", 16),
-            grace=config.get("KILL_GRACE", 2.0),
-            registry_factory=config.get("REGISTRY_FACTORY", DEFAULT_REGISTRY_FACTORY),
-            prepare_solvers=config.get("PREPARE_SOLVERS", False),
-            **options,
-        )
-    if isinstance(runner, str):
-        runner = load_object(runner)
-    return runner(**options) if callable(runner) else runner
 
 
 #: Pages may run only the app's own scripts (editor.js and /-/client/<puzzle>.js): the board SVG
@@ -111,21 +87,6 @@ def _compress(response):
     return response
 
 
-def _open_store(app: Flask):
-    """The result store in the data directory, or in memory (with one warning line) when the
-    directory cannot be created or written: a read-only home must not stop the app serving."""
-    try:
-        data_dir = Path(app.config.get("DATA_DIR") or default_data_dir())
-        return ResultStore(data_dir / "results.sqlite3")
-    except (OSError, RuntimeError, sqlite3.Error) as exc:  # RuntimeError: Path.home() unknown
-        app.logger.warning("cannot keep solved answers on disk (%s: %s); keeping them in memory "
-                           "until the server stops (set --data-dir or PUZZLE_ENGINE_DATA to a "
-                           "writable directory)", type(exc).__name__, exc)
-        app.extensions["puzzle_store_in_memory"] = True
-        from .memory_store import MemoryAnswerStore
-        return MemoryAnswerStore()
-
-
 def create_app(config: dict | None = None) -> Flask:
     """Build the web app; see the module docstring for the configuration keys."""
     app = Flask(__name__)
@@ -137,16 +98,12 @@ def create_app(config: dict | None = None) -> Flask:
     if registry is None:
         from engine.plugins import get_registry
         registry = get_registry()
-    redis_url = app.config.get("REDIS_URL") or os.environ.get("PUZZLE_ENGINE_REDIS")
-    if redis_url:  # many machines: RQ workers and the answer store in Redis
-        from engine.jobs.rq_runner import redis_jobs
-        runner, store = redis_jobs(redis_url, queue=app.config.get("REDIS_QUEUE", "puzzle"),
-                                   max_queued=app.config.get("MAX_QUEUED", 16),
-                                   grace=app.config.get("KILL_GRACE", 2.0))
-    else:
-        store = _open_store(app)
-        runner = _make_runner(app.config)
-    jobs = JobService(registry, runner, store,
+    config = dict(app.config)
+    config["REDIS_URL"] = app.config.get("REDIS_URL") or os.environ.get("PUZZLE_ENGINE_REDIS")
+    opened = open_jobs(config, app.logger)  # local workers and SQLite, or RQ and Redis
+    if opened.in_memory:
+        app.extensions["puzzle_store_in_memory"] = True
+    jobs = JobService(registry, opened.runner, opened.store,
                       max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),
                       default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT))
     app.extensions["puzzle_registry"] = registry

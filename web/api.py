@@ -7,10 +7,12 @@ form body), checks them, and lets InputError become a 400 (see :mod:`web.errors`
 from __future__ import annotations
 
 import hashlib
+from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
 
 from engine import InputError
+from engine.jobs import SOLVED, Job
 from engine.wording import shown
 
 from .editor_view import describe_move, editor_state, parse_seed, puzzle_details, tasks_json
@@ -173,16 +175,21 @@ def describe_moves(puzzle_id):
     return jsonify(describe_window(puzzle, replay, first, end))
 
 
+def solved_job(job_id: str, doing: str) -> tuple[Job, tuple[str, ...]]:
+    """The job and its solution's moves; a 400 that says so when it has no solution."""
+    job = jobs().get(job_id)
+    result = job.result or {}
+    if job.status != SOLVED or not isinstance(result.get("moves"), list):
+        raise InputError(f"job {job_id} has no solution {doing} (it is {job.status})", where="job")
+    return job, tuple(result["moves"])
+
+
 @bp.get("/jobs/<job_id>/describe")
 def describe_job_moves(job_id):
     """The same for a solved job's solution (its moves may be too many for a URL)."""
-    job = jobs().get(job_id)
-    result = job.result or {}
-    if job.status != "solved" or not isinstance(result.get("moves"), list):
-        raise InputError(f"job {job_id} has no solution to describe (it is {job.status})",
-                         where="job")
+    job, moves = solved_job(job_id, "to describe")
     puzzle = registry().puzzle(job.request.puzzle)
-    replay = boards().states(job.request.puzzle, job.request.instance, tuple(result["moves"]),
+    replay = boards().states(job.request.puzzle, job.request.instance, moves,
                              work_limit=MAX_SOLUTION_REPLAY_WORK)
     first, end = parse_window(dict(request.args.items()), len(replay.moves))
     return jsonify(describe_window(puzzle, replay, first, end))
@@ -255,11 +262,7 @@ def job_step_svg(job_id):
     The job holds the instance and the moves, so the URL stays short however long the solution
     is (83,000 moves do not fit in a query string); ``stored-N`` ids work across restarts.
     """
-    job = jobs().get(job_id)
-    result = job.result or {}
-    if job.status != "solved" or not isinstance(result.get("moves"), list):
-        raise InputError(f"job {job_id} has no solution to show (it is {job.status})", where="job")
-    moves = tuple(result["moves"])
+    job, moves = solved_job(job_id, "to show")
     step = parse_step(request.args.get("step"), moves)
     svg, solved = boards().step(job.request.puzzle, request.args.get("renderer") or None,
                                 job.request.instance, moves, step,
@@ -270,8 +273,11 @@ def job_step_svg(job_id):
 # -- jobs --------------------------------------------------------------------------------------
 
 
-@bp.post("/<puzzle_id>/jobs")
-def submit_job(puzzle_id):
+def submitted(start: Callable[[dict, Any], Job]) -> Response:
+    """Submit a solve or task job from the request's values: ``start(values, time_limit)``.
+
+    The answer is the job (200 if it is already done, from the store; 202 while it runs) with
+    its poll URL in ``Location``."""
     values = params()
     if "instance" not in values:
         raise InputError("give the instance text in the 'instance' field", where="instance")
@@ -279,12 +285,17 @@ def submit_job(puzzle_id):
     if isinstance(time_limit, (bool, list, dict)):  # said here in JSON's words (true, not True)
         raise InputError(f"the time limit must be a number of seconds, not {shown(time_limit)}",
                          where="time_limit")
-    job = jobs().submit(puzzle_id, values["instance"], optional_text(values, "solver"), time_limit)
-    status = 200 if job.done else 202
+    job = start(values, time_limit)
     response = jsonify(job.to_json())
-    response.status_code = status
+    response.status_code = 200 if job.done else 202
     response.headers["Location"] = f"/api/jobs/{job.id}"
     return response
+
+
+@bp.post("/<puzzle_id>/jobs")
+def submit_job(puzzle_id):
+    return submitted(lambda values, time_limit: jobs().submit(
+        puzzle_id, values["instance"], optional_text(values, "solver"), time_limit))
 
 
 # -- tasks (engine.Task: long-running tools such as counting solutions, run as jobs) -----------
@@ -304,18 +315,8 @@ def list_tasks(puzzle_id):
 @bp.post("/<puzzle_id>/tasks/<task_name>")
 def submit_task(puzzle_id, task_name):
     """Start a task as a job (poll and cancel it at /api/jobs/<id>, like a solve)."""
-    values = params()
-    if "instance" not in values:
-        raise InputError("give the instance text in the 'instance' field", where="instance")
-    time_limit = values.get("time_limit")
-    if isinstance(time_limit, (bool, list, dict)):
-        raise InputError(f"the time limit must be a number of seconds, not {shown(time_limit)}",
-                         where="time_limit")
-    job = jobs().submit_task(puzzle_id, task_name, values["instance"], time_limit)
-    response = jsonify(job.to_json())
-    response.status_code = 200 if job.done else 202
-    response.headers["Location"] = f"/api/jobs/{job.id}"
-    return response
+    return submitted(lambda values, time_limit: jobs().submit_task(
+        puzzle_id, task_name, values["instance"], time_limit))
 
 
 @bp.get("/jobs/<job_id>")

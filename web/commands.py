@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from engine import hookimpl
+from engine.jobs.model import DEFAULT_QUEUE
 
 
 def prepare_first() -> None:
@@ -30,7 +31,7 @@ def prepare_first() -> None:
 
 def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_dir: str | None = None,
               workers: int = 2, prepare: bool = True, redis: str | None = None,
-              queue: str = "puzzle") -> None:
+              queue: str = DEFAULT_QUEUE) -> None:
     """Build the app, start its solver workers, and serve it with waitress until stopped."""
     import waitress
 
@@ -74,7 +75,7 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 @click.option("--redis", default=None, envvar="PUZZLE_ENGINE_REDIS",
               help="Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
-@click.option("--queue", default="puzzle", show_default=True,
+@click.option("--queue", default=DEFAULT_QUEUE, show_default=True,
               help="With --redis: the RQ queue jobs go to (workers take them with the same --queue).")
 def serve(host, port, threads, workers, data_dir, prepare, redis, queue):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""

@@ -17,7 +17,7 @@ from lxml import etree
 
 from engine import InputError, plural
 from engine.errors import plugin_call
-from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, resolve_instance
+from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, read_instance
 from engine.svgsafe import sanitize_svg
 from engine.wording import shown
 
@@ -225,21 +225,15 @@ class Boards:
     # -- instances and states --------------------------------------------------------------
 
     def instance(self, puzzle_id: str, text: Any):
-        """(instance, canonical text) for instance text, a preset name or the JSON form."""
-        if isinstance(text, dict):
-            puzzle = self.registry.puzzle(puzzle_id)
-            with user_input("the instance"):
-                instance = puzzle.from_json(text)
-                return instance, puzzle.format(instance)
-        if not isinstance(text, str):
-            raise InputError("the instance must be text", where="instance")
-        return self._parsed(puzzle_id, text)
+        """(instance, canonical text) for instance text, a preset name or the JSON form
+        (:func:`engine.solving.read_instance`; text is cached, JSON is not hashable)."""
+        if isinstance(text, str):
+            return self._parsed(puzzle_id, text)
+        return self._parse(puzzle_id, text)
 
-    def _parse(self, puzzle_id: str, text: str):
+    def _parse(self, puzzle_id: str, value: Any):
         puzzle = self.registry.puzzle(puzzle_id)
-        with user_input("the instance"):
-            instance = resolve_instance(puzzle, text)
-            return instance, puzzle.format(instance)
+        return read_instance(puzzle, value, owner_of(self.registry, puzzle))
 
     def states(self, puzzle_id: str, text: str, moves: tuple[str, ...],
                work_limit: int | None = None) -> Replay:

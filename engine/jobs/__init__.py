@@ -8,10 +8,13 @@ One module per replaceable part:
 * :mod:`.local`: :class:`LocalProcessRunner` (the default), a small pool of local worker
   processes; :mod:`.execute`: what any worker does with one job.
 * :mod:`.store`: :class:`AnswerStore` and the SQLite :class:`ResultStore`, answers keyed by
-  puzzle, solver and *canonical* instance text, with permanent numbers (``stored-N``);
+  puzzle, solver and *canonical* instance text, with permanent numbers (``stored-N``), and
+  :class:`MemoryAnswerStore` when no data directory is writable;
   :mod:`.later`: store writes that could not be done at once, retried in the background.
 * :mod:`.rq_runner`, :mod:`.redis_store`, :mod:`.worker`: the distributed mode (RQ on Redis,
   ``puzzle worker``), imported only when it is used.
+* :mod:`.opening`: :func:`open_jobs`, the runner and store a configuration asks for (local or
+  Redis), chosen in one place.
 * :mod:`.service`: :class:`JobService`, what a front end (the web app, a CLI) talks to: it
   validates a request with the registry, answers it from the store when it can, and otherwise
   hands it to the runner.
@@ -23,6 +26,9 @@ Nothing here imports ``web`` or any plugin: workers load the registry through a 
 from .local import LocalProcessRunner
 from .model import (
                     CANCELLED,
+                    DEFAULT_GRACE,
+                    DEFAULT_MAX_QUEUED,
+                    DEFAULT_QUEUE,
                     DEFAULT_REGISTRY_FACTORY,
                     DEFAULT_TIME_LIMIT,
                     ERROR,
@@ -34,6 +40,7 @@ from .model import (
                     RUNNING,
                     SOLVE,
                     SOLVED,
+                    STORED_PREFIX,
                     STORED_STATUSES,
                     TASK,
                     UNSOLVABLE,
@@ -47,13 +54,15 @@ from .model import (
                     load_object,
                     status_of_report,
 )
-from .service import STORED_PREFIX, JobService
-from .store import ResultStore
+from .opening import OpenedJobs, open_jobs
+from .service import JobService
+from .store import MemoryAnswerStore, ResultStore
 
 __all__ = [
-    "CANCELLED", "DEFAULT_REGISTRY_FACTORY", "DEFAULT_TIME_LIMIT", "ERROR", "FINAL_STATUSES",
-    "FINISHED", "GAVE_UP", "MAX_TIME_LIMIT", "QUEUED", "RUNNING", "SOLVE", "SOLVED", "STORED_PREFIX",
-    "STORED_STATUSES", "TASK", "UNSOLVABLE", "Job", "JobNotFound", "JobRequest", "JobRunner",
-    "JobService", "JobsUnavailable", "LocalProcessRunner", "QueueFull", "ResultStore", "default_data_dir",
-    "load_object", "status_of_report",
+    "CANCELLED", "DEFAULT_GRACE", "DEFAULT_MAX_QUEUED", "DEFAULT_QUEUE", "DEFAULT_REGISTRY_FACTORY",
+    "DEFAULT_TIME_LIMIT", "ERROR", "FINAL_STATUSES", "FINISHED", "GAVE_UP", "MAX_TIME_LIMIT",
+    "QUEUED", "RUNNING", "SOLVE", "SOLVED", "STORED_PREFIX", "STORED_STATUSES", "TASK",
+    "UNSOLVABLE", "Job", "JobNotFound", "JobRequest", "JobRunner", "JobService", "JobsUnavailable",
+    "LocalProcessRunner", "MemoryAnswerStore", "OpenedJobs", "QueueFull", "ResultStore",
+    "default_data_dir", "load_object", "open_jobs", "status_of_report",
 ]

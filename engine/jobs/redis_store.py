@@ -8,15 +8,22 @@ keeps answers across a Redis restart.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from .model import STORED_STATUSES, JobRequest
+from .model import STORED_STATUSES, JobRequest, JobsUnavailable
 from .store import AnswerStore, StoreBusy
 
 if TYPE_CHECKING:
     import redis
+
+    from .rq_runner import RQRunner
+
+#: A stored answer as the answer store gives it, or None.
+_Found = TypeVar("_Found", bound="tuple[Any, dict] | None")
 
 #: Every key this store writes starts with this.
 PREFIX = "puzzle:answers:"
@@ -73,3 +80,58 @@ class RedisAnswerStore(AnswerStore):
 
     def count(self) -> int:
         return int(self.redis.get(f"{PREFIX}next") or 0)
+
+
+class GuardedRedisStore(RedisAnswerStore):
+    """The Redis answer store for web processes: an unreachable Redis is a clear 503.
+
+    Stored answers are permanent, so each web process keeps the last ones it read (up to
+    :data:`CACHED_ANSWERS`, none longer than :data:`CACHED_MOVES` moves) in memory: a
+    ``stored-N`` link (its page, its API answer, its SVG) or a repeated request it served
+    before keeps working while Redis is down. Anything else answers 503 until Redis is back.
+    """
+
+    def __init__(self, runner: RQRunner):
+        super().__init__(runner.redis)
+        self._runner = runner
+        self._cache: collections.OrderedDict = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def _remember(self, key: tuple, value: _Found) -> _Found:
+        if value is None or len((value[1] or {}).get("moves") or ()) > CACHED_MOVES:
+            return value
+        with self._lock:
+            self._cache[key] = value
+            self._cache.move_to_end(key)
+            while len(self._cache) > CACHED_ANSWERS:
+                self._cache.popitem(last=False)
+        return value
+
+    def _cached(self, key: tuple, fetch: Callable[..., _Found], *args: Any) -> _Found:
+        try:
+            return self._remember(key, self._runner._call(fetch, *args))
+        except JobsUnavailable:
+            with self._lock:
+                if key in self._cache:
+                    return self._cache[key]
+            raise
+
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+        return self._cached(("key", puzzle, solver, instance), super().get, puzzle, solver, instance)
+
+    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
+        found = self._cached(("id", int(number)), super().get_by_id, number)
+        if found is not None:  # the same answer, by what it answers
+            request, report = found
+            self._remember(("key", request.puzzle, request.solver, request.instance),
+                           (int(number), report))
+        return found
+
+    def count(self) -> int:
+        return self._runner._call(super().count)
+
+
+#: How many stored answers a web process keeps in memory for when Redis is down.
+CACHED_ANSWERS = 256
+#: Longer answers are not kept (a 32 x 32 answer can hold 83,000 moves, ~5 MB).
+CACHED_MOVES = 20_000

@@ -20,7 +20,7 @@ from .model import (
     ERROR,
     FINAL_STATUSES,
     MAX_TIME_LIMIT,
-    SOLVE,
+    STORED_PREFIX,
     STORED_STATUSES,
     TASK,
     Job,
@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 
 #: What a job that was queued or running when its server stopped answers afterwards.
 INTERRUPTED = "interrupted by a server restart"
-
-STORED_PREFIX = "stored-"
 
 
 class JobService:
@@ -173,10 +171,7 @@ class JobService:
     def _recorded_job(self, record: dict) -> Job:
         """A job this runner no longer knows, from its record: a job that was queued or running
         when its server stopped ends as an error that says so."""
-        task = record.get("task") or ""
-        request = JobRequest(record["puzzle"], record.get("solver") or "", record["instance"],
-                             float(record.get("time_limit") or 0.0), kind=TASK if task else SOLVE,
-                             task=task)
+        request = JobRequest.from_json(record)
         now = time.time()
         began = now - float(record.get("elapsed") or 0.0)  # its elapsed time, as recorded
         job = Job(id=record["id"], request=request, status=record["status"],

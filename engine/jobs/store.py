@@ -1,9 +1,10 @@
 """Answer stores: where finished answers (and job records) are kept between requests.
 
 :class:`AnswerStore` is the interface the job service uses. :class:`ResultStore` keeps answers
-in SQLite for the embedded mode; ``engine.jobs.redis_store`` keeps them in Redis for many
-machines. Answers are keyed by puzzle, solver and *canonical* instance text, and each has a
-permanent number (``stored-N`` links name it) that never changes once handed out.
+in SQLite for the embedded mode, :class:`MemoryAnswerStore` in memory when no data directory is
+writable; ``engine.jobs.redis_store`` keeps them in Redis for many machines. Answers are keyed
+by puzzle, solver and *canonical* instance text, and each has a permanent number (``stored-N``
+links name it) that never changes once handed out.
 """
 
 from __future__ import annotations
@@ -162,3 +163,67 @@ class ResultStore(AnswerStore):
             self._write.close()
         with self._read_lock:
             self._read.close()
+
+
+#: Most answers kept (a 32 x 32 sliding answer is ~1 MB of JSON, so this bounds memory too).
+MEMORY_MAX_ANSWERS = 2_000
+#: Most job records kept (oldest dropped first).
+MEMORY_MAX_JOB_RECORDS = 10_000
+
+
+class MemoryAnswerStore(AnswerStore):
+    """Answers and job records in dictionaries, for a server without a writable data dir.
+
+    They last until the server stops. The store's contract holds: an answer's permanent number
+    never changes, and the same answer stored twice keeps its first number. Bounded: past
+    :data:`MEMORY_MAX_ANSWERS` answers, new ones are not stored (the job that found one still
+    returns it).
+    """
+
+    keeps_job_records = True
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._numbers: dict[tuple[str, str, str], int] = {}
+        self._answers: dict[int, tuple[JobRequest, dict]] = {}
+        self._jobs: dict[str, dict] = {}
+
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+        with self._lock:
+            number = self._numbers.get((puzzle, solver, instance))
+            return (number, self._answers[number][1]) if number is not None else None
+
+    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
+        with self._lock:
+            return self._answers.get(number)
+
+    def put(self, report: dict) -> int | None:
+        if report.get("status") not in STORED_STATUSES:
+            return None
+        key = (report["puzzle"], report["solver"], report["instance"])
+        with self._lock:
+            if key in self._numbers:
+                return self._numbers[key]
+            if len(self._answers) >= MEMORY_MAX_ANSWERS:
+                return None
+            number = len(self._answers) + 1
+            self._numbers[key] = number
+            self._answers[number] = (JobRequest(*key, 0.0), report)
+            return number
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self._answers)
+
+    def record_job(self, record: dict) -> None:
+        with self._lock:
+            old = self._jobs.pop(record["id"], None)
+            if old is not None and old.get("done") and not record.get("done"):
+                record = old  # a late "queued" record never overwrites a final one
+            self._jobs[record["id"]] = record
+            while len(self._jobs) > MEMORY_MAX_JOB_RECORDS:
+                self._jobs.pop(next(iter(self._jobs)))
+
+    def job_record(self, job_id: str) -> dict | None:
+        with self._lock:
+            return self._jobs.get(job_id)

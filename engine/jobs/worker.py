@@ -1,5 +1,9 @@
 """``puzzle worker``: an RQ worker for solve jobs, with its Redis connection kept alive.
 
+:class:`PuzzleWorker` (made on first use by ``_worker_class``, since RQ loads lazily) is the
+supervisor of the distributed mode: what the work horse runs, and the web processes' side,
+are in :mod:`engine.jobs.rq_runner`.
+
 It loads the plugins and prepares every solver once, then lets RQ fork a work horse per job
 (the horses inherit the loaded plugins and tables). When Redis cannot be reached it retries
 with growing pauses and logs one line per change of state, never one per attempt; it stays the
@@ -15,14 +19,39 @@ import logging
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 import click
 
-from .model import DEFAULT_REGISTRY_FACTORY, load_object
+from ..deadlines import kill_time
+from . import rq_runner as _rq
+from .model import DEFAULT_QUEUE, DEFAULT_REGISTRY_FACTORY, GAVE_UP, load_object
+from .rq_runner import (
+    ALIVE_SECONDS,
+    KEEP_SECONDS,
+    LOST,
+    REPORT_WAIT,
+    WORKER_TTL,
+    _json,
+    _key,
+    _loads,
+    _request_of,
+    _serializer,
+    _store,
+    _timestamp,
+)
+from .store import StoreBusy
 
 if TYPE_CHECKING:
-    from rq import Worker
+    from types import TracebackType
+
+    import redis
+    from redis.client import Pipeline
+    from rq import Queue, Worker
+    from rq.executions import Execution
+    from rq.job import Job as RQJob
+
+_T = TypeVar("_T")
 
 log = logging.getLogger("engine.jobs.worker")
 
@@ -37,7 +66,7 @@ def run_worker(url: str, queue: str, burst: bool = False,
     import redis
 
     from ..solving import prepare_solvers
-    from .rq_runner import NameTaken, _safe, connect, make_worker, use_registry
+    from .rq_runner import _safe, connect, use_registry
 
     registry = load_object(registry_factory)()
     use_registry(registry, registry_factory)
@@ -77,6 +106,315 @@ def run_worker(url: str, queue: str, burst: bool = False,
         _no_orphan(worker)
 
 
+class _ConnectionState(logging.Filter):
+    """One log line per change of the worker's Redis connection, instead of RQ's line per retry.
+
+    RQ retries a lost connection by itself while it waits for jobs, logging every attempt; this
+    filter on RQ's worker logger turns the first of those into "lost Redis" and drops the rest.
+    "answers again" is logged only after a command really reached Redis (a queued pipeline
+    command proves nothing).
+    """
+
+    def __init__(self, where: str):
+        super().__init__()
+        self.where = where
+        self.down = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "could not connect to Redis" not in record.getMessage():
+            return True
+        self.lost(None)
+        return False
+
+    def lost(self, exc: BaseException | None) -> None:
+        if not self.down:
+            self.down = True
+            log.warning("lost Redis at %s%s; retrying with backoff, the running job (if any) goes on",
+                        self.where, f" ({exc})" if exc else "")
+
+    def connected(self) -> None:
+        if self.down:
+            self.down = False
+            log.warning("Redis at %s answers again; taking jobs", self.where)
+
+
+class NameTaken(Exception):
+    """Another live worker is registered in Redis under the name this one was given."""
+
+
+_REDIS_ERRORS: tuple = ()
+
+
+def _redis_errors() -> tuple:
+    global _REDIS_ERRORS
+    if not _REDIS_ERRORS:
+        import redis
+        _REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError)
+    return _REDIS_ERRORS
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on first use (RQ loads lazily)
+    from rq import Worker
+    from rq.job import JobStatus
+    from rq.utils import now as rq_now
+
+    class PuzzleWorker(Worker):
+        """An RQ worker that keeps each running job's "alive" key fresh, kills its work horse at
+        the job's deadline (time limit + grace, or the check's bound once the search is over),
+        and rides out Redis outages: the horse keeps solving, the worker keeps supervising it,
+        and the answer is reported once Redis answers again."""
+
+        connection_state: _ConnectionState | None = None
+        _retry_at = 0.0       # while Redis is down: the next time to try it (backoff)
+        _pause = 0.5
+        _known_kill_at: float | None = None  # the last deadline extension read from Redis
+        _pending_end: dict | None = None     # an end reason to write once Redis is back
+
+        # -- connection bookkeeping ---------------------------------------------------------
+
+        def _lost(self, exc: BaseException | None) -> None:
+            if self.connection_state is not None and not self.is_horse:  # the worker says it
+                self.connection_state.lost(exc)
+            self._retry_at = time.monotonic() + self._pause
+            self._pause = min(8.0, self._pause * 2)
+
+        def _reached(self) -> None:
+            self._pause = 0.5
+            if self.connection_state is not None and not self.is_horse:
+                self.connection_state.connected()
+
+        def _until_redis(self, fn: Callable[..., _T], *args: Any, limit: float = REPORT_WAIT) -> _T:
+            """``fn(*args)``, retried with backoff while Redis is unreachable (up to ``limit`` s)."""
+            give_up = time.monotonic() + limit
+            pause = 0.5
+            while True:
+                try:
+                    result = fn(*args)
+                except _redis_errors() as exc:
+                    if time.monotonic() > give_up:
+                        raise
+                    self._lost(exc)
+                    time.sleep(pause)
+                    pause = min(8.0, pause * 2)
+                    continue
+                self._reached()
+                return result
+
+        # -- registration: a name given with --name -----------------------------------------
+
+        def register_birth(self) -> None:
+            self.claim_name()
+            return super().register_birth()
+
+        def claim_name(self) -> None:
+            """Take over a stale registration of our name (our own before an outage, a dead
+            process on this host, or one without heartbeat for longer than its TTL); refuse
+            a live one with :class:`NameTaken`."""
+            data = cast("dict[bytes, bytes]", self.connection.hgetall(self.key))  # RQ's Redis gives bytes
+            if data and b"death" not in data:
+                pid = int(data.get(b"pid") or 0)
+                host = (data.get(b"hostname") or b"").decode()
+                beat = _parse_time(data.get(b"last_heartbeat"))
+                ours = host == self.hostname and pid == os.getpid()
+                dead = host == self.hostname and pid and not _pid_alive(pid)
+                silent = beat is not None and time.time() - beat > self.worker_ttl + 60
+                if not (ours or dead or silent):
+                    raise NameTaken(
+                        f"a live worker named {self.name!r} (pid {pid} on {host or '?'}) is already "
+                        f"registered in Redis; give each worker its own --name")
+                self.connection.delete(self.key)
+
+        def teardown(self) -> None:
+            try:
+                super().teardown()
+            except _redis_errors():  # stopping while Redis is away: the entry expires by itself
+                pass
+
+        # -- waiting for jobs ----------------------------------------------------------------
+
+        def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
+            if pipeline is not None:  # queued only: maintain_heartbeats sends it
+                return super().heartbeat(timeout, pipeline=pipeline)
+            try:
+                result = super().heartbeat(timeout)
+            except _redis_errors() as exc:
+                self._lost(exc)  # the next heartbeat or dequeue tries again
+                return None
+            self._reached()
+            return result
+
+        def dequeue_job_and_maintain_ttl(self, timeout: int | None,
+                                         max_idle_time: int | None = None) -> tuple[RQJob, Queue] | None:
+            return self._until_redis(super().dequeue_job_and_maintain_ttl, timeout, max_idle_time,
+                                     limit=float("inf"))
+
+        def check_for_suspension(self, burst: bool) -> None:
+            return self._until_redis(super().check_for_suspension, burst, limit=float("inf"))
+
+        def run_maintenance_tasks(self) -> None:
+            try:
+                return super().run_maintenance_tasks()
+            except _redis_errors() as exc:  # maintenance can wait for the next round
+                self._lost(exc)
+
+        # -- running a job -------------------------------------------------------------------
+
+        def fork_work_horse(self, job: RQJob, queue: Queue) -> None:
+            import multiprocessing
+
+            if _rq._LOCAL_KILL_AT is None:  # the horse's side of it lives beside perform()
+                _rq._LOCAL_KILL_AT = multiprocessing.Value("d", 0.0, lock=False)
+            _rq._LOCAL_KILL_AT.value = 0.0
+            self._known_kill_at = self._pending_end = None
+            return super().fork_work_horse(job, queue)
+
+        def execute_job(self, job: RQJob, queue: Queue) -> None:
+            try:
+                super().execute_job(job, queue)
+            except _redis_errors() as exc:
+                # Only the bookkeeping after the horse ended can get here (maintain_heartbeats
+                # never raises): wait for Redis, then record how the job ended.
+                self._lost(exc)
+                self._until_redis(self._after_outage, job, queue, limit=float("inf"))
+            if self._pending_end is not None:
+                self._until_redis(self._write_pending_end, job.id, limit=float("inf"))
+
+        def _after_outage(self, job: RQJob, queue: Queue) -> None:
+            if self._pending_end is not None:  # why it ended, before RQ says that it did
+                self._write_pending_end(job.id)
+            status = job.get_status()
+            if status not in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED):
+                job.ended_at = rq_now()
+                self.handle_job_failure(job, queue=queue, execution=self.execution,
+                                        exc_string="the work horse ended while Redis was down")
+            self.set_state("idle")
+
+        def _write_pending_end(self, job_id: str) -> None:
+            self.connection.set(_key(job_id, "end"), _json(self._pending_end), nx=True, ex=KEEP_SECONDS)
+            self._pending_end = None
+
+        def maintain_heartbeats(self, job: RQJob, *args: Any, **kwargs: Any) -> None:
+            # Never raises for Redis: the horse goes on while Redis is away, and the deadline is
+            # enforced from what the worker knows without it.
+            if time.monotonic() < self._retry_at:
+                self._check_deadline(job)
+                return
+            try:
+                super().maintain_heartbeats(job, *args, **kwargs)
+                self.connection.set(_key(job.id, "alive"), "1", ex=ALIVE_SECONDS)
+                extended = self.connection.get(_key(job.id, "kill_at"))
+                if extended is not None:
+                    self._known_kill_at = float(extended)
+                raw_end = self.connection.get(_key(job.id, "end"))
+                if self._pending_end is not None:
+                    self._write_pending_end(job.id)
+            except _redis_errors() as exc:
+                self._lost(exc)
+                self._check_deadline(job)
+                return
+            self._reached()
+            if raw_end is not None and _loads(raw_end).get("message") == LOST:
+                # Declared lost while this worker could not reach Redis: that answer is final,
+                # so stop spending time on it.
+                self.kill_horse()
+                return
+            self._check_deadline(job)
+
+        def _check_deadline(self, job: RQJob) -> None:
+            started = _timestamp(job.started_at)
+            if started is None:
+                return
+            kw = job.kwargs or {}
+            request = _request_of(kw)
+            limit = request.time_limit
+            kill_at = kill_time(started, limit, float(kw.get("grace", 0))) or float("inf")
+            if self._known_kill_at is not None:
+                kill_at = max(kill_at, self._known_kill_at)
+            if _rq._LOCAL_KILL_AT is not None:
+                kill_at = max(kill_at, _rq._LOCAL_KILL_AT.value)
+            if time.time() > kill_at:
+                self._pending_end = {"status": GAVE_UP, "at": time.time(),
+                                     "message": f"{request.what} overran its {limit:g} s time limit and "
+                                                f"did not stop, so its work horse was killed"}
+                try:
+                    self._write_pending_end(job.id)
+                except _redis_errors() as exc:  # written once Redis is back
+                    self._lost(exc)
+                self.kill_horse()
+
+        # -- in the work horse: report the answer, across an outage ---------------------------
+
+        def _finalize_success(self, job: RQJob, queue: Queue, execution: Execution, return_value: Any) -> None:
+            def report() -> None:
+                if _ended_meanwhile(job):  # e.g. declared lost during a long outage: that stays
+                    return None
+                if isinstance(return_value, dict) and return_value.pop("store_pending", False):
+                    try:
+                        return_value["stored_id"] = _store(job.connection, return_value["report"])
+                    except StoreBusy as exc:
+                        return_value["store_pending"] = True
+                        import redis
+                        raise redis.ConnectionError(str(exc)) from None
+                return Worker._finalize_success(self, job, queue, execution, return_value)
+            return self._until_redis(report)
+
+        def _finalize_failure(
+            self, job: RQJob, queue: Queue, execution: Execution,
+            exc_info: tuple[type[BaseException] | None, BaseException | None, TracebackType | None],
+        ) -> None:
+            return self._until_redis(Worker._finalize_failure, self, job, queue, execution, exc_info)
+
+    return PuzzleWorker
+
+
+def _ended_meanwhile(job: RQJob) -> bool:
+    """Whether a job already has a final state that its work horse's answer must not replace."""
+    from rq.job import JobStatus
+
+    raw_end = job.connection.get(_key(job.id, "end"))
+    if raw_end is not None and _loads(raw_end).get("message") == LOST:
+        return True
+    return job.get_status(refresh=True) in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
+
+
+def _parse_time(raw: bytes | str | None) -> float | None:
+    if not raw:
+        return None
+    from rq.utils import utcparse
+    try:
+        return _timestamp(utcparse(raw.decode() if isinstance(raw, bytes) else raw))
+    except Exception:
+        return None
+
+
+def make_worker(connection: redis.Redis, queue_name: str = DEFAULT_QUEUE, name: str | None = None) -> Any:
+    """An RQ worker for the puzzle queue (call :func:`use_registry` first)."""
+    from rq import Queue
+
+    queue = Queue(queue_name, connection=connection, serializer=_serializer())
+    # job_monitoring_interval=1: the deadline, progress and "alive" checks run every second.
+    # worker_ttl=60: an idle worker heartbeats every 45 s, so a registration silent for 2 min
+    # is stale and its name can be taken over (see PuzzleWorker.register_birth).
+    worker = _worker_class()([queue], connection=connection, serializer=_serializer(), name=name,
+                             job_monitoring_interval=1, worker_ttl=WORKER_TTL)
+    worker.max_connection_wait_time = 8.0  # RQ's own retries while idle: pauses up to 8 s
+    kwargs = connection.connection_pool.connection_kwargs
+    state = _ConnectionState(f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}")
+    logging.getLogger("rq.worker").addFilter(state)
+    worker.connection_state = state
+    return worker
+
+
 class NameClash(click.ClickException):
     """The worker's --name belongs to another live worker: a bad option, so exit status 2."""
 
@@ -98,7 +436,7 @@ def _no_orphan(worker: Worker | None) -> None:
 @click.command("worker")
 @click.option("--redis", "redis_url", default=None, envvar="PUZZLE_ENGINE_REDIS",
               help="Redis URL, e.g. redis://localhost:6379/0 (default: $PUZZLE_ENGINE_REDIS).")
-@click.option("--queue", default="puzzle", show_default=True, help="The RQ queue to take jobs from.")
+@click.option("--queue", default=DEFAULT_QUEUE, show_default=True, help="The RQ queue to take jobs from.")
 @click.option("--burst", is_flag=True, help="Exit once the queue is empty.")
 @click.option("--name", default=None, help="The worker's name in RQ (default: a random one).")
 @click.option("--prepare/--no-prepare", default=True, show_default=True,
