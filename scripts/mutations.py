@@ -26,6 +26,8 @@ class Mutation:
 PEGS = ("tests/test_pegs_rules.py", "tests/test_pegs_solver.py", "tests/test_pegs_parse.py")
 SLIDING = ("tests/test_sliding_rules.py",)
 JOBS = "tests/test_jobs_reliability.py"
+KILL = "tests/test_kill_rule.py"
+READ = "tests/test_read_instance.py"
 TANGRAM = ("tests/test_tangram_cover.py", "tests/test_tangram_puzzle.py")
 
 MUTATIONS: list[Mutation] = [
@@ -102,9 +104,47 @@ MUTATIONS: list[Mutation] = [
              "self._pending.remove(job)", "pass", (JOBS + "::test_a_cancelled_queued_job_never_runs",),
              "a cancelled queued job stays in the queue and runs later"),
     Mutation("jobs-check-bound", "engine/jobs/local.py",
-             "worker.deadline = max(worker.deadline or 0.0, check_until)", "pass",
+             "worker.clock.observe(message[2], time.monotonic())", "pass",
              (JOBS + "::test_a_slow_check_does_not_throw_away_a_found_answer",),
-             "the check of a found answer is killed at the search's deadline"),
+             "the pool never hears that the check began: a found answer is killed at the deadline"),
+    # -- the one kill rule (engine/deadlines.py), and the one door to a puzzle's parser --------
+    Mutation("kill-rule-check-ignored", "engine/deadlines.py",
+             "at = max(at, checking_started + grace + check_time_bound(n_moves))", "at = at",
+             (KILL + "::test_the_rule_searching_then_checking",
+              KILL + "::test_a_long_answer_just_before_the_deadline_is_checked_and_kept[cli]"),
+             "the check of a found answer gets no time of its own"),
+    Mutation("kill-rule-no-grace", "engine/deadlines.py",
+             "at = started + time_limit + grace", "at = started + time_limit",
+             (KILL + "::test_the_rule_searching_then_checking",),
+             "a searching solver is killed at its time limit, with no grace"),
+    Mutation("kill-rule-check-no-grace", "engine/deadlines.py",
+             "checking_started + grace + check_time_bound(n_moves)",
+             "checking_started + check_time_bound(n_moves)",
+             (KILL + "::test_the_rule_searching_then_checking",),
+             "the check's allowance forgets the grace"),
+    Mutation("kill-rule-clock-deaf", "engine/deadlines.py",
+             "if moves is not None and self.checking is None:", "if False:",
+             (KILL + "::test_the_clock_takes_the_first_checking_report",
+              KILL + "::test_a_long_answer_just_before_the_deadline_is_checked_and_kept[cli]"),
+             "the clock ignores the checking report (CLI, pool and RQ all kill the check)"),
+    Mutation("kill-rule-clock-last-report", "engine/deadlines.py",
+             "if moves is not None and self.checking is None:", "if moves is not None:",
+             (KILL + "::test_the_clock_takes_the_first_checking_report",),
+             "a repeated checking report restarts the check's allowance"),
+    Mutation("read-instance-no-json", "engine/solving.py",
+             "        if isinstance(value, dict):\n            instance = puzzle.from_json(value)",
+             "        if False:\n            instance = puzzle.from_json(value)",
+             (READ,), "the puzzle's JSON form of an instance is refused"),
+    Mutation("read-instance-not-canonical", "engine/solving.py",
+             "        return instance, puzzle.format(instance)", "        return instance, value",
+             (READ,), "what the user typed (a preset name, spacing) is taken as the canonical text"),
+    Mutation("read-instance-no-plugin-call", "engine/solving.py",
+             'with plugin_call(what="the instance", plugin=plugin, doing="reading the instance"):',
+             "if True:", (READ,), "a plugin's plain exception on odd input escapes as a crash"),
+    Mutation("parse-canonical-preset-first", "engine/solving.py",
+             'doing="reading the instance"):\n        return puzzle.parse(text)',
+             'doing="reading the instance"):\n        return resolve_instance(puzzle, text)',
+             (READ,), "a worker looks canonical text up as a preset name first"),
     Mutation("jobs-store-ignores-solver", "engine/jobs/store.py",
              '"SELECT rowid, report FROM results WHERE puzzle=? AND solver=? AND instance=?",\n'
              "                (puzzle, solver, instance))",
@@ -123,7 +163,7 @@ MUTATIONS: list[Mutation] = [
              "if job.status not in FINAL_STATUSES:", "if False:",
              (JOBS + "::test_a_job_cut_off_by_a_server_kill_answers_with_a_final_error",),
              "a job cut off by a restart answers as if still queued or running"),
-    Mutation("jobs-runner-setting", "web/__init__.py",
+    Mutation("jobs-runner-setting", "engine/jobs/opening.py",
              "    if runner is None:", "    if True:",
              (JOBS + "::test_the_job_runner_setting_chooses_a_runner_with_its_options",),
              "the JOB_RUNNER setting is ignored"),
