@@ -15,6 +15,7 @@ from test_web_toy import Bits
 
 from engine.plugins import get_registry
 from web import create_app
+from web.api import SVG_MAX_AGE
 
 # -- puzzles, validation, edits ----------------------------------------------------------------
 
@@ -248,8 +249,19 @@ def test_sliding_step_svg_and_cache_when_installed(tmp_path):
     client = app.test_client()
     try:
         text = registry.puzzle("sliding").format(registry.puzzle("sliding").random(3))
-        r = client.get(f"/api/sliding/render.svg?instance={quote(text, safe='')}&step=0")
+        url = f"/api/sliding/render.svg?instance={quote(text, safe='')}&step=0"
+        steps = app.extensions["puzzle_boards"]._step
+        r = client.get(url)
         assert r.status_code == 200 and "viewBox" in r.get_data(as_text=True)
+        # The server's step cache: the same board again is a hit, rendered once.
+        before = steps.cache_info()
+        again = client.get(url)
+        after = steps.cache_info()
+        assert again.get_data() == r.get_data()
+        assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+        # The browser's cache: the URL says everything, so it may be kept, and revalidated by tag.
+        assert r.headers["Cache-Control"] == f"public, max-age={SVG_MAX_AGE}"
+        assert client.get(url, headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
         assert client.get(f"/api/sliding/render.svg?instance={quote(text, safe='')}&moves=99").status_code == 400
     finally:
         app.extensions["puzzle_jobs"].close()

@@ -231,3 +231,83 @@ def test_jobs_take_the_json_form_of_an_instance_like_the_other_endpoints(app, cl
     assert r.status_code == 200 and r.get_json()["id"] == job_id
     r = client.post("/api/pairs/jobs", json={"instance": {"nope": 1}})
     assert r.status_code == 400 and '"text"' in r.get_json()["error"]
+
+
+# -- issue 27, small ones: redirects stay on the site, numbers are plain ASCII -------------------
+
+def test_a_slash_redirect_stays_on_this_site_whatever_the_host_header(client):
+    # Werkzeug's merge-slashes redirect was built from Host: it sent clients to evil.example.
+    r = client.get("/api//puzzles", headers={"Host": "evil.example"})
+    assert r.status_code in (301, 302, 307, 308)
+    assert r.headers["Location"] == "/api/puzzles"
+
+
+@pytest.mark.parametrize("limit", ["٥", "1_0", "+5", " 5", "1e1", "nan", "5s", "５"])
+def test_time_limit_is_plain_ascii_digits(client, limit):
+    for url in ("/api/pairs/jobs", "/api/pairs/tasks/sweep"):
+        r = client.post(url, json={"instance": "0110", "time_limit": limit})
+        assert r.status_code == 400, (url, limit)
+        assert r.get_json()["where"] == "time_limit"
+        assert "digits 0-9" in r.get_json()["error"]
+
+
+def test_time_limit_still_takes_decimal_text_and_json_numbers(client):
+    for limit in ("2", "2.5", 3, 1.5):
+        r = client.post("/api/pairs/jobs", json={"instance": "0110", "time_limit": limit})
+        assert r.status_code in (200, 202) and r.get_json()["time_limit"] == float(limit)
+
+
+@pytest.mark.parametrize("step", ["١", "１", "+1", "1_0", " 1", "1.0", "0x1"])
+def test_step_is_plain_ascii_digits(client, step):
+    r = client.get("/api/pairs/render.svg", query_string={"instance": "110011", "moves": "0,4",
+                                                          "step": step})
+    assert r.status_code == 400 and r.get_json()["where"] == "step"
+    assert "the step must be a whole number written with the digits 0-9" in r.get_json()["error"]
+
+
+@pytest.mark.parametrize("seed", ["+5", " 5", "5_0", "５"])
+def test_seed_is_plain_ascii_digits(client, seed):
+    # "?seed=+5" in a URL is " 5": int() read both as 5.
+    r = client.get("/api/pairs/random", query_string={"seed": seed})
+    assert r.status_code == 400 and r.get_json()["where"] == "seed"
+    assert "seed must be a whole number" in r.get_json()["error"]
+
+
+@pytest.mark.parametrize("field", ["from", "count"])
+def test_describe_window_is_plain_ascii_digits(client, field):
+    r = client.post("/api/pairs/describe", json={"instance": "1111", "moves": ["0"], field: "+1"})
+    assert r.status_code == 400 and r.get_json()["where"] == field
+
+
+def test_animation_delay_is_plain_ascii_digits(client):
+    for delay in ("٠.٥", "1_0", "+1", "inf"):
+        r = client.get("/api/pairs/animation.svg", query_string={"instance": "1111", "moves": "0",
+                                                                 "delay": delay})
+        assert r.status_code == 400 and r.get_json()["where"] == "delay"
+    assert client.get("/api/pairs/animation.svg", query_string={
+        "instance": "1111", "moves": "0", "delay": "0.5"}).status_code == 200
+
+
+def test_a_puzzle_without_a_client_script_answers_404(app, client, monkeypatch):
+    monkeypatch.setattr(app.extensions["puzzle_registry"].puzzle("pairs"), "client_script", None)
+    r = client.get("/-/client/pairs.js")
+    assert r.status_code == 404 and "has no client script" in r.get_json()["error"]
+
+
+def test_a_full_disk_is_not_called_busy(caplog):
+    import logging
+
+    from engine.jobs.later import LaterWrites
+    from engine.jobs.store import StoreBusy
+
+    def full():
+        raise StoreBusy("SQLite: database or disk is full")
+
+    writes = LaterWrites()
+    try:
+        with caplog.at_level(logging.WARNING, logger="engine.jobs"):
+            assert writes.write("an answer", full) is False
+    finally:
+        writes.close()
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert said and "disk is full" in said[0] and "busy" not in said[0].split("(")[0]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gzip
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask
 
@@ -52,8 +53,21 @@ PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
             "frame-ancestors 'self'")
 
 
+def _relative_redirect(response) -> None:
+    """Keep a redirect on this site: Werkzeug's own redirects (``/api//puzzles`` to
+    ``/api/puzzles``) are absolute URLs built from the request's Host header, so a forged
+    ``Host: evil.example`` sent the client off-site. Only the path and query are kept."""
+    location = response.headers.get("Location")
+    if location and 300 <= response.status_code < 400:
+        parts = urlsplit(location)
+        if parts.scheme or parts.netloc:
+            path = "/" + parts.path.lstrip("/")  # never "//host/...", a link to another site
+            response.headers["Location"] = urlunsplit(("", "", path, parts.query, ""))
+
+
 def _protect_pages(response):
     """Security headers on every HTML answer (the SVG and JSON answers set their own)."""
+    _relative_redirect(response)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
         response.headers.setdefault("Content-Security-Policy", PAGE_CSP)

@@ -16,6 +16,7 @@ from engine.jobs import SOLVED, Job
 from engine.wording import shown
 
 from .editor_view import describe_move, editor_state, parse_seed, puzzle_details, tasks_json
+from .numbers import read_decimal, read_whole
 from .rendering import MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
 from .state import boards, jobs, registry
 
@@ -138,14 +139,7 @@ def parse_window(values: dict, total: int) -> tuple[int, int]:
     """``from`` (0-based index of the first move) and ``count`` (at most MAX_DESCRIBE)."""
     bounds = {}
     for name, default in (("from", 0), ("count", MAX_DESCRIBE)):
-        raw = values.get(name, default)
-        try:
-            if isinstance(raw, (bool, float)):  # JSON true is not 1, nor 2.5 a whole number
-                raise ValueError
-            bounds[name] = int(raw)
-        except (TypeError, ValueError):
-            raise InputError(f"{name} must be a whole number, not {shown(raw)}",
-                             where=name) from None
+        bounds[name] = read_whole(values.get(name, default), name, name)
         if bounds[name] < 0:
             raise InputError(f"{name} must not be negative", where=name)
     first = min(bounds["from"], total)
@@ -241,11 +235,7 @@ def render_svg(puzzle_id):
 def animation_svg(puzzle_id):
     """The whole solution as one self-contained animated SVG (SMIL)."""
     _, text, moves, values = _board_request()
-    raw = values.get("delay", "0.6")
-    try:
-        delay = float(raw)
-    except ValueError:
-        raise InputError(f"the delay must be a number of seconds, not {raw!r}", where="delay") from None
+    delay = read_decimal(values.get("delay", "0.6"), "delay", "the delay (in seconds)")
     if not 0.05 <= delay <= 10:
         raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
     if len(moves) > 2000:
@@ -273,6 +263,14 @@ def job_step_svg(job_id):
 # -- jobs --------------------------------------------------------------------------------------
 
 
+def parse_time_limit(raw):
+    """A time limit as the client wrote it, read strictly (None or "": the service's default;
+    the service checks its range)."""
+    if raw is None or raw == "":
+        return None
+    return read_decimal(raw, "time_limit", "the time limit (in seconds)")
+
+
 def submitted(start: Callable[[dict, Any], Job]) -> Response:
     """Submit a solve or task job from the request's values: ``start(values, time_limit)``.
 
@@ -281,11 +279,7 @@ def submitted(start: Callable[[dict, Any], Job]) -> Response:
     values = params()
     if "instance" not in values:
         raise InputError("give the instance text in the 'instance' field", where="instance")
-    time_limit = values.get("time_limit")
-    if isinstance(time_limit, (bool, list, dict)):  # said here in JSON's words (true, not True)
-        raise InputError(f"the time limit must be a number of seconds, not {shown(time_limit)}",
-                         where="time_limit")
-    job = start(values, time_limit)
+    job = start(values, parse_time_limit(values.get("time_limit")))
     response = jsonify(job.to_json())
     response.status_code = 200 if job.done else 202
     response.headers["Location"] = f"/api/jobs/{job.id}"

@@ -29,9 +29,29 @@ def prepare_first() -> None:
             click.echo(f"prepared {done.puzzle_id} solver {done.solver!r} in {done.seconds:.1f} s")
 
 
+#: waitress's own connection limit is 100: about 100 idle or slow sockets (one header line a
+#: second) made every new visitor wait. Open sockets cost little (no thread is held until a
+#: request is complete), so allow many; the file-descriptor limit must allow them too.
+CONNECTION_LIMIT = 1000
+#: Seconds a connection may stay silent before it is closed (waitress's default is 120).
+CHANNEL_TIMEOUT = 30
+
+
+def waitress_options(threads: int = 8, connection_limit: int = CONNECTION_LIMIT,
+                     channel_timeout: float = CHANNEL_TIMEOUT) -> dict:
+    """The waitress settings ``puzzle serve`` uses. poll() rather than select(): select() cannot
+    watch sockets numbered past 1024, so a high connection limit needs it."""
+    return {"threads": threads, "connection_limit": connection_limit,
+            "channel_timeout": channel_timeout, "asyncore_use_poll": True,
+            # Idle channels are looked at this often (waitress: every 30 s), so a silent one is
+            # closed soon after its timeout.
+            "cleanup_interval": max(1, min(30, int(channel_timeout // 2) or 1))}
+
+
 def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_dir: str | None = None,
               workers: int = 2, prepare: bool = True, redis: str | None = None,
-              queue: str = DEFAULT_QUEUE) -> None:
+              queue: str = DEFAULT_QUEUE, connection_limit: int = CONNECTION_LIMIT,
+              channel_timeout: float = CHANNEL_TIMEOUT) -> None:
     """Build the app, start its solver workers, and serve it with waitress until stopped."""
     import waitress
 
@@ -56,7 +76,8 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
         click.echo("Jobs run on the RQ queue in Redis: start `puzzle worker --redis URL` to solve them")
     click.echo(f"Serving the puzzle engine on http://{host}:{port}/ (Ctrl+C to stop)")
     try:
-        waitress.serve(app, host=host, port=port, threads=threads, ident="puzzle-engine")
+        waitress.serve(app, host=host, port=port, ident="puzzle-engine",
+                       **waitress_options(threads, connection_limit, channel_timeout))
     finally:
         jobs.close()
 
@@ -66,6 +87,12 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
               help="Request threads of the WSGI server.")
+@click.option("--connection-limit", default=CONNECTION_LIMIT, show_default=True,
+              type=click.IntRange(10, 100_000),
+              help="Open connections served at once (idle ones included); past it new ones wait.")
+@click.option("--channel-timeout", default=CHANNEL_TIMEOUT, show_default=True,
+              type=click.FloatRange(1, 3600),
+              help="Seconds a connection may send nothing before it is closed.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 32),
               help="Solver worker processes.")
 @click.option("--data-dir", default=None, type=click.Path(file_okay=False),
@@ -77,7 +104,8 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
 @click.option("--queue", default=DEFAULT_QUEUE, show_default=True,
               help="With --redis: the RQ queue jobs go to (workers take them with the same --queue).")
-def serve(host, port, threads, workers, data_dir, prepare, redis, queue):
+def serve(host, port, threads, connection_limit, channel_timeout, workers, data_dir, prepare, redis,
+          queue):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
     if redis:
         from engine.jobs.rq_runner import check_url
@@ -86,7 +114,8 @@ def serve(host, port, threads, workers, data_dir, prepare, redis, queue):
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--redis") from None
     serve_app(host=host, port=port, threads=threads, data_dir=data_dir, workers=workers,
-              prepare=prepare, redis=redis, queue=queue)
+              prepare=prepare, redis=redis, queue=queue, connection_limit=connection_limit,
+              channel_timeout=channel_timeout)
 
 
 @hookimpl

@@ -14,6 +14,7 @@ from engine.errors import PuzzleError
 from engine.solving import owner_of
 from engine.tasks import refusal
 
+from .numbers import read_whole
 from .rendering import user_input
 from .state import boards, registry
 
@@ -25,15 +26,13 @@ ASSESS_BUDGET = 0.05
 
 def parse_seed(raw: str) -> int:
     """A seed from a query value: ASCII digits only, 0 to MAX_SEED (so a link means one board)."""
-    text = raw.strip()
-    # str.isdigit() also accepts "²" and other-script digits, which int() rejects or reads
-    # differently; a seed is plain 0-9.
-    if not (text.isascii() and text.isdigit()):
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {raw[:40]!r}",
-                         where="seed")
-    if len(text) > 19 or int(text) > MAX_SEED:
+    # int() also reads "١٢" (other scripts' digits), "+5" and "1_0"; a seed is plain 0-9.
+    if len(raw) > 19:  # longer than MAX_SEED: refused before it is read
         raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
-    return int(text)
+    seed = read_whole(raw, "seed", "the seed")
+    if seed > MAX_SEED:
+        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+    return seed
 
 
 def puzzle_summary(puzzle) -> dict:

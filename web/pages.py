@@ -59,7 +59,8 @@ def plugins():
 def client_script(puzzle_id):
     puzzle = puzzle_or_404(puzzle_id)
     if not puzzle.client_script:
-        raise InputError(f"{puzzle.title} has no client script")
+        # The URL names a script that does not exist: a 404, as for an unknown puzzle.
+        raise NotFound(f"{puzzle.title} has no client script")
     response = Response(puzzle.client_script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "public, max-age=300"
     return response

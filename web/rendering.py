@@ -19,7 +19,8 @@ from engine import InputError, plural
 from engine.errors import plugin_call
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, read_instance
 from engine.svgsafe import sanitize_svg
-from engine.wording import shown
+
+from .numbers import read_whole
 
 #: Longest single move accepted in a move list.
 MAX_MOVE_CHARS = 200
@@ -98,12 +99,7 @@ def parse_step(raw: Any, moves: Sequence[str]) -> int:
     """A step number in 0..len(moves); None means the last one."""
     if raw is None or raw == "":
         return len(moves)
-    try:
-        if isinstance(raw, (bool, float)):  # JSON true is not step 1
-            raise ValueError
-        step = int(raw)
-    except (TypeError, ValueError):
-        raise InputError(f"the step must be a whole number, not {shown(raw)}", where="step") from None
+    step = read_whole(raw, "step", "the step")
     if not 0 <= step <= len(moves):
         raise InputError(f"step {step} is out of range: this solution has steps 0 to {len(moves)}",
                          where="step")

@@ -74,7 +74,9 @@ class LaterWrites:
             if self._busy:
                 return
             self._busy = True
-        log.warning("the %s is busy (%s): writes are kept and retried", self.name, exc)
+        # StoreBusy covers a held lock and a full disk alike; only the first is "busy".
+        state = "cannot write: its disk is full" if "full" in str(exc).lower() else "is busy"
+        log.warning("the %s %s (%s): writes are kept and retried", self.name, state, exc)
 
     def _keep(self, what: str, action: Callable[[], None]) -> None:
         with self._lock:
