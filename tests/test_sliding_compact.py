@@ -343,3 +343,28 @@ def test_prepare_falls_back_when_memory_is_short(small_solver, monkeypatch, capl
     assert not pc.cached_on_disk(4, 4, SMALL_4X4)
     assert pdb.cached_on_disk(4, 4, SMALL_DENSE)
     assert any("memory" in r.getMessage() for r in caplog.records)
+
+
+def test_every_kernel_call_has_room_for_its_threshold(small_tables, monkeypatch):
+    """A weighted threshold starts at wnum * h0, so the search may go about wnum times deeper
+    than h0: the stack must be sized from the threshold before each call of the kernel (which
+    runs unchecked and without the GIL; past the end it corrupted the heap)."""
+    from plugins.sliding import ida_compact
+    from plugins.sliding.ida import R_BOUND, deepest_index
+
+    real = ida_compact.run_compact
+    calls = []
+
+    def checked(*args):
+        regs, bpos, wden, ub = args[5], args[6], args[25], args[26]
+        deepest = deepest_index(int(regs[R_BOUND]), wden, ub)
+        calls.append((deepest, bpos.shape[0]))
+        return real(*args)
+
+    monkeypatch.setattr(ida_compact, "run_compact", checked)
+    board = usual_goal(KORF_QUICK[12][0])
+    search = CompactSearch(board, small_tables[4], weight=(3, 1))
+    assert search.h0 > 16       # so 3 * h0 exceeds the old stack of 2 * (h0 + 8)
+    path = search.run()
+    assert apply_moves(board, path, 4) == list(range(1, 16)) + [0]
+    assert calls and all(deepest < cap - 1 for deepest, cap in calls)

@@ -378,6 +378,12 @@ class Search:
         self.dirs = _resize(getattr(self, "dirs", None), cap, np.int32, old)
         self._alloc(cap)
 
+    def _ensure_stack(self) -> None:
+        """Grow the stack so the next kernel call cannot write past it (:func:`deepest_index`)."""
+        deepest = deepest_index(int(self.regs[R_BOUND]))
+        if deepest + 2 >= self.cap:
+            self._grow(deepest + 8)
+
     def stats(self) -> dict:
         return {"nodes": int(self.regs[R_NODES]), "expanded": int(self.regs[R_EXPANDED]),
                 "bound": int(self.regs[R_BOUND]), "iterations": int(self.regs[R_ITERS])}
@@ -395,6 +401,7 @@ class Search:
         if h0 == 0:
             return []
         while True:
+            self._ensure_stack()
             status = self._call(self.chunk)
             if status == FOUND:
                 return self._path()
@@ -416,6 +423,21 @@ class Search:
             moves.append(int(board[q]))
             board[b], board[q] = board[q], 0
         return moves
+
+
+def deepest_index(bound: int, wden: int = 1, ub: int = INF) -> int:
+    """The deepest stack index a kernel writes while searching threshold ``bound``.
+
+    A child at depth g is pushed only if ``wden * g + wnum * h <= bound`` with ``h >= 0``, so
+    ``g <= bound // wden``; and only if ``g + h < ub``. This is the documented bound of the
+    stack arrays (``bpos``, ``dirs`` and the per-depth heuristic arrays): every driver makes
+    them longer than it *before* each kernel call, because the kernels run without bounds
+    checks (and without the GIL) and a write past the end corrupts the heap.
+    """
+    deepest = bound // wden
+    if ub < INF:
+        deepest = min(deepest, ub - 1)
+    return int(deepest)
 
 
 def _resize(arr, cap, dtype, old):

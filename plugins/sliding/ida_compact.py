@@ -39,6 +39,7 @@ from .ida import (
     R_NEXT,
     R_NODES,
     _resize,
+    deepest_index,
     neighbour_table,
 )
 from .pdb_compact import CompactTables, popcount32
@@ -227,6 +228,17 @@ class CompactSearch:
                             ("um", np.int64)):
             setattr(self, name, _resize(getattr(self, name, None), cap, dtype, old))
 
+    def _ensure_stack(self) -> None:
+        """Grow the stack so the next kernel call cannot write past it.
+
+        A weighted threshold is ``wnum * h0`` at the root, so an iteration may go about
+        ``wnum / wden`` times deeper than ``h0``: the stack is sized from the threshold
+        (:func:`.ida.deepest_index`), not from ``h0``, before every call.
+        """
+        deepest = deepest_index(int(self.regs[R_BOUND]), self.wden, self.ub)
+        if deepest + 2 >= self.cap:
+            self._grow(deepest + 8)
+
     def stats(self) -> dict:
         return {"nodes": int(self.regs[R_NODES]), "expanded": int(self.regs[R_EXPANDED]),
                 "iterations": int(self.regs[R_ITERS])}
@@ -261,6 +273,7 @@ class CompactSearch:
         self.regs[R_BOUND] = self.wnum * self.h0   # f of the root (g = 0)
         self.regs[R_NEXT] = INF
         while True:
+            self._ensure_stack()
             status = run_compact(self.tiles, self.pos, self.nbr, self.goal_cell, self.cols,
                                  self.regs, self.bpos, self.dirs, self.md, self.sn, self.sm,
                                  self.un, self.um, self.vals, t.packed, t.toff, t.tk, t.fac,
