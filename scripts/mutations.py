@@ -59,6 +59,12 @@ MUTATIONS: list[Mutation] = [
              'key = f"peg-{cell_name(*divmod(last[0], state.cols))}"',
              'key = f"peg-{cell_name(*divmod(last[2], state.cols))}"', ("tests/test_pegs_render.py",),
              "the peg that just jumped takes a new key, so it cannot glide"),
+    Mutation("pegs-table-digest-ignored", "plugins/pegs/tablefile.py",
+             "return arrays if stored == table_digest(params, arrays) else None",
+             "return arrays",
+             ("tests/test_pegs_tables.py::test_the_digest_covers_parameters_and_every_byte",
+              "tests/test_pegs_tables.py::test_a_damaged_table_is_rebuilt_and_the_answer_stays_right"),
+             "a peg table whose digest does not match is trusted (a wrong unsolvable)"),
     # -- sliding tiles: the parity rule and slides ----------------------------------------------
     Mutation("sliding-parity-odd-width", "plugins/sliding/board.py",
              "odd_width = board.cols % 2 == 1", "odd_width = board.cols % 2 == 0", SLIDING,

@@ -119,7 +119,10 @@ def test_count_command():
     bad = runner.invoke(pegs_group, ["count", "geometry: hexagonal"])
     assert bad.exit_code == 2 and "error:" in bad.stderr
     refused = runner.invoke(pegs_group, ["count", "english", "--memory", "0.01"])
-    assert refused.exit_code in (0, 2)  # fits or is refused, never swaps; the text says which
+    # The English board's count needs far more than 10 MB: refused with the reason, not run.
+    assert refused.exit_code == 2, refused.output
+    assert "error: refused:" in refused.stderr and "the budget is" in refused.stderr
+    assert "solutions" not in refused.stdout
 
 
 def test_the_python_integer_sum_used_past_64_bits_agrees(monkeypatch):

@@ -19,6 +19,7 @@ from plugins.pegs import verdict
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.presets import PRESETS
 from plugins.pegs.puzzle import PegSolitaire
+from plugins.pegs.tablefile import load_arrays, save_arrays
 
 PUZZLE = PegSolitaire()
 TRIANGLE_5 = "./oo/ooo/oooo/ooooo"
@@ -261,14 +262,17 @@ def test_a_damaged_filter_on_disk_is_built_again_not_trusted(fresh, tmp_path):
     positions (a wrong "cannot"): it is checked on load and built again."""
     fresh.setattr(verdict, "LIVE_POSITIONS", 40)
     inst = parse_instance(BOARDS[0])
-    built = verdict.judge_for(inst, wait=True).above.copy()
-    [path] = tmp_path.glob("pegs-live-*-above-*.npy")
-    np.save(path, np.zeros_like(built))
+    judge = verdict.judge_for(inst, wait=True)
+    built = judge.above.copy()
+    [path] = tmp_path.glob("pegs-live-*-above-*.npz")
+    # Signed as if sound, so only the spot check against the top level's parents can catch it.
+    params = f"{verdict._table_params(judge.problem, judge.positions)}-above-{judge.above_bits}"
+    save_arrays(path, params, {"above": np.zeros_like(built)})
     fresh.setattr(verdict, "_judges", OrderedDict())
     fresh.setattr(verdict, "_building", {})
     again = verdict.judge_for(inst, wait=True)
     assert np.array_equal(again.above, built)
-    assert np.array_equal(np.load(path), built)
+    assert np.array_equal(load_arrays(path, params)["above"], built)
 
 
 def test_each_lane_of_the_exact_search_alone_and_both_together_are_exact(fresh):

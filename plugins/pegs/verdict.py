@@ -52,6 +52,7 @@ from .count import _grow, _Side
 from .lp import LP_NAME, PagodaLP, pagoda_library, table_library
 from .pagoda import Pagoda, is_pagoda
 from .solver import _Capped, _exact_dfs, _Stop, backward_levels, compile_problem
+from .tablefile import load_arrays, save_arrays
 
 #: Positions (up to symmetry) in the table a judge builds by itself, on first use, in the
 #: background: every position with at most ``top`` pegs that can reach the goal (about a
@@ -85,7 +86,7 @@ TABLE_LIBRARY_SAMPLES, TABLE_LIBRARY_SIZE = 1000, 48
 #: Judges kept in memory.
 MAX_JUDGES = 4
 #: Version of the on-disk backward sets (change it when their format changes).
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class Judge:
@@ -302,23 +303,22 @@ class Judge:
         # most 128 MB: a wrong "maybe" about 3% of the time.
         bits = max(10, min(30, (48 * len(top_keys)).bit_length()))
         path = _cache_path(self.problem, self.positions)
-        path = path.with_name(f"{path.stem}-above-{bits}.npy")
-        try:
-            above = np.load(path)
-            # Checked on load against the parents of a spread of top-level positions: a
-            # filter missing a live position would turn into a wrong "cannot".
-            sample = top_keys[::max(1, len(top_keys) // 4096)]
-            if above.shape == (1 << (bits - 6),) and above.dtype == np.uint64 and \
-                    lv.add_parents(sample, self.need, self.to, self.flip, self.tables, above,
-                                   bits) == 0:
-                self.above, self.above_bits = above, bits
-                return
-        except (OSError, ValueError):
-            pass
+        path = path.with_name(f"{path.stem}-above-{bits}.npz")
+        params = f"{_table_params(self.problem, self.positions)}-above-{bits}"
+        above = (load_arrays(path, params) or {}).get("above")
+        # Its digest checked, then a spot check against the parents of a spread of top-level
+        # positions: a filter missing a live position would turn into a wrong "cannot".
+        sample = top_keys[::max(1, len(top_keys) // 4096)]
+        if above is not None and above.shape == (1 << (bits - 6),) and \
+                above.dtype == np.uint64 and \
+                lv.add_parents(sample, self.need, self.to, self.flip, self.tables, above,
+                               bits) == 0:
+            self.above, self.above_bits = above, bits
+            return
         if load_only:
             return
         self.above, self.above_bits = _parents_bloom(top_keys, self, bits), bits
-        _save(path, self.above)
+        save_arrays(path, params, {"above": self.above})
 
     def _bloom(self) -> np.ndarray:
         """The top level's Bloom filter, made with the judge when the table does not decide
@@ -459,34 +459,31 @@ class _Lane:
         self.vals[0, :len(values)] = values
 
 
-def _cache_path(p, positions: int) -> Path:
+def _table_params(p, positions: int) -> str:
+    """What a table is built for (board, goal, size, format): named in its file and digest."""
     b = p.board
     # For "one peg anywhere" the finishing holes depend on the position class of the start.
     cls = 0 if p.goal else invariant_for(b.geometry, b.rows, b.cols, b.holes).of(p.start)
-    key = f"{b.geometry}-{b.rows}x{b.cols}-{b.holes:x}-{p.goal:x}-{cls}"
-    digest = hashlib.sha1(f"{key}-{positions}".encode()).hexdigest()[:16]
+    return f"pegs-v{FORMAT_VERSION}-{b.geometry}-{b.rows}x{b.cols}-{b.holes:x}-{p.goal:x}-{cls}-{positions}"
+
+
+def _cache_path(p, positions: int) -> Path:
+    digest = hashlib.sha1(_table_params(p, positions).encode()).hexdigest()[:16]
     return cache_dir() / f"pegs-live-v{FORMAT_VERSION}-{digest}.npz"
 
 
 def _load_or_build(p, tables, need, to, flip, positions, progress=None,
                    load_only=False) -> dict[int, np.ndarray]:
     """The backward level sets, from the disk cache when present (rebuilt if unreadable)."""
-    path = _cache_path(p, positions)
-    try:
-        with np.load(path) as data:
-            return {int(name[1:]): data[name] for name in data.files}
-    except (OSError, ValueError, KeyError):
-        pass
+    path, params = _cache_path(p, positions), _table_params(p, positions)
+    # Only a file whose digest matches is trusted (.tablefile): any damage means a rebuild.
+    data = load_arrays(path, params)
+    if data is not None and data and all(name[:1] == "k" and name[1:].isdigit() for name in data):
+        return {int(name[1:]): v for name, v in data.items()}
     if load_only:
         raise FileNotFoundError(path)
     levels = _build_levels(p, tables, need, to, flip, positions, progress)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **{f"k{k}": v for k, v in levels.items()})
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache only costs the rebuild next time
+    save_arrays(path, params, {f"k{k}": v for k, v in levels.items()})
     return levels
 
 
@@ -510,17 +507,6 @@ def _parents_bloom(top_keys: np.ndarray, judge: Judge, bits: int) -> np.ndarray:
     return out
 
 
-def _save(path: Path, array: np.ndarray) -> None:
-    """Keep ``array`` on disk (atomically); a read-only cache only costs a rebuild."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(tmp, array)
-        os.replace(tmp, path)
-    except OSError:
-        pass
-
-
 def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
                            load_only: bool = False) -> list[Pagoda]:
     """The board's pagoda library (:func:`.lp.pagoda_library`; a couple of seconds to build)
@@ -530,16 +516,13 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
     key = f"{_cache_path(p, positions).stem}-{LIBRARY_SAMPLES}-{LIBRARY_SIZE}"
     if top_keys is not None:
         key += f"-table-{TABLE_LIBRARY_SAMPLES}-{TABLE_LIBRARY_SIZE}"
-    path = cache_dir() / f"pegs-pagodas-v{FORMAT_VERSION}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npy"
-    try:
-        rows = np.load(path)
-        if rows.ndim == 2 and rows.shape[1] == p.board.n:
-            # Checked again on load: a damaged file must not become a wrong proof.
-            found = [tuple(int(w) for w in row) for row in rows]
-            if all(is_pagoda(p.board, w) for w in found):
-                return [Pagoda(LP_NAME, w) for w in found]
-    except (OSError, ValueError):
-        pass
+    path = cache_dir() / f"pegs-pagodas-v{FORMAT_VERSION}-{hashlib.sha1(key.encode()).hexdigest()[:16]}.npz"
+    rows = (load_arrays(path, key) or {}).get("weights")
+    if rows is not None and rows.ndim == 2 and rows.shape[1] == p.board.n:
+        # Checked again on load: a damaged file must not become a wrong proof.
+        found = [tuple(int(w) for w in row) for row in rows]
+        if all(is_pagoda(p.board, w) for w in found):
+            return [Pagoda(LP_NAME, w) for w in found]
     if load_only and top_keys is not None:
         return []
     if top_keys is None:
@@ -547,8 +530,8 @@ def _load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
     else:
         library = table_library(p.board, top_keys, samples=TABLE_LIBRARY_SAMPLES,
                                 size=TABLE_LIBRARY_SIZE, progress=progress)
-    _save(path, np.array([pg.weights for pg in library], dtype=np.int64).reshape(
-        len(library), p.board.n))
+    save_arrays(path, key, {"weights": np.array([pg.weights for pg in library],
+                                                dtype=np.int64).reshape(len(library), p.board.n)})
     return library
 
 
