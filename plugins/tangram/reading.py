@@ -46,14 +46,15 @@ _HALF_R2 = QS2(0, Fraction(1, 2))
 
 
 def _lengths() -> list[tuple[float, QS2]]:
-    """Edge lengths the pieces make: a + b*r2, a in halves, b in halves, both >= 0, up to 12."""
+    """Edge lengths the pieces make: a + b*r2, a and b in halves, up to 12. A sign may be
+    negative (2 - r2 is where a square's side ends along a medium triangle's leg)."""
     out = []
-    for a2 in range(0, 25):
-        for b2 in range(0, 17):
-            if a2 == b2 == 0:
+    for a2 in range(-8, 25):
+        for b2 in range(-6, 17):
+            if a2 == b2 == 0 or (a2 < 0 and b2 < 0):
                 continue
             v = a2 / 2 + b2 * R2 / 2
-            if v <= 12:
+            if 0.05 < v <= 12:
                 out.append((v, QS2(Fraction(a2, 2), Fraction(b2, 2))))
     out.sort(key=lambda t: t[0])
     return out
@@ -71,6 +72,8 @@ def _complexity(q: QS2) -> float:
         pen += 0.12
     if q.a and q.b:
         pen += 0.06
+    if q.a < 0 or q.b < 0:
+        pen += 0.1
     return pen
 
 
@@ -218,8 +221,9 @@ def _candidates(length: float, count: int = 4) -> list[tuple[float, QS2]]:
 
 
 def closed_walks(edges: Sequence[tuple[int, float]], limit: int = MAX_WALKS,
-                 deadline: float = math.inf) -> Iterator[tuple[float, list[QS2]]]:
-    """Exact edge lengths for the walk, in order of total cost, that close the ring exactly."""
+                 deadline: float = math.inf, area: float | None = None) -> Iterator[tuple[float, list[QS2]]]:
+    """Exact edge lengths for the walk, in order of total cost, that close the ring exactly
+    (and, if ``area`` is given, enclose that area: a lone outline must have area 16)."""
     cands = [_candidates(length) for _, length in edges]
     if any(not c for c in cands):
         return
@@ -238,7 +242,7 @@ def closed_walks(edges: Sequence[tuple[int, float]], limit: int = MAX_WALKS,
         for (ux, uy), i_j in zip(funits, enumerate(idx)):
             ln = cfloat[i_j[0]][i_j[1]]
             fx, fy = fx + ux * ln, fy + uy * ln
-        if abs(fx) < 1e-6 and abs(fy) < 1e-6:
+        if abs(fx) < 1e-6 and abs(fy) < 1e-6 and (area is None or _walk_area(funits, cfloat, idx, area)):
             lengths = [cands[i][j][1] for i, j in enumerate(idx)]
             sx, sy = QS2(0), QS2(0)
             for (ux, uy), ln in zip(units, lengths):
@@ -251,6 +255,16 @@ def closed_walks(edges: Sequence[tuple[int, float]], limit: int = MAX_WALKS,
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (cost - cands[i][idx[i]][0] + cands[i][idx[i] + 1][0], nxt))
+
+
+def _walk_area(funits, cfloat, idx, area: float) -> bool:
+    x = y = twice = 0.0
+    for (ux, uy), i, j in zip(funits, range(len(idx)), idx):
+        ln = cfloat[i][j]
+        nx, ny = x + ux * ln, y + uy * ln
+        twice += x * ny - nx * y
+        x, y = nx, ny
+    return abs(abs(twice) / 2 - area) < 1e-6
 
 
 def _lattice_point(x: float, y: float) -> tuple[QS2, QS2]:
@@ -337,12 +351,14 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     walks_per_ring = []
     for ri, edges in enumerate(edge_lists):
         walks = []
-        for cost, lengths in closed_walks(edges, deadline=deadline):
+        lone = 16.0 if len(edge_lists) == 1 else None
+        for cost, lengths in closed_walks(edges, deadline=deadline, area=lone):
             walks.append((cost, lengths))
             if len(walks) >= 40:
                 break
         if not walks:
-            raise InputError(f"outline {ri + 1} cannot be closed with edges at multiples of 45 degrees "
+            raise InputError(f"no exact tangram figure lies near this outline: outline {ri + 1} cannot be "
+                             f"closed with edges at multiples of 45 degrees "
                              f"and the pieces' edge lengths; {_turned_piece_hint(simple[ri], norm)}")
         walks_per_ring.append(walks)
     starts = [_lattice_point(*r[0]) for r in simple]
