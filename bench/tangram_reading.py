@@ -71,9 +71,8 @@ def run(noise: float, figures, seed: int) -> tuple:
         t_all.append(t2 - t0)
         exact += same_figure(got, sil)
         if isinstance(out, Solved) and reading is not None:
-            norm = reading.normalised
-            back = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
-            dist = hausdorff(back, rings) / scale
+            exact_fl = [[(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
+            dist = hausdorff(exact_fl, reading.fitted)
             solved += dist <= 0.25
             if dist > 0.25:
                 failures.append((name, f"cover {dist:.2f} units from the input"))

@@ -290,6 +290,7 @@ class Reading:
     moved: float  # the largest distance (figure units) from an input vertex to the exact outline
     normalised: Normalised
     exact_rings: list[list[tuple[QS2, QS2]]]
+    fitted: list[FloatRing]  # the input rings in figure units, turned and moved onto the exact ones
 
 
 def _ring_from(start: tuple[QS2, QS2], edges, lengths) -> list[tuple[QS2, QS2]]:
@@ -301,6 +302,45 @@ def _ring_from(start: tuple[QS2, QS2], edges, lengths) -> list[tuple[QS2, QS2]]:
         pts.append((x, y))
     pts.pop()
     return pts
+
+
+def _nearest_on_rings(p: tuple[float, float], rings) -> tuple[float, float]:
+    best, where = math.inf, p
+    for r in rings:
+        n = len(r)
+        for i in range(n):
+            (x1, y1), (x2, y2) = r[i], r[(i + 1) % n]
+            dx, dy = x2 - x1, y2 - y1
+            ll = dx * dx + dy * dy
+            t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - x1) * dx + (p[1] - y1) * dy) / ll))
+            q = (x1 + t * dx, y1 + t * dy)
+            d = math.hypot(p[0] - q[0], p[1] - q[1])
+            if d < best:
+                best, where = d, q
+    return where
+
+
+def fit(rings: Sequence[FloatRing], exact: Sequence[Sequence[tuple[float, float]]],
+        rounds: int = 6) -> list[FloatRing]:
+    """The input rings turned and moved (no scaling) to lie best on the exact outline: a few
+    rounds of nearest points and a least-squares rigid fit, so the reported move is not
+    inflated by where the normalisation happened to put the figure."""
+    cur = [list(r) for r in rings]
+    for _ in range(rounds):
+        pts = [p for r in cur for p in r]
+        qs = [_nearest_on_rings(p, exact) for p in pts]
+        n = len(pts)
+        mpx = sum(p[0] for p in pts) / n
+        mpy = sum(p[1] for p in pts) / n
+        mqx = sum(q[0] for q in qs) / n
+        mqy = sum(q[1] for q in qs) / n
+        sxx = sum((p[0] - mpx) * (q[0] - mqx) + (p[1] - mpy) * (q[1] - mqy) for p, q in zip(pts, qs))
+        sxy = sum((p[0] - mpx) * (q[1] - mqy) - (p[1] - mpy) * (q[0] - mqx) for p, q in zip(pts, qs))
+        a = math.atan2(sxy, sxx)
+        c, s = math.cos(a), math.sin(a)
+        cur = [[(mqx + c * (x - mpx) - s * (y - mpy), mqy + s * (x - mpx) + c * (y - mpy)) for x, y in r]
+               for r in cur]
+    return cur
 
 
 def _distance_to_rings(p: tuple[float, float], rings: Sequence[Sequence[tuple[float, float]]]) -> float:
@@ -393,8 +433,9 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
         if accept is not None and not accept(text):
             continue
         fl = [[(float(x), float(y)) for x, y in r] for r in exact]
-        moved = max(_distance_to_rings(p, fl) for r in norm.rings for p in r)
-        return Reading(text, moved, norm, exact)
+        fitted = fit(norm.rings, fl)
+        moved = max(_distance_to_rings(p, fl) for r in fitted for p in r)
+        return Reading(text, moved, norm, exact, fitted)
     raise InputError("no exact tangram figure lies near this outline"
                      + (f" ({last_error.message})" if last_error and last_error.message != "area" else "")
                      + f"; {_turned_piece_hint(simple[0], norm)}")
