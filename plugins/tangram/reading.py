@@ -344,16 +344,8 @@ def fit(rings: Sequence[FloatRing], exact: Sequence[Sequence[tuple[float, float]
 
 
 def _distance_to_rings(p: tuple[float, float], rings: Sequence[Sequence[tuple[float, float]]]) -> float:
-    best = math.inf
-    for r in rings:
-        n = len(r)
-        for i in range(n):
-            (x1, y1), (x2, y2) = r[i], r[(i + 1) % n]
-            dx, dy = x2 - x1, y2 - y1
-            ll = dx * dx + dy * dy
-            t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - x1) * dx + (p[1] - y1) * dy) / ll))
-            best = min(best, math.hypot(p[0] - x1 - t * dx, p[1] - y1 - t * dy))
-    return best
+    q = _nearest_on_rings(p, rings)
+    return math.hypot(p[0] - q[0], p[1] - q[1])
 
 
 def hausdorff(a: Sequence[Sequence[tuple[float, float]]], b: Sequence[Sequence[tuple[float, float]]],
