@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/tangram.py                 # 1,000 random figures, symmetries of all
     .venv/bin/python bench/tangram.py --random 200 --symmetric 50
+    .venv/bin/python bench/tangram.py --reading 100   # noisy outlines (bench/tangram_reading.py)
 
 Times are solver time only (``ExactSolver.solve``), measured with ``time.perf_counter`` on this
 machine; parsing and the engine's replay are not included, except in the refusal rows, which time
@@ -44,7 +45,14 @@ def main() -> None:
     ap.add_argument("--random", type=int, default=1000, help="number of seeded random figures")
     ap.add_argument("--symmetric", type=int, default=None,
                     help="how many of them to solve under all 8 symmetries (default: all)")
+    ap.add_argument("--reading", type=int, default=None,
+                    help="instead: read this many noisy outlines per noise level (bench/tangram_reading.py)")
     args = ap.parse_args()
+    if args.reading is not None:
+        from bench.tangram_reading import main as reading_main
+        sys.argv = [sys.argv[0], "--figures", str(args.reading)]
+        reading_main()
+        return
     n_sym = args.random if args.symmetric is None else min(args.symmetric, args.random)
     rows = []
     ExactSolver().solve(parse_silhouette(PRESETS["convex-square"]), SolveContext())  # warm caches

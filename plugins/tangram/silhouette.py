@@ -47,7 +47,7 @@ from .geometry import (
     signed_area,
 )
 from .lattice import MAX_UNITS, Lattice, common_denominator
-from .numbers import QS2, R2, format_number, parse_coordinate, sqrt_in_field
+from .numbers import QS2, R2, format_number, is_decimal, parse_coordinate, parse_number, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
 
 MAX_RINGS = 24
@@ -117,6 +117,56 @@ def parse_silhouette(text: str) -> Silhouette:
         raise InputError(f"the silhouette text is {len(text):,} characters; the limit is {MAX_TEXT:,}")
     if text.lstrip().startswith("<"):
         return silhouette_from_svg(text)
+    try:
+        return _parse_text(text)
+    except InputError as exc:
+        floats = _decimal_rings(text)
+        if floats is None:
+            raise
+        return _read_noisy(floats, exc)
+
+
+def _decimal_rings(text: str) -> list[list[tuple[float, float]]] | None:
+    """The rings of the text as floats, if any coordinate is a decimal (else None: exact input
+    keeps its exact refusal). Draft lines are ignored: a tracing has none."""
+    rings, decimal = [], False
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        word, _, rest = line.partition(" ")
+        if word.lower() not in ("outer", "hole", "ring"):
+            continue
+        ring = []
+        for tok in rest.split():
+            parts = tok.strip("()").split(",")
+            if len(parts) != 2:
+                return None
+            try:
+                xy = []
+                for part in parts:
+                    decimal = decimal or is_decimal(part)
+                    xy.append(float(part) if is_decimal(part) else float(parse_number(part)))
+            except (InputError, ValueError):
+                return None
+            ring.append((xy[0], xy[1]))
+        rings.append(ring)
+    return rings if decimal and rings else None
+
+
+def _read_noisy(rings: list[list[tuple[float, float]]], exact_error: InputError) -> Silhouette:
+    """The nearest exact figure to a noisy outline (see reading.py), or a refusal in words."""
+    from .reading import read_noisy
+    try:
+        reading = read_noisy(rings)
+    except InputError as exc:
+        raise InputError(f"{exc.message} (read exactly, it was refused: {exact_error.message})") from None
+    sil = _parse_text(reading.text)
+    note = (f"read as an exact figure; vertices moved at most {reading.moved:.2f} units "
+            f"(the outline was turned by {math.degrees(reading.normalised.angle):.1f} degrees and "
+            f"scaled by {1 / reading.normalised.scale:.4g})")
+    return Silhouette(sil.components, sil.draft, (note,))
+
+
+def _parse_text(text: str) -> Silhouette:
     rings: list[tuple[list[Point], str]] = []
     draft: list[Placement] = []
     snaps: list[str] = []
@@ -422,6 +472,17 @@ def silhouette_from_svg(text: str) -> Silhouette:
             raw_rings.extend(_path_rings(el.get("d", "")))
     if not raw_rings:
         raise InputError("the SVG has no polygon, polyline or path")
+    try:
+        return _svg_exact(raw_rings)
+    except InputError as exc:
+        try:
+            floats = [[(float(x), -float(y)) for x, y in rr] for rr in raw_rings]
+        except ValueError:
+            raise exc from None
+        return _read_noisy(floats, exc)
+
+
+def _svg_exact(raw_rings: list[list[tuple[str, str]]]) -> Silhouette:
     snaps: list[str] = []
     rings = []
     for rr in raw_rings:

@@ -1,0 +1,112 @@
+"""Reading bench: noisy outlines read as exact figures, then solved.
+
+    .venv/bin/python bench/tangram_reading.py --figures 100
+
+Per noise level: the share solved (a cover counts only if its union, mapped back onto the
+input, lies within 0.25 units Hausdorff of the input outline), the share read back as the exact
+original figure (up to translation and the eight symmetries), and p50/p95 times of reading and
+of reading plus solving (2 s solver budget).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.tangram_inputs import as_text, exact_figures, roughen  # noqa: E402
+from engine import InputError, SolveContext, Solved  # noqa: E402
+from plugins.tangram.reading import hausdorff, read_noisy  # noqa: E402
+from plugins.tangram.silhouette import Silhouette, parse_silhouette, symmetric_image  # noqa: E402
+from plugins.tangram.solver import ExactSolver  # noqa: E402
+
+SOLVER = ExactSolver()
+
+
+def _canon(sil: Silhouette):
+    pts = [p for r in sil.rings() for p in r]
+    mx = min(p[0] for p in pts)
+    my = min(p[1] for p in pts)
+    return sorted(sorted((x - mx, y - my) for x, y in r) for r in sil.rings())
+
+
+def same_figure(a: Silhouette, b: Silhouette) -> bool:
+    """Equal up to translation and the eight symmetries."""
+    target = _canon(b)
+    return any(_canon(symmetric_image(a, t, m)) == target for t in range(4) for m in (False, True))
+
+
+def pct(xs, q):
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def run(noise: float, figures, seed: int) -> tuple:
+    rng = random.Random(seed)
+    solved = exact = 0
+    t_read, t_all = [], []
+    failures = []
+    for name, sil in figures:
+        rings, scale = roughen(sil, noise, rng)
+        text = as_text(rings)
+        t0 = time.perf_counter()
+        try:
+            got = parse_silhouette(text)
+            reading = read_noisy(rings) if got.messages else None
+        except InputError as exc:
+            t_read.append(time.perf_counter() - t0)
+            t_all.append(t_read[-1])
+            failures.append((name, exc.message[:120]))
+            continue
+        t1 = time.perf_counter()
+        out = SOLVER.solve(got, SolveContext.with_timeout(2.0))
+        t2 = time.perf_counter()
+        t_read.append(t1 - t0)
+        t_all.append(t2 - t0)
+        exact += same_figure(got, sil)
+        if isinstance(out, Solved) and reading is not None:
+            exact_fl = [[(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
+            dist = hausdorff(exact_fl, reading.fitted)
+            solved += dist <= 0.25
+            if dist > 0.25:
+                failures.append((name, f"cover {dist:.2f} units from the input"))
+        elif not isinstance(out, Solved):
+            failures.append((name, out.status))
+    return solved, exact, t_read, t_all, failures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--figures", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--noise", type=float, nargs="*", default=[0.05, 0.1, 0.2])
+    ap.add_argument("-v", action="store_true", help="list the failures")
+    ap.add_argument("--baseline", action="store_true", help="exact reading only (the state before)")
+    args = ap.parse_args()
+    if args.baseline:
+        import plugins.tangram.silhouette as sil_mod
+
+        def refuse(rings, exact_error):
+            raise exact_error
+        sil_mod._read_noisy = refuse
+    figures = exact_figures(args.figures, seed=1000)
+    print(f"{'noise':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
+          f"{'+solve p50':>10} {'+solve p95':>10}")
+    for noise in args.noise:
+        solved, exact, tr, ta, fails = run(noise, figures, args.seed)
+        n = len(figures)
+        print(f"{noise:6.2f} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
+              f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s")
+        if args.v:
+            for name, why in fails:
+                print(f"    {name}: {why}")
+
+
+if __name__ == "__main__":
+    main()
