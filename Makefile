@@ -2,6 +2,12 @@
 # fresh machine and are cheap to repeat.
 .PHONY: run test lint bench
 
+# `make test` runs the tests on every core (pytest-xdist), a file per worker at a time: a file's
+# module fixtures (a Redis server, a web app) are built once. Every server, port and temporary
+# folder is the worker's own, and cache files are written atomically, so workers never collide.
+# `make test PARALLEL=` runs them in one process.
+PARALLEL ?= -n auto --dist loadfile
+
 run:
 	./scripts/setup.sh
 	.venv/bin/puzzle serve
@@ -9,7 +15,7 @@ run:
 test:
 	./scripts/setup.sh --browser
 	$(MAKE) --no-print-directory lint
-	.venv/bin/python -m pytest
+	.venv/bin/python -m pytest $(PARALLEL)
 
 # The lint and type gate (configured in pyproject.toml); part of `make test`.
 lint:

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_web_toy import TOY_FACTORY, toy_registry  # noqa: E402
+from pairs_toy import TOY_FACTORY, toy_registry  # noqa: E402
 
 from web import create_app  # noqa: E402
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     """The web app over the toy "pairs" puzzle only (workers load it by dotted path)."""
-    from test_web_toy import TOY_FACTORY, toy_registry
+    from pairs_toy import TOY_FACTORY, toy_registry
 
     from web import create_app
 

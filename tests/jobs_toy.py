@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from test_web_toy import Pairs, _Plugin
+from pairs_toy import Pairs, PairsPlugin
 
 from engine import Solved, Solver, hookimpl
 from engine.plugins import Registry
@@ -57,7 +57,7 @@ class _SlowPlugin:
 
 def jobs_registry() -> Registry:
     registry = Registry()
-    registry.add_plugin("pairs-plugin", _Plugin(), version="9.9")
+    registry.add_plugin("pairs-plugin", PairsPlugin(), version="9.9")
     registry.add_plugin("slow-plugin", _SlowPlugin(), version="1.0")
     registry.collect()
     return registry

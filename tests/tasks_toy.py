@@ -1,4 +1,4 @@
-"""Toy tasks on the "pairs" puzzle (tests/test_web_toy.py), for the task tests.
+"""Toy tasks on the "pairs" puzzle (tests/pairs_toy.py), for the task tests.
 
 * ``ones`` counts the 1 bits (instant), refusing rows longer than :data:`ONES_LIMIT`;
 * ``spin`` reports progress until it is told to stop (for cancel and deadlines);
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from test_web_toy import _Plugin
+from pairs_toy import PairsPlugin
 
 from engine import Task, TaskResult, hookimpl
 from engine.plugins import Registry
@@ -79,7 +79,7 @@ class _TaskPlugin:
 
 def tasks_registry() -> Registry:
     registry = Registry()
-    registry.add_plugin("pairs-plugin", _Plugin(), version="9.9")
+    registry.add_plugin("pairs-plugin", PairsPlugin(), version="9.9")
     registry.add_plugin("tasks-plugin", _TaskPlugin(), version="1.0")
     registry.collect()
     return registry

@@ -1,9 +1,9 @@
 """The conformance laws (shipped in ``engine.conformance``, run by ``puzzle check``) against every
 installed puzzle, one test per puzzle and law.
 
-Parametrised over whatever the registry loaded (``PUZZLE_ENGINE_PLUGINS`` narrows it). The laws
-themselves, and the proof that they catch broken plugins, are in ``engine/conformance`` and
-``tests/test_plugin_kit.py``.
+Parametrised over whatever the registry loaded (``PUZZLE_ENGINE_PLUGINS`` narrows it); loading none
+is a failure, not a quiet pass. The laws themselves, and the proof that they catch broken
+plugins, are in ``engine/conformance`` and ``tests/test_plugin_kit.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ REGISTRY = load_registry()
 PUZZLE_IDS = sorted(REGISTRY.puzzles)
 EXAMPLES = 60
 
-pytestmark = pytest.mark.skipif(not PUZZLE_IDS, reason="no puzzle plugin is installed")
+
+def test_some_puzzle_is_installed():
+    # Without this, a broken install (no entry points, every plugin failing to import) would
+    # parametrise the laws over nothing and pass quietly.
+    why = "; ".join(f"{p.name}: {p.error}" for p in REGISTRY.failures()) or "no plugin failed"
+    assert PUZZLE_IDS, (f"no puzzle plugin loaded, so no conformance law ran ({why}); "
+                        "is the package installed (pip install -e .) and PUZZLE_ENGINE_PLUGINS right?")
 
 
 @pytest.mark.parametrize("law", law_names())

@@ -22,8 +22,8 @@ import urllib.request
 import pytest
 from job_polling import wait_done, wait_status
 from jobs_toy import jobs_registry
+from pairs_toy import flip
 from redis_helpers import TESTS, free_port, start_worker, stop, worker_env
-from test_web_toy import flip
 
 from web import create_app
 
@@ -293,7 +293,7 @@ def test_answers_survive_a_redis_restart_with_aof(redis_server, queue, workers):
 
 def test_a_worker_without_the_solver_says_so(redis_server, queue, workers):
     # This worker has only the "pairs" plugin; the web app also knows "slowpairs".
-    workers.append(start_worker(redis_server.url, queue, factory="test_web_toy:toy_registry"))
+    workers.append(start_worker(redis_server.url, queue, factory="pairs_toy:toy_registry"))
     client = make_app(redis_server, queue).test_client()
     job = wait_done(client, client.post("/api/slowpairs/jobs", json={"instance": "0110"}).get_json())
     assert job["status"] == "error"

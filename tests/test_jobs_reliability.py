@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from job_polling import wait_done, wait_status
 from jobs_toy import JOBS_FACTORY, jobs_registry
-from test_web_toy import TOY_FACTORY, flip, toy_registry
+from pairs_toy import TOY_FACTORY, flip, toy_registry
 
 from engine.jobs import JobRequest, JobRunner, JobService, ResultStore
 from web import create_app
@@ -148,7 +148,7 @@ def test_a_locked_store_delays_only_the_write_and_loses_nothing(tmp_path, caplog
 CRASHER = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {tests!r})
-    from test_web_toy import TOY_FACTORY, toy_registry
+    from pairs_toy import TOY_FACTORY, toy_registry
     from web import create_app
     app = create_app({{"REGISTRY": toy_registry(), "REGISTRY_FACTORY": TOY_FACTORY,
                       "DATA_DIR": sys.argv[1], "JOB_WORKERS": 1}})
@@ -195,7 +195,7 @@ def test_a_job_cut_off_by_a_server_kill_answers_with_a_final_error(tmp_path):
 SHUTDOWN = textwrap.dedent("""
     import os, signal, sys, time
     sys.path.insert(0, {tests!r})
-    from test_web_toy import TOY_FACTORY, toy_registry
+    from pairs_toy import TOY_FACTORY, toy_registry
     from web import create_app
     app = create_app({{"REGISTRY": toy_registry(), "REGISTRY_FACTORY": TOY_FACTORY,
                       "DATA_DIR": sys.argv[1], "JOB_WORKERS": 2}})

@@ -9,9 +9,9 @@ import time
 
 import pytest
 from job_polling import wait_done, wait_status
+from pairs_toy import PairsPlugin
 from tasks_toy import ONES_LIMIT, TASKS_FACTORY, Ones, Spin, tasks_registry
 from test_pegs_count import brute_count
-from test_web_toy import _Plugin
 
 from engine import GaveUp, InputError, SolveContext, Task, TaskResult, hookimpl
 from engine.errors import PluginError
@@ -39,7 +39,7 @@ def test_unknown_task_names_the_puzzles_tasks():
     with pytest.raises(InputError, match="name the task"):
         registry.task("pairs", 7)
     bare = Registry()
-    bare.add_plugin("pairs-plugin", _Plugin())
+    bare.add_plugin("pairs-plugin", PairsPlugin())
     bare.collect()
     with pytest.raises(InputError, match="it has none"):
         bare.task("pairs", "ones")
@@ -67,7 +67,7 @@ def _with(*objects) -> Registry:
                 register(obj)
 
     registry = Registry()
-    registry.add_plugin("pairs-plugin", _Plugin())
+    registry.add_plugin("pairs-plugin", PairsPlugin())
     registry.add_plugin("bad-tasks", Plugin())
     registry.collect()
     return registry
@@ -348,7 +348,7 @@ def test_tasks_law_passes_for_pegs_and_the_well_behaved_toys():
 
     assert check_law("pegs", "tasks").status == "pass"
     registry = Registry()
-    registry.add_plugin("pairs-plugin", _Plugin())
+    registry.add_plugin("pairs-plugin", PairsPlugin())
 
     class Good:
         @hookimpl

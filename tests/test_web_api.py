@@ -1,7 +1,7 @@
 """The JSON API through Flask's test client: validation, edits, rendering, caching, and that
 every bad parameter is a 4xx JSON error (never a 500).
 
-Runs against the toy "pairs" puzzle (tests/test_web_toy.py), whose answers are easy to check
+Runs against the toy "pairs" puzzle (tests/pairs_toy.py), whose answers are easy to check
 independently, plus the installed sliding puzzle when it is there.
 """
 
@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from urllib.parse import quote
 
 import pytest
-from test_web_toy import Bits
+from pairs_toy import Bits
 
 from engine.plugins import get_registry
 from web import create_app

@@ -1,7 +1,7 @@
 """The API the game-like editor uses: moves in plain words for a window of a solution, the live
 verdict with every editor state, and a hinted next move drawn on the board.
 
-Uses the toy "Pairs" puzzle (tests/test_web_toy.py) with plain words and a parity verdict: a row
+Uses the toy "Pairs" puzzle (tests/pairs_toy.py) with plain words and a parity verdict: a row
 with an odd number of ones can never be solved (each move flips two bits), one with an even
 number always can (sweep left to right), an independent fact the verdict is checked against.
 """
@@ -9,7 +9,7 @@ number always can (sweep left to right), an independent fact the verdict is chec
 from __future__ import annotations
 
 import pytest
-from test_web_toy import Bits, Pairs, Sweep
+from pairs_toy import Bits, Pairs, Sweep
 
 from engine import Assessment, hookimpl
 from engine.plugins import Registry
@@ -57,7 +57,7 @@ def client_for(puzzle, tmp_path):
     registry.add_plugin("pairs-plugin", Plugin(), version="1")
     registry.collect()
     app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path), "TESTING": True,
-                      "REGISTRY_FACTORY": "test_web_toy:toy_registry"})
+                      "REGISTRY_FACTORY": "pairs_toy:toy_registry"})
     return app
 
 

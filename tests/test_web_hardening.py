@@ -1,7 +1,7 @@
 """Regression tests for what an adversarial review of the web app found: requests that were a
 500, or that could hog a request thread or the server's memory.
 
-Mostly against the toy "pairs" puzzle (tests/test_web_toy.py); the work bounds are also checked
+Mostly against the toy "pairs" puzzle (tests/pairs_toy.py); the work bounds are also checked
 on the real 32 x 32 sliding board when that plugin is installed.
 """
 
@@ -11,7 +11,7 @@ import time
 from urllib.parse import quote
 
 import pytest
-from test_web_toy import flip, toy_registry
+from pairs_toy import flip, toy_registry
 
 from engine.plugins import get_registry
 from web import create_app, rendering

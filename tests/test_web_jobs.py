@@ -1,7 +1,7 @@
 """Solving as jobs through the API: real worker processes, the SQLite store, deadlines,
 cancellation, killing a solver that never stops, and 503 when the queue is full.
 
-The toy "pairs" puzzle (tests/test_web_toy.py) has well-behaved and misbehaving solvers; the
+The toy "pairs" puzzle (tests/pairs_toy.py) has well-behaved and misbehaving solvers; the
 worker processes load it by dotted path.
 """
 
@@ -11,7 +11,7 @@ import time
 
 import pytest
 from job_polling import wait_done
-from test_web_toy import TOY_FACTORY, flip, toy_registry
+from pairs_toy import TOY_FACTORY, flip, toy_registry
 
 from web import create_app
 
@@ -147,7 +147,7 @@ def test_full_queue_is_503_with_retry_after(tmp_path):
 
 
 def test_workers_that_cannot_load_plugins_fail_jobs_with_the_reason(tmp_path):
-    app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": "test_web_toy:no_such_factory",
+    app = create_app({"REGISTRY": toy_registry(), "REGISTRY_FACTORY": "pairs_toy:no_such_factory",
                       "DATA_DIR": str(tmp_path), "JOB_WORKERS": 1})
     client = app.test_client()
     try:
