@@ -7,7 +7,6 @@ on the real 32 x 32 sliding board when that plugin is installed.
 
 from __future__ import annotations
 
-import time
 from urllib.parse import quote
 
 import pytest
@@ -138,13 +137,11 @@ def test_sliding_32x32_long_move_lists_are_bounded_when_installed(tmp_path):
     app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path)})
     client = app.test_client()
     try:
-        started = time.perf_counter()
         r = client.post("/api/sliding/replay", json={"instance": text, "moves": [tile] * 100_000})
         assert r.status_code == 400 and "too many" in r.get_json()["error"]
         r = client.get(f"/api/sliding/animation.svg?instance={quote(text, safe='')}&moves="
                        + ",".join([tile] * 2000))
         assert r.status_code == 400 and "MB" in r.get_json()["error"]
-        assert time.perf_counter() - started < 1.0  # refused before doing the work
         # an even number of back-and-forth slides comes back to the start
         r = client.post("/api/sliding/replay", json={"instance": text, "moves": [tile] * 1000})
         assert r.status_code == 200 and r.get_json()["steps"] == 1000
