@@ -3,8 +3,8 @@
  * It knows nothing about any puzzle: the server renders the board as SVG, marks clickable parts
  * with data-action (and data-key, aria-label, data-row/col: see docs/plugins.md), and the
  * puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solving runs as a job
- * (POST /api/<id>/jobs, then poll); the answer plays on the main board, step by step, from
- * server-rendered SVG (animate.js tweens between steps, keyboard.js gives roving focus).
+ * (POST /api/<id>/jobs, then poll: jobs.js); the answer plays on the main board, step by step
+ * (playback.js; keyboard.js gives roving focus).
  * The puzzle's tasks (POST /api/<id>/tasks/<name>: count solutions, ...) run as jobs too, with
  * the same progress bar and Cancel; their buttons sit beside Solve.
  * A puzzle may add its own script; it gets window.PuzzleEditor.
@@ -18,6 +18,8 @@
   const api = "/api/" + encodeURIComponent(puzzle.id);
   const $ = (id) => document.getElementById(id);
   const B = window.PuzzleBoards;
+  const J = window.PuzzleJobs;
+  const { plural, sentence, errorText, call } = J;
 
   const el = {
     editor: document.querySelector(".editor"), board: $("board"), message: $("edit-message"),
@@ -42,44 +44,6 @@
 
   // -- small helpers ---------------------------------------------------------------------------
 
-  function plural(n, word, many) {
-    return Number(n).toLocaleString("en") + " " + (n === 1 ? word : many || word + "s");
-  }
-
-  function sentence(text) {
-    // One plain sentence: a capital first letter and a full stop.
-    const t = String(text || "").trim();
-    if (!t) return "";
-    const s = t.charAt(0).toUpperCase() + t.slice(1);
-    return /[.!?:]$/.test(s) ? s : s + ".";
-  }
-
-  function errorText(body) {
-    if (!body || !body.error) return "Something went wrong.";
-    // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"): said in
-    // words, and left out when the message already names it.
-    const where = body.where ? String(body.where).replace(/_/g, " ") : "";
-    const named = where && body.error.toLowerCase().includes(where.toLowerCase());
-    return sentence(where && !named ? where + ": " + body.error : body.error);
-  }
-
-  async function call(method, url, data) {
-    const options = { method, headers: { Accept: "application/json" } };
-    if (data !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(data);
-    }
-    let response;
-    try {
-      response = await fetch(url, options);
-    } catch (err) {
-      return { ok: false, status: 0, body: { error: "the server cannot be reached" } };
-    }
-    let body = null;
-    try { body = await response.json(); } catch (err) { body = { error: "unexpected answer from the server" }; }
-    return { ok: response.ok, status: response.status, body, headers: response.headers };
-  }
-
   function say(node, text, kind) {
     node.textContent = text || "";
     node.dataset.kind = kind || "info";
@@ -102,6 +66,7 @@
 
   function pageUrl(text, withSolution) {
     let url = "/" + encodeURIComponent(puzzle.id) + "?instance=" + encodeURIComponent(text);
+    const solution = player.solution();
     if (withSolution && solution) {
       if (solution.job && movesParam(solution.moves).length > LONG_MOVES) {
         url += "&job=" + encodeURIComponent(solution.job);
@@ -158,7 +123,7 @@
       el.banner.textContent = "Solved! Well played.";
       say(el.message, "Solved! Well played.", "success");
     }
-    el.legend.hidden = !state.hint && !solution;
+    el.legend.hidden = !state.hint && !player.solution();
     updateCoords();
     if (changed) clearSolution();
     updateLinks();
@@ -405,7 +370,7 @@
 
   function updateLinks() {
     el.share.href = pageUrl(current.instance, false);
-    const address = pageUrl(current.instance, true) + (solution ? "#step=" + step : "");
+    const address = pageUrl(current.instance, true) + (player.solution() ? "#step=" + player.step() : "");
     if (location.pathname + location.search + location.hash !== address) {
       window.history.replaceState(null, "", address);
     }
@@ -423,16 +388,6 @@
 
   const HINT_SECONDS = 2;
 
-  async function waitForJob(job, deadline) {
-    while (!job.done && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const polled = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
-      if (!polled.ok) return null;
-      job = polled.body;
-    }
-    return job;
-  }
-
   el.hint.addEventListener("click", async () => {
     const instance = current.instance;
     setView("edit");  // the hint is drawn on the board being played
@@ -441,7 +396,7 @@
     try {
       const submitted = await call("POST", api + "/jobs", { instance, time_limit: HINT_SECONDS });
       if (!submitted.ok) { say(el.message, "No hint: " + errorText(submitted.body), "warning"); return; }
-      const job = await waitForJob(submitted.body, performance.now() + (HINT_SECONDS + 1.5) * 1000);
+      const job = await J.wait(submitted.body, 150, performance.now() + (HINT_SECONDS + 1.5) * 1000);
       if (current.instance !== instance) return;  // the board changed meanwhile
       if (!job || !job.done) {
         if (job) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
@@ -469,7 +424,18 @@
   // -- solving as a job ------------------------------------------------------------------------
 
   let job = null;
-  let pollTimer = null;
+  let watcher = null;
+
+  function follow(state) {
+    // Solves and tasks: one job at a time, followed until it is done (Cancel follows anew).
+    if (watcher) watcher.stop();
+    const own = { submittedFor: state.submittedFor, label: state.label };
+    watcher = J.watch(state, {
+      interval: 250,
+      onState: (polled) => onJob(Object.assign(polled, own)),
+      onLost: (body) => { setSolving(false); setStatus("Lost the job: " + errorText(body), "error"); },
+    });
+  }
 
   function setSolving(active) {
     el.solve.disabled = active || !puzzle.solvers.length;
@@ -544,9 +510,7 @@
       refused(result, "Cannot solve: ");
       return;
     }
-    job = result.body;
-    job.submittedFor = submitted;
-    onJob(job);
+    follow(Object.assign(result.body, { submittedFor: submitted }));
   }
   el.solve.addEventListener("click", solve);
 
@@ -571,7 +535,7 @@
       refused(result, task.label + ": ");
       return;
     }
-    onJob(Object.assign(result.body, { submittedFor: submitted, label: task.label }));
+    follow(Object.assign(result.body, { submittedFor: submitted, label: task.label }));
   }
   el.tryFast.addEventListener("click", () => {
     const fast = fastSolver();
@@ -582,12 +546,11 @@
     if (!job) return;
     setStatus("Cancelling…", "info");
     const result = await call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
-    if (result.ok) onJob(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
+    if (result.ok) follow(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
   });
 
   function onJob(state) {
     job = state;
-    clearTimeout(pollTimer);
     if (!state.done) {
       if (state.status === "queued") {
         setStatus("Waiting for a free " + (state.kind === "task" ? "worker" : "solver") + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
@@ -609,7 +572,6 @@
         }
       }
       showStats(state.progress);
-      pollTimer = setTimeout(poll, 250);
       return;
     }
     setSolving(false);
@@ -684,23 +646,12 @@
     }
   }
 
-  async function poll() {
-    if (!job) return;
-    const result = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
-    if (!result.ok) {
-      setSolving(false);
-      setStatus("Lost the job: " + errorText(result.body), "error");
-      return;
-    }
-    onJob(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
-  }
-
   // -- one board: editing or replaying ---------------------------------------------------------
 
   let view = "edit";
 
   function setView(which) {
-    view = which === "solution" && solution ? "solution" : "edit";
+    view = which === "solution" && player.solution() ? "solution" : "edit";
     const replaying = view === "solution";
     el.board.hidden = replaying;
     el.pbBoard.hidden = !replaying;
@@ -708,7 +659,7 @@
     el.viewEdit.setAttribute("aria-pressed", String(!replaying));
     el.viewSolution.setAttribute("aria-pressed", String(replaying));
     el.legend.hidden = !replaying && !current.hint;
-    if (!replaying) stopPlaying();
+    if (!replaying) player.stop();
   }
   el.viewEdit.addEventListener("click", () => setView("edit"));
   el.viewSolution.addEventListener("click", () => setView("solution"));
@@ -720,113 +671,36 @@
     if (box.top < 0 || box.bottom > window.innerHeight) area.scrollIntoView({ block: "start" });
   }
 
-  // -- playback --------------------------------------------------------------------------------
+  // -- playback (playback.js) -----------------------------------------------------------------
 
-  let solution = null;  // {moves, details, solver, job}
-  let step = 0;
-  let shownStep = null;  // the step whose board is on screen
-  let playTimer = null;
-  const icon = (d) => '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="' + d + '"/></svg>';
-  const ICON_PLAY = icon("M7 4.5v15L19.5 12z");
-  const ICON_PAUSE = icon("M6.5 5h4v14h-4zM13.5 5h4v14h-4z");
-  const stepCache = new Map();
-  let renderSeq = 0;
-
-  function stepUrl(n) {
+  const player = window.PuzzlePlayback.create({
+    nodes: {
+      board: el.pbBoard, slider: el.slider, stepLabel: el.stepLabel, stepStatus: el.stepStatus, first: el.first,
+      prev: el.prev, play: el.play, next: el.next, last: el.last, speed: el.speed, moveList: el.moveList,
+    },
+    boardName: BOARD_NAME,
     // A job's solution is drawn by job id: short URLs however long the solution is.
-    if (solution.job) return "/api/jobs/" + encodeURIComponent(solution.job) + "/render.svg?step=" + n;
-    return api + "/render.svg?instance=" + encodeURIComponent(current.instance) +
-      "&moves=" + encodeURIComponent(movesParam(solution.moves)) + "&step=" + n;
-  }
-
-  async function fetchStep(n) {
-    const url = stepUrl(n);
-    if (!stepCache.has(url)) {
-      stepCache.set(url, fetch(url).then(async (response) => {
-        if (!response.ok) {
-          let why = "";
-          try { why = errorText(await response.json()); } catch (err) { why = "the server answered " + response.status; }
-          throw new Error("Step " + n + " cannot be drawn: " + why);
-        }
-        return { svg: await response.text(), solved: response.headers.get("X-Puzzle-Solved") === "true" };
-      }));
-    }
-    try {
-      return await stepCache.get(url);
-    } catch (err) {
-      stepCache.delete(url);
-      throw err;
-    }
-  }
-
-  // The move list shows at most MOVE_WINDOW moves (the server describes that many in one
-  // request): a solution of 80,000 moves as 80,000 buttons made every step take seconds.
-  const MOVE_WINDOW = 500;
-  let moveWindow = null;  // [first, end) indexes of the moves shown
-  let words = new Map();  // move index -> plain words
-
-  function moveItem(move, i) {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.addEventListener("click", () => { setView("solution"); goTo(i + 1); });
-    li.append(button);
-    fillMoveItem(button, move, i);
-    return li;
-  }
-
-  function fillMoveItem(button, move, i) {
-    const said = words.get(i);
-    const code = document.createElement("code");
-    code.textContent = move;
-    button.replaceChildren();
-    if (said && said !== move) {
-      button.append(Object.assign(document.createElement("span"), { className: "words", textContent: said }), " ", code);
-    } else {
-      button.append(code);
-    }
-    button.setAttribute("aria-label", "Move " + (i + 1) + ": " + (said && said !== move ? said + " (" + move + ")" : move));
-  }
-
-  async function loadWords(first, end) {
-    const sol = solution;
-    const query = "from=" + first + "&count=" + (end - first);
-    const result = sol.job ? await call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
-      : await call("POST", api + "/describe?" + query, { instance: current.instance, moves: sol.moves });
-    if (!result.ok || sol !== solution) return;
-    result.body.moves.forEach((m, k) => words.set(result.body.from + k, m.words));
-    if (moveWindow) {
-      Array.from(el.moveList.children).forEach((li, k) => {
-        const i = moveWindow[0] + k;
-        if (i >= first && i < end) fillMoveItem(li.firstChild, sol.moves[i], i);
-      });
-    }
-    announceStep(shownStep === step);
-  }
-
-  function showMovesAround(n) {
-    const total = solution.moves.length;
-    const index = Math.max(0, n - 1);
-    if (moveWindow && index >= moveWindow[0] && index < moveWindow[1]) return;
-    const first = total <= MOVE_WINDOW ? 0 : Math.max(0, Math.min(index - MOVE_WINDOW / 2, total - MOVE_WINDOW));
-    const end = Math.min(total, first + MOVE_WINDOW);
-    moveWindow = [first, end];
-    el.moveList.start = first + 1;
-    el.moveList.replaceChildren(...solution.moves.slice(first, end).map((move, i) => moveItem(move, first + i)));
-    if (!words.has(first)) loadWords(first, end);
-  }
+    stepUrl: (sol, n) => sol.job ? "/api/jobs/" + encodeURIComponent(sol.job) + "/render.svg?step=" + n
+      : api + "/render.svg?instance=" + encodeURIComponent(current.instance) + "&moves=" +
+        encodeURIComponent(movesParam(sol.moves)) + "&step=" + n,
+    describe: async (sol, first, count) => {
+      const query = "from=" + first + "&count=" + count;
+      const result = sol.job ? await call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
+        : await call("POST", api + "/describe?" + query, { instance: current.instance, moves: sol.moves });
+      return result.ok ? result.body : null;
+    },
+    animate: () => view === "solution",
+    onActivate: () => setView("solution"),
+    onStep: (n) => {
+      updateLinks();
+      el.stepLink.href = location.pathname + location.search + "#step=" + n;
+    },
+    onDrawn: updateCoords,
+  });
 
   function setSolution(sol, atStep) {
-    solution = sol;
-    stepCache.clear();
-    words = new Map();
-    shownStep = null;
-    el.pbBoard.replaceChildren();
     el.movesPanel.hidden = false;
     el.viewSwitch.hidden = false;
-    el.slider.max = String(sol.moves.length);
-    moveWindow = null;
-    showMovesAround(atStep || 0);
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
       const dt = document.createElement("dt");
@@ -847,7 +721,7 @@
       "&moves=" + encodeURIComponent(movesParam(sol.moves)) + "&download=1";
     el.download.setAttribute("download", puzzle.id + "-solution.svg");
     el.legend.hidden = false;
-    goTo(Math.max(0, Math.min(atStep || 0, sol.moves.length)));
+    player.load(sol, atStep);
   }
 
   function describe(value) {
@@ -866,107 +740,15 @@
   }
 
   function clearSolution() {
-    stopPlaying();
-    if (!solution) return;
-    solution = null;
+    player.stop();
+    if (!player.solution()) return;
+    player.clear();
     setView("edit");
     el.viewSwitch.hidden = true;
     el.movesPanel.hidden = true;
-    el.pbBoard.replaceChildren();
     el.legend.hidden = !current.hint;
     updateLinks();
   }
-
-  function stepWords(n) {
-    const move = solution.moves[n - 1];
-    return sentence(words.get(n - 1) || move);
-  }
-
-  function announceStep(solvedKnown) {
-    if (!solution) return;
-    const total = solution.moves.length;
-    let text;
-    if (step === 0) text = "Start position: " + plural(total, "move") + " to go.";
-    else {
-      text = "Move " + step + " of " + total + ": " + stepWords(step);
-      if (solvedKnown && el.pbBoard.dataset.solved === "true") text += " Solved!";
-    }
-    if (el.stepStatus.textContent !== text) el.stepStatus.textContent = text;
-  }
-
-  function tweenFor(from, to) {
-    // One step at a time glides (a share of the Speed setting); jumps are drawn at once.
-    return from !== null && Math.abs(to - from) === 1 ? Math.min(300, Number(el.speed.value) * 0.4) : 0;
-  }
-
-  async function goTo(n) {
-    if (!solution) return;
-    step = Math.max(0, Math.min(n, solution.moves.length));
-    const total = solution.moves.length;
-    el.slider.value = String(step);
-    el.stepLabel.textContent = step + " / " + total;
-    el.first.disabled = el.prev.disabled = step === 0;
-    el.next.disabled = el.last.disabled = step === total;
-    // Touch only the old and the new current move: a solution may have 80,000 of them.
-    el.moveList.querySelectorAll('[aria-current="step"]').forEach((b) => b.removeAttribute("aria-current"));
-    showMovesAround(step);
-    const item = step > 0 ? el.moveList.children[step - 1 - moveWindow[0]] : null;
-    const button = item && item.querySelector("button");
-    if (button) {
-      button.setAttribute("aria-current", "step");
-      // Scroll the list only, never the page (the board must stay where it is).
-      const list = el.moveList;
-      const top = button.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top + button.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = top - list.clientHeight / 2;
-      }
-    }
-    updateLinks();
-    el.stepLink.href = location.pathname + location.search + "#step=" + step;
-    const seq = ++renderSeq;
-    try {
-      const drawn = await fetchStep(step);
-      if (seq !== renderSeq) return;
-      B.swap(el.pbBoard, drawn.svg, view === "solution" ? tweenFor(shownStep, step) : 0);
-      B.decorate(el.pbBoard, BOARD_NAME + ", step " + step + " of " + total, false);
-      shownStep = step;
-      el.pbBoard.dataset.step = String(step);
-      el.pbBoard.dataset.solved = drawn.solved ? "true" : "false";
-      announceStep(true);
-      updateCoords();
-      if (step < total) fetchStep(step + 1).catch(() => {});
-    } catch (err) {
-      if (seq === renderSeq) el.stepStatus.textContent = String(err.message || err);
-    }
-  }
-
-  function stopPlaying() {
-    clearInterval(playTimer);
-    playTimer = null;
-    el.play.setAttribute("aria-label", "Play");
-    el.play.innerHTML = ICON_PLAY;
-  }
-
-  function togglePlay() {
-    if (!solution) return;
-    if (playTimer) { stopPlaying(); return; }
-    setView("solution");
-    if (step >= solution.moves.length) goTo(0);
-    el.play.setAttribute("aria-label", "Pause");
-    el.play.innerHTML = ICON_PAUSE;
-    playTimer = setInterval(() => {
-      if (!solution || step >= solution.moves.length) { stopPlaying(); return; }
-      goTo(step + 1);
-    }, Number(el.speed.value));
-  }
-
-  el.first.addEventListener("click", () => { stopPlaying(); goTo(0); });
-  el.prev.addEventListener("click", () => { stopPlaying(); goTo(step - 1); });
-  el.next.addEventListener("click", () => { stopPlaying(); goTo(step + 1); });
-  el.last.addEventListener("click", () => { stopPlaying(); goTo(solution.moves.length); });
-  el.play.addEventListener("click", togglePlay);
-  el.speed.addEventListener("change", () => { if (playTimer) { stopPlaying(); togglePlay(); } });
-  el.slider.addEventListener("input", () => { stopPlaying(); goTo(Number(el.slider.value)); });
 
   function stepFromHash(hash = location.hash) {
     const match = /^#step=(\d+)$/.exec(hash);
@@ -974,7 +756,7 @@
   }
   window.addEventListener("hashchange", () => {
     const n = stepFromHash();
-    if (n !== null && solution && n !== step) { setView("solution"); goTo(n); }
+    if (n !== null && player.solution() && n !== player.step()) { setView("solution"); player.goTo(n); }
   });
 
   // -- keyboard --------------------------------------------------------------------------------
@@ -990,16 +772,17 @@
       if (key === "z" && !event.shiftKey) { event.preventDefault(); undo(); return; }
       if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); redo(); return; }
     }
+    const solution = player.solution();
     if (typing || ctrl || event.altKey || !solution || view !== "solution") return;
     if (tag === "INPUT") return;  // the slider and radio buttons handle their own keys
     if ((tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && (event.key === " " || event.key === "Enter")) return;
     if (target.closest && target.closest(".board [data-action]")) return;  // roving focus
     switch (event.key) {
-      case "ArrowLeft": event.preventDefault(); stopPlaying(); goTo(step - 1); break;
-      case "ArrowRight": event.preventDefault(); stopPlaying(); goTo(step + 1); break;
-      case "Home": event.preventDefault(); stopPlaying(); goTo(0); break;
-      case "End": event.preventDefault(); stopPlaying(); goTo(solution.moves.length); break;
-      case " ": event.preventDefault(); togglePlay(); break;
+      case "ArrowLeft": event.preventDefault(); player.stop(); player.goTo(player.step() - 1); break;
+      case "ArrowRight": event.preventDefault(); player.stop(); player.goTo(player.step() + 1); break;
+      case "Home": event.preventDefault(); player.stop(); player.goTo(0); break;
+      case "End": event.preventDefault(); player.stop(); player.goTo(solution.moves.length); break;
+      case " ": event.preventDefault(); player.toggle(); break;
       default: break;
     }
   });
