@@ -1,13 +1,8 @@
-/* The one generic editor for every puzzle.
- *
- * It knows nothing about any puzzle: the server renders the board as SVG, marks clickable parts
- * with data-action (and data-key, aria-label, data-row/col: see docs/plugins.md), and the
- * puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solving runs as a job
- * (POST /api/<id>/jobs, then poll: jobs.js); the answer plays on the main board, step by step
- * (playback.js; keyboard.js gives roving focus).
- * The puzzle's tasks (POST /api/<id>/tasks/<name>: count solutions, ...) run as jobs too, with
- * the same progress bar and Cancel; their buttons sit beside Solve.
- * A puzzle may add its own script; it gets window.PuzzleEditor.
+/* The one generic editor for every puzzle. It knows nothing about any puzzle: the server
+ * renders the board as SVG, marks clickable parts with data-action (see docs/plugins.md), and
+ * the puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solves and tasks
+ * run as jobs (jobs.js); a solution plays on the board (playback.js). A puzzle's own script
+ * gets window.PuzzleEditor.
  */
 (function () {
   "use strict";
@@ -18,8 +13,7 @@
   const api = "/api/" + encodeURIComponent(puzzle.id);
   const $ = (id) => document.getElementById(id);
   const B = window.PuzzleBoards;
-  const J = window.PuzzleJobs;
-  const { plural, sentence, errorText, call } = J;
+  const { plural, sentence, errorText, call, watch, wait } = window.PuzzleJobs;
 
   const el = {
     editor: document.querySelector(".editor"), board: $("board"), message: $("edit-message"),
@@ -38,11 +32,12 @@
     details: $("details"), solutionDetails: $("solution-details"), moveList: $("move-list"),
     taskTools: $("task-tools"), taskNotes: $("task-notes"),
   };
-  // The board as a person is told about it.
   const BOARD_NAME = puzzle.title + " board";
   const EDIT_TWEEN = 160;  // ms: a tile slid by hand glides, but never holds up the next click
 
-  // -- small helpers ---------------------------------------------------------------------------
+  // -- small helpers
+
+  const make = (tag, props) => Object.assign(document.createElement(tag), props);
 
   function say(node, text, kind) {
     node.textContent = text || "";
@@ -59,13 +54,15 @@
     const needsJson = moves.some((m) => m.includes(",") || m.trim() !== m);
     return needsJson ? JSON.stringify(moves) : moves.join(",");
   }
+  const movesQuery = (moves) => "instance=" + encodeURIComponent(current.instance) + "&moves=" +
+    encodeURIComponent(movesParam(moves));
 
   // Move lists longer than this (characters) go into links as the job id instead: a query
   // string cannot hold 80,000 moves (the server refuses request lines over 256 kB).
   const LONG_MOVES = 20000;
 
-  function pageUrl(text, withSolution) {
-    let url = "/" + encodeURIComponent(puzzle.id) + "?instance=" + encodeURIComponent(text);
+  function pageUrl(withSolution) {
+    let url = "/" + encodeURIComponent(puzzle.id) + "?instance=" + encodeURIComponent(current.instance);
     const solution = player.solution();
     if (withSolution && solution) {
       if (solution.job && movesParam(solution.moves).length > LONG_MOVES) {
@@ -78,7 +75,7 @@
     return url;
   }
 
-  // -- the instance being edited ---------------------------------------------------------------
+  // -- the instance being edited
 
   let current = page.state;          // {instance, notes, tools, selection, message, solved, assessment}
   const edits = [current.instance]; // undo/redo of instance texts
@@ -106,8 +103,7 @@
     if (!keepText) {
       el.text.value = state.instance;
       fitText();
-      el.textError.textContent = "";
-      el.text.removeAttribute("aria-invalid");
+      showTextError(null);
     }
     if (push && changed) {
       edits.splice(historyIndex + 1);
@@ -161,7 +157,7 @@
       shownTexts.add(n.text);
       return true;
     }).map((n) => {
-      const li = document.createElement("li");
+      const li = make("li");
       li.dataset.kind = n.kind;
       if (n.verdict) li.dataset.verdict = n.verdict;
       li.append(n.text);
@@ -171,19 +167,13 @@
   }
 
   function whyDisclosure(text) {
-    const details = document.createElement("details");
-    details.className = "why";
-    const summary = document.createElement("summary");
-    summary.textContent = "Why?";
-    const p = document.createElement("p");
-    p.textContent = text;
-    details.append(summary, p);
+    const details = make("details", { className: "why" });
+    details.append(make("summary", { textContent: "Why?" }), make("p", { textContent: text }));
     return details;
   }
 
   function updateCoords() {
-    const has = !!document.querySelector(".board .coords");
-    el.coordsLabel.hidden = !has;
+    el.coordsLabel.hidden = !document.querySelector(".board .coords");
     el.editor.classList.toggle("hide-coords", !el.coords.checked);
   }
   try { el.coords.checked = localStorage.getItem("puzzle-coords") !== "off"; } catch (err) { /* private mode */ }
@@ -203,21 +193,14 @@
   function renderTools(tools) {
     const nodes = tools.filter((tool) => !HOST_CONTROLS.has(String(tool.label).trim().toLowerCase())).map((tool) => {
       if (tool.choices && tool.choices.length) {
-        const label = document.createElement("label");
-        label.className = "tool-choice";
-        label.append(tool.label + " ");
-        const select = document.createElement("select");
-        const placeholder = new Option("choose…", "");
-        select.append(placeholder, ...tool.choices.map((c) => new Option(c.label, c.action)));
-        select.addEventListener("change", () => {
-          if (select.value) sendAction(select.value);
-        });
-        label.append(select);
+        const label = make("label", { className: "tool-choice" });
+        const select = make("select");
+        select.append(new Option("choose…", ""), ...tool.choices.map((c) => new Option(c.label, c.action)));
+        select.addEventListener("change", () => { if (select.value) sendAction(select.value); });
+        label.append(tool.label + " ", select);
         return label;
       }
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = tool.label;
+      const button = make("button", { type: "button", textContent: tool.label });
       button.dataset.toolAction = tool.action;
       button.addEventListener("click", () => sendAction(tool.action));
       return button;
@@ -231,16 +214,13 @@
     el.taskTools.hidden = !tasks.length;
     const notes = [];
     el.taskTools.replaceChildren(...tasks.map((task) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = task.label;
+      const button = make("button", { type: "button", textContent: task.label });
       button.dataset.task = task.name;
       button.dataset.refusal = task.refusal || "";
       if (task.description) button.title = task.description;
       if (task.refusal) {
-        const note = document.createElement("li");
-        note.id = "task-note-" + task.name;
-        note.textContent = task.label + ": not on this board. " + sentence(task.refusal);
+        const note = make("li", { id: "task-note-" + task.name,
+          textContent: task.label + ": not on this board. " + sentence(task.refusal) });
         notes.push(note);
         button.setAttribute("aria-describedby", note.id);
       }
@@ -282,9 +262,10 @@
     return true;
   }
 
-  function showTextError(body) {
-    el.textError.textContent = errorText(body);
-    el.text.setAttribute("aria-invalid", "true");
+  function showTextError(body) {  // null: the text is valid
+    el.textError.textContent = body ? errorText(body) : "";
+    if (body) el.text.setAttribute("aria-invalid", "true");
+    else el.text.removeAttribute("aria-invalid");
   }
 
   // Validate as you type (debounced); Apply (or Ctrl+Enter) loads valid text onto the board.
@@ -295,13 +276,7 @@
     validateTimer = setTimeout(async () => {
       const seq = ++validateSeq;
       const result = await call("POST", api + "/validate", { instance: el.text.value });
-      if (seq !== validateSeq) return;
-      if (result.ok) {
-        el.textError.textContent = "";
-        el.text.removeAttribute("aria-invalid");
-      } else {
-        showTextError(result.body);
-      }
+      if (seq === validateSeq) showTextError(result.ok ? null : result.body);
     }, 300);
   });
   el.text.addEventListener("keydown", (event) => {
@@ -369,8 +344,8 @@
   el.redo.addEventListener("click", redo);
 
   function updateLinks() {
-    el.share.href = pageUrl(current.instance, false);
-    const address = pageUrl(current.instance, true) + (player.solution() ? "#step=" + player.step() : "");
+    el.share.href = pageUrl(false);
+    const address = pageUrl(true) + (player.solution() ? "#step=" + player.step() : "");
     if (location.pathname + location.search + location.hash !== address) {
       window.history.replaceState(null, "", address);
     }
@@ -384,7 +359,7 @@
     }
   });
 
-  // -- hints -----------------------------------------------------------------------------------
+  // -- hints
 
   const HINT_SECONDS = 2;
 
@@ -396,22 +371,18 @@
     try {
       const submitted = await call("POST", api + "/jobs", { instance, time_limit: HINT_SECONDS });
       if (!submitted.ok) { say(el.message, "No hint: " + errorText(submitted.body), "warning"); return; }
-      const job = await J.wait(submitted.body, 150, performance.now() + (HINT_SECONDS + 1.5) * 1000);
+      const job = await wait(submitted.body, 150, (HINT_SECONDS + 1.5) * 1000);
       if (current.instance !== instance) return;  // the board changed meanwhile
-      if (!job || !job.done) {
-        if (job) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
-        say(el.message, "No hint found in time.", "warning");
-        return;
-      }
-      const r = job.result || {};
-      if (job.status === "solved" && r.moves && r.moves.length) {
+      if (job && !job.done) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
+      const { status, result: r = {} } = job && job.done ? job : {};
+      if (status === "solved" && r.moves && r.moves.length) {
         const shown = await call("POST", api + "/validate", { instance, next_move: r.moves[0] });
         if (!shown.ok || current.instance !== instance) return;
         show(Object.assign(shown.body, { selection: current.selection }), { keepText: true });
         say(el.message, "Hint: " + sentence(shown.body.hint.words) + " (" + plural(r.moves.length, "move") + " to go)", "success");
-      } else if (job.status === "solved") {
+      } else if (status === "solved") {
         say(el.message, "Already solved.", "success");
-      } else if (job.status === "unsolvable") {
+      } else if (status === "unsolvable") {
         say(el.message, "No hint: " + sentence(r.reason || "this position cannot be solved"), "warning");
       } else {
         say(el.message, "No hint found in time.", "warning");
@@ -421,19 +392,17 @@
     }
   });
 
-  // -- solving as a job ------------------------------------------------------------------------
+  // -- solving as a job
 
   let job = null;
   let watcher = null;
 
-  function follow(state) {
+  function follow(state, own) {
     // Solves and tasks: one job at a time, followed until it is done (Cancel follows anew).
     if (watcher) watcher.stop();
-    const own = { submittedFor: state.submittedFor, label: state.label };
-    watcher = J.watch(state, {
-      interval: 250,
-      onState: (polled) => onJob(Object.assign(polled, own)),
-      onLost: (body) => { setSolving(false); setStatus("Lost the job: " + errorText(body), "error"); },
+    watcher = watch(state, 250, (polled, body) => {
+      if (polled) onJob(Object.assign(polled, own));
+      else { setSolving(false); setStatus("Lost the job: " + errorText(body), "error"); }
     });
   }
 
@@ -448,7 +417,7 @@
   function statValue(v) {
     // Whole numbers past 2**53 come as decimal text (JSON numbers would be rounded): group
     // their digits exactly, with BigInt.
-    if (typeof v === "string" && /^\d{4,}$/.test(v) && typeof BigInt === "function") return BigInt(v).toLocaleString("en");
+    if (typeof v === "string" && /^\d{4,}$/.test(v)) return BigInt(v).toLocaleString("en");
     return typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) : String(v);
   }
 
@@ -456,8 +425,7 @@
     const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
     el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
-      Object.assign(document.createElement("dt"), { textContent: k.replace(/_/g, " ") }),
-      Object.assign(document.createElement("dd"), { textContent: statValue(v) }),
+      make("dt", { textContent: k.replace(/_/g, " ") }), make("dd", { textContent: statValue(v) }),
     ]));
     el.solveDetails.hidden = !rows.length;
   }
@@ -476,66 +444,48 @@
     return others.find((s) => s.name === "fast") || others[0] || null;
   }
 
-  function refused(result, prefix) {
-    // A job the server would not take: busy (503, try again later) or a bad request.
-    setSolving(false);
-    el.progress.value = 0;
-    if (result.status === 503) {
-      const wait = result.headers && result.headers.get("Retry-After");
-      setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
-    } else {
-      setStatus(prefix + errorText(result.body), "error");
-    }
+  // Solves and tasks run on what the box says (typed text is applied first; if it is invalid,
+  // nothing runs), as a job with progress and Cancel.
+  async function textApplied() {
+    if (el.text.value === current.instance || (await loadInstance(el.text.value))) return true;
+    setStatus("Fix the instance text first: " + el.textError.textContent, "error");
+    el.text.focus();
+    return false;
   }
 
-  async function solve() {
-    // Solve what the box says: apply typed text first; if it is invalid, nothing is solved.
-    if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
-      setStatus("Fix the instance text first: " + el.textError.textContent, "error");
-      el.text.focus();
-      return;
-    }
-    clearSolution();
+  async function submit(path, data, label) {
     setSolving(true);
     el.tryFast.hidden = true;
     el.progress.value = 0;
     el.progress.removeAttribute("value");  // indeterminate until the job runs
-    setStatus("Submitting…", "info");
+    setStatus(label ? label + ": submitting…" : "Submitting…", "info");
     showStats(null);
     const submitted = current.instance;
-    const result = await call("POST", api + "/jobs", {
-      instance: submitted, solver: el.solver.value, time_limit: el.timeLimit.value,
-    });
-    if (!result.ok) {
-      refused(result, "Cannot solve: ");
-      return;
+    const result = await call("POST", api + path, Object.assign({ instance: submitted }, data));
+    if (result.ok) return follow(result.body, { submittedFor: submitted, label });
+    // Refused: the server is busy (503, try again later) or the request is bad.
+    setSolving(false);
+    el.progress.value = 0;
+    const retry = result.status === 503 && result.headers.get("Retry-After");
+    if (result.status === 503) {
+      setStatus("The server is busy. " + errorText(result.body) + (retry ? " Try again in " + plural(Number(retry), "second") + "." : ""), "warning");
+    } else {
+      setStatus((label ? label + ": " : "Cannot solve: ") + errorText(result.body), "error");
     }
-    follow(Object.assign(result.body, { submittedFor: submitted }));
+  }
+
+  async function solve() {
+    if (!(await textApplied())) return;
+    clearSolution();
+    submit("/jobs", { solver: el.solver.value, time_limit: el.timeLimit.value });
   }
   el.solve.addEventListener("click", solve);
 
   async function runTask(task) {
-    // Like Solve: the task runs on what the box says, as a job with progress and Cancel.
-    if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
-      setStatus("Fix the instance text first: " + el.textError.textContent, "error");
-      el.text.focus();
-      return;
-    }
+    if (!(await textApplied())) return;
     const fresh = (current.tasks || []).find((t) => t.name === task.name);
     if (!fresh || fresh.refusal) return;  // the new text's board is refused: its note says why
-    setSolving(true);
-    el.tryFast.hidden = true;
-    el.progress.value = 0;
-    el.progress.removeAttribute("value");
-    setStatus(task.label + ": submitting…", "info");
-    showStats(null);
-    const submitted = current.instance;
-    const result = await call("POST", api + "/tasks/" + encodeURIComponent(task.name), { instance: submitted });
-    if (!result.ok) {
-      refused(result, task.label + ": ");
-      return;
-    }
-    follow(Object.assign(result.body, { submittedFor: submitted, label: task.label }));
+    submit("/tasks/" + encodeURIComponent(task.name), {}, task.label);
   }
   el.tryFast.addEventListener("click", () => {
     const fast = fastSolver();
@@ -546,7 +496,7 @@
     if (!job) return;
     setStatus("Cancelling…", "info");
     const result = await call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
-    if (result.ok) follow(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
+    if (result.ok) follow(result.body, { submittedFor: job.submittedFor, label: job.label });
   });
 
   function onJob(state) {
@@ -558,13 +508,11 @@
         const p = state.progress || {};
         const said = typeof p.message === "string" && p.message ? " " + sentence(p.message) : "";
         if (typeof p.done === "number" && typeof p.total === "number" && p.total > 0) {
-          // A solver or task reporting a measurable phase (building tables, levels counted):
-          // show how far that is, and its own words on what it is doing.
+          // A measurable phase (building tables, levels counted), in the job's own words.
           setStatus((p.phase ? sentence(p.phase).slice(0, -1) : "Working") + " (" + Math.floor(100 * p.done / p.total) + "%)…" + said, "info");
           el.progress.max = p.total;
           el.progress.value = Math.min(p.done, p.total);
         } else {
-          // Otherwise the time used out of the time limit.
           const doing = state.kind === "task" ? (state.label || "Working") + "…" : "Solving…";
           setStatus(doing + " " + Math.floor(state.elapsed) + " of " + plural(Number(state.time_limit), "second") + "." + said, "info");
           el.progress.max = state.time_limit;
@@ -578,17 +526,18 @@
     el.progress.max = 1;
     el.progress.value = 1;
     const r = state.result || {};
-    if (state.kind === "task") {
-      taskEnded(state, r);
-      return;
-    }
-    showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
+    const task = state.kind === "task" && (state.label || state.task);
+    const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
+    if (task) showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task, seconds: r.seconds });
+    else showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
       "answer": state.from_store ? "found earlier and kept" : "found now" });
-    if (state.status === "solved") {
+    if (state.status === "finished") {
+      setStatus(task + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
+    } else if (state.status === "solved") {
       const n = r.moves.length;
       setStatus(n === 0 ? "Already solved: no moves needed." :
         "Solved: " + plural(n, "move") + (r.optimal ? ", the fewest possible." : "."), "success");
-      if (state.submittedFor === undefined || state.submittedFor === current.instance) {
+      if (!changed) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
         if (n > 0) {
           setView("solution");
@@ -605,48 +554,25 @@
       hiddenNotes = new Set([core(reason), core(r.reason_detail)].filter(Boolean));
       renderNotes();
     } else if (state.status === "gave_up") {
-      const why = r.reason === "deadline" || !r.reason ? "no solution was found within the time limit (" +
-        plural(Number(state.time_limit), "second") + ")" : r.reason;
-      setStatus("Gave up: " + sentence(state.message || why), "warning");
-      el.tryFast.hidden = !fastSolver();
+      const why = r.reason === "deadline" || !r.reason ? (task ? "it did not finish" : "no solution was found") +
+        " within the time limit (" + plural(Number(state.time_limit), "second") + ")" : r.reason;
+      setStatus((task ? task + " stopped: " : "Gave up: ") + sentence(state.message || why), "warning");
+      el.tryFast.hidden = !!task || !fastSolver();
     } else if (state.status === "cancelled") {
-      setStatus("Cancelled.", "info");
+      setStatus(task ? task + ": cancelled." : "Cancelled.", "info");
     } else {
-      setStatus("The solver failed: " + sentence(state.message || "no reason given"), "error");
+      setStatus((task || "The solver") + " failed: " + sentence(state.message || "no reason given"), "error");
     }
-    // Solve (or Cancel) was disabled under the keyboard's focus while the job ran: give focus
-    // back to the way forward rather than leave it on the page body.
-    if (view !== "solution") {
-      const lost = !document.activeElement || document.activeElement === document.body;
-      if (lost) (el.tryFast.hidden ? el.solve : el.tryFast).focus({ preventScroll: true });
+    // The button that started the job (or Cancel) was disabled under the keyboard's focus while
+    // it ran: give focus back to the way forward rather than leave it on the page body.
+    const active = document.activeElement;
+    if ((task || view !== "solution") && (!active || active === document.body || active.disabled)) {
+      const again = task && el.taskTools.querySelector('[data-task="' + state.task + '"]');
+      (again && !again.disabled ? again : el.tryFast.hidden ? el.solve : el.tryFast).focus({ preventScroll: true });
     }
   }
 
-  function taskEnded(state, r) {
-    // A task's answer is one sentence (its summary) and figures behind Details.
-    const label = state.label || state.task;
-    const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
-    showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task: label, seconds: r.seconds });
-    if (state.status === "finished") {
-      setStatus(label + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
-    } else if (state.status === "gave_up") {
-      const why = r.reason === "deadline" || !r.reason ? "it did not finish within the time limit (" +
-        plural(Number(state.time_limit), "second") + ")" : r.reason;
-      setStatus(label + " stopped: " + sentence(state.message || why), "warning");
-    } else if (state.status === "cancelled") {
-      setStatus(label + ": cancelled.", "info");
-    } else {
-      setStatus(label + " failed: " + sentence(state.message || "no reason given"), "error");
-    }
-    const lost = !document.activeElement || document.activeElement === document.body ||
-      document.activeElement.disabled;
-    if (lost) {
-      const again = el.taskTools.querySelector('[data-task="' + state.task + '"]');
-      (again && !again.disabled ? again : el.solve).focus({ preventScroll: true });
-    }
-  }
-
-  // -- one board: editing or replaying ---------------------------------------------------------
+  // -- one board: editing or replaying
 
   let view = "edit";
 
@@ -671,18 +597,14 @@
     if (box.top < 0 || box.bottom > window.innerHeight) area.scrollIntoView({ block: "start" });
   }
 
-  // -- playback (playback.js) -----------------------------------------------------------------
+  // -- playback (playback.js)
 
   const player = window.PuzzlePlayback.create({
-    nodes: {
-      board: el.pbBoard, slider: el.slider, stepLabel: el.stepLabel, stepStatus: el.stepStatus, first: el.first,
-      prev: el.prev, play: el.play, next: el.next, last: el.last, speed: el.speed, moveList: el.moveList,
-    },
+    nodes: Object.assign({}, el, { board: el.pbBoard }),  // it takes only the nodes it names
     boardName: BOARD_NAME,
     // A job's solution is drawn by job id: short URLs however long the solution is.
     stepUrl: (sol, n) => sol.job ? "/api/jobs/" + encodeURIComponent(sol.job) + "/render.svg?step=" + n
-      : api + "/render.svg?instance=" + encodeURIComponent(current.instance) + "&moves=" +
-        encodeURIComponent(movesParam(sol.moves)) + "&step=" + n,
+      : api + "/render.svg?" + movesQuery(sol.moves) + "&step=" + n,
     describe: async (sol, first, count) => {
       const query = "from=" + first + "&count=" + count;
       const result = sol.job ? await call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
@@ -703,22 +625,19 @@
     el.viewSwitch.hidden = false;
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
-      const dt = document.createElement("dt");
-      dt.textContent = key.replace(/_/g, " ");
-      const dd = document.createElement("dd");
+      const dt = make("dt", { textContent: key.replace(/_/g, " ") });
+      const dd = make("dd");
       if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
         // A list of records (e.g. one per placed piece): one line each.
-        const list = document.createElement("ul");
-        list.append(...value.map((item) => Object.assign(document.createElement("li"), { textContent: describe(item) })));
-        dd.append(list);
+        dd.append(make("ul"));
+        dd.firstChild.append(...value.map((item) => make("li", { textContent: describe(item) })));
       } else {
         dd.textContent = describe(value);
       }
       el.details.append(dt, dd);
     });
     el.solutionDetails.hidden = !el.details.childElementCount;
-    el.download.href = api + "/animation.svg?instance=" + encodeURIComponent(current.instance) +
-      "&moves=" + encodeURIComponent(movesParam(sol.moves)) + "&download=1";
+    el.download.href = api + "/animation.svg?" + movesQuery(sol.moves) + "&download=1";
     el.download.setAttribute("download", puzzle.id + "-solution.svg");
     el.legend.hidden = false;
     player.load(sol, atStep);
@@ -759,7 +678,7 @@
     if (n !== null && player.solution() && n !== player.step()) { setView("solution"); player.goTo(n); }
   });
 
-  // -- keyboard --------------------------------------------------------------------------------
+  // -- keyboard
 
   document.addEventListener("keydown", (event) => {
     const target = event.target;
@@ -777,17 +696,14 @@
     if (tag === "INPUT") return;  // the slider and radio buttons handle their own keys
     if ((tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && (event.key === " " || event.key === "Enter")) return;
     if (target.closest && target.closest(".board [data-action]")) return;  // roving focus
-    switch (event.key) {
-      case "ArrowLeft": event.preventDefault(); player.stop(); player.goTo(player.step() - 1); break;
-      case "ArrowRight": event.preventDefault(); player.stop(); player.goTo(player.step() + 1); break;
-      case "Home": event.preventDefault(); player.stop(); player.goTo(0); break;
-      case "End": event.preventDefault(); player.stop(); player.goTo(solution.moves.length); break;
-      case " ": event.preventDefault(); player.toggle(); break;
-      default: break;
-    }
+    const to = { ArrowLeft: player.step() - 1, ArrowRight: player.step() + 1, Home: 0, End: solution.moves.length }[event.key];
+    if (to === undefined && event.key !== " ") return;
+    event.preventDefault();
+    if (to === undefined) player.toggle();
+    else { player.stop(); player.goTo(to); }
   });
 
-  // -- start -----------------------------------------------------------------------------------
+  // -- start
 
   current.svg = el.board.innerHTML;  // the page carries the board once, in the board itself
   if (page.error) {
@@ -799,7 +715,7 @@
     renderTools(current.tools || []);
     renderTasks(current.tasks || []);
     updateCoords();
-    el.share.href = pageUrl(current.instance, false);
+    el.share.href = pageUrl(false);
   } else {
     show(current);
   }

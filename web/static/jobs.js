@@ -43,32 +43,31 @@
   }
 
   // Follow a job (as POST /api/.../jobs or a poll answered it) until it is done: onState(job)
-  // now and after each poll, every `interval` ms; onLost(body) if a poll fails; onLate(job)
-  // once `deadline` (performance.now() ms) passes first. stop() ends it, late answers too.
-  function watch(job, { interval, deadline, onState, onLost, onLate }) {
+  // now and after each poll, every `interval` ms; onState(null, body) if a poll fails. stop()
+  // ends it, late answers too.
+  function watch(job, interval, onState) {
     let timer = null;
     let stopped = false;
-    function next(state) {
+    function next(state, body) {
       if (stopped) return;
-      onState(state);
-      if (state.done || stopped) return;
-      if (deadline !== undefined && performance.now() >= deadline) { if (onLate) onLate(state); return; }
+      onState(state, body);
+      if (!state || state.done || stopped) return;
       timer = setTimeout(async () => {
         const polled = await call("GET", "/api/jobs/" + encodeURIComponent(state.id));
-        if (stopped) return;
-        if (polled.ok) next(polled.body);
-        else if (onLost) onLost(polled.body);
+        next(polled.ok ? polled.body : null, polled.body);
       }, interval);
     }
     next(job);
     return { stop() { stopped = true; clearTimeout(timer); } };
   }
 
-  // The job once done, or still running at the deadline, or null if it was lost.
-  function wait(job, interval, deadline) {
-    return new Promise((resolve) => watch(job, {
-      interval, deadline, onState: (s) => { if (s.done) resolve(s); }, onLost: () => resolve(null), onLate: resolve,
-    }));
+  // The job once done, or as last seen when `ms` have passed (polling stops), or null if lost.
+  function wait(job, interval, ms) {
+    return new Promise((resolve) => {
+      let seen = job;
+      const watcher = watch(job, interval, (s) => { seen = s; if (!s || s.done) resolve(s); });
+      setTimeout(() => { watcher.stop(); resolve(seen); }, ms);
+    });
   }
 
   window.PuzzleJobs = { plural, sentence, errorText, call, watch, wait };

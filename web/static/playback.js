@@ -1,6 +1,6 @@
 /* A move list played on one board from server-rendered steps (window.PuzzlePlayback.create).
- * It uses only the nodes and callbacks it is given (see the options in create), so any page
- * can embed it. Needs animate.js, keyboard.js and jobs.js.
+ * It uses only the nodes and callbacks it is given, so any page can embed it. Needs
+ * animate.js, keyboard.js and jobs.js.
  */
 (function () {
   "use strict";
@@ -113,26 +113,16 @@
       nodes.board.replaceChildren();
     }
 
-    function stepWords(n) {
-      const move = solution.moves[n - 1];
-      return J.sentence(words.get(n - 1) || move);
-    }
-
     function announceStep(solvedKnown) {
       if (!solution) return;
       const total = solution.moves.length;
       let text;
       if (step === 0) text = "Start position: " + J.plural(total, "move") + " to go.";
       else {
-        text = "Move " + step + " of " + total + ": " + stepWords(step);
+        text = "Move " + step + " of " + total + ": " + J.sentence(words.get(step - 1) || solution.moves[step - 1]);
         if (solvedKnown && nodes.board.dataset.solved === "true") text += " Solved!";
       }
       if (nodes.stepStatus.textContent !== text) nodes.stepStatus.textContent = text;
-    }
-
-    function tweenFor(from, to) {
-      // One step at a time glides (a share of the Speed setting); jumps are drawn at once.
-      return from !== null && Math.abs(to - from) === 1 ? Math.min(300, Number(nodes.speed.value) * 0.4) : 0;
     }
 
     async function goTo(n) {
@@ -162,7 +152,9 @@
       try {
         const drawn = await fetchStep(step);
         if (seq !== renderSeq) return;
-        B.swap(nodes.board, drawn.svg, o.animate() ? tweenFor(shownStep, step) : 0);
+        // One step at a time glides (a share of the Speed setting); jumps are drawn at once.
+        const glide = o.animate() && shownStep !== null && Math.abs(step - shownStep) === 1;
+        B.swap(nodes.board, drawn.svg, glide ? Math.min(300, Number(nodes.speed.value) * 0.4) : 0);
         B.decorate(nodes.board, o.boardName + ", step " + step + " of " + total, false);
         shownStep = step;
         nodes.board.dataset.step = String(step);
@@ -195,10 +187,11 @@
       }, Number(nodes.speed.value));
     }
 
-    nodes.first.addEventListener("click", () => { stop(); goTo(0); });
-    nodes.prev.addEventListener("click", () => { stop(); goTo(step - 1); });
-    nodes.next.addEventListener("click", () => { stop(); goTo(step + 1); });
-    nodes.last.addEventListener("click", () => { stop(); goTo(solution.moves.length); });
+    const jump = (node, to) => node.addEventListener("click", () => { stop(); goTo(to()); });
+    jump(nodes.first, () => 0);
+    jump(nodes.prev, () => step - 1);
+    jump(nodes.next, () => step + 1);
+    jump(nodes.last, () => solution.moves.length);
     nodes.play.addEventListener("click", toggle);
     nodes.speed.addEventListener("change", () => { if (playTimer) { stop(); toggle(); } });
     nodes.slider.addEventListener("input", () => { stop(); goTo(Number(nodes.slider.value)); });
