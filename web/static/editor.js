@@ -1,13 +1,8 @@
-/* The one generic editor for every puzzle.
- *
- * It knows nothing about any puzzle: the server renders the board as SVG, marks clickable parts
- * with data-action (and data-key, aria-label, data-row/col: see docs/plugins.md), and the
- * puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solving runs as a job
- * (POST /api/<id>/jobs, then poll); the answer plays on the main board, step by step, from
- * server-rendered SVG (animate.js tweens between steps, keyboard.js gives roving focus).
- * The puzzle's tasks (POST /api/<id>/tasks/<name>: count solutions, ...) run as jobs too, with
- * the same progress bar and Cancel; their buttons sit beside Solve.
- * A puzzle may add its own script; it gets window.PuzzleEditor.
+/* The one generic editor for every puzzle. It knows nothing about any puzzle: the server
+ * renders the board as SVG, marks clickable parts with data-action (see docs/plugins.md), and
+ * the puzzle's edit operation (POST /api/<id>/edit) says what a click does. Solves and tasks
+ * run as jobs (jobs.js); a solution plays on the board (playback.js). A puzzle's own script
+ * gets window.PuzzleEditor.
  */
 (function () {
   "use strict";
@@ -18,6 +13,7 @@
   const api = "/api/" + encodeURIComponent(puzzle.id);
   const $ = (id) => document.getElementById(id);
   const B = window.PuzzleBoards;
+  const { plural, sentence, errorText, call, watch, wait } = window.PuzzleJobs;
 
   const el = {
     editor: document.querySelector(".editor"), board: $("board"), message: $("edit-message"),
@@ -36,49 +32,12 @@
     details: $("details"), solutionDetails: $("solution-details"), moveList: $("move-list"),
     taskTools: $("task-tools"), taskNotes: $("task-notes"),
   };
-  // The board as a person is told about it.
   const BOARD_NAME = puzzle.title + " board";
   const EDIT_TWEEN = 160;  // ms: a tile slid by hand glides, but never holds up the next click
 
-  // -- small helpers ---------------------------------------------------------------------------
+  // -- small helpers
 
-  function plural(n, word, many) {
-    return Number(n).toLocaleString("en") + " " + (n === 1 ? word : many || word + "s");
-  }
-
-  function sentence(text) {
-    // One plain sentence: a capital first letter and a full stop.
-    const t = String(text || "").trim();
-    if (!t) return "";
-    const s = t.charAt(0).toUpperCase() + t.slice(1);
-    return /[.!?:]$/.test(s) ? s : s + ".";
-  }
-
-  function errorText(body) {
-    if (!body || !body.error) return "Something went wrong.";
-    // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"): said in
-    // words, and left out when the message already names it.
-    const where = body.where ? String(body.where).replace(/_/g, " ") : "";
-    const named = where && body.error.toLowerCase().includes(where.toLowerCase());
-    return sentence(where && !named ? where + ": " + body.error : body.error);
-  }
-
-  async function call(method, url, data) {
-    const options = { method, headers: { Accept: "application/json" } };
-    if (data !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(data);
-    }
-    let response;
-    try {
-      response = await fetch(url, options);
-    } catch (err) {
-      return { ok: false, status: 0, body: { error: "the server cannot be reached" } };
-    }
-    let body = null;
-    try { body = await response.json(); } catch (err) { body = { error: "unexpected answer from the server" }; }
-    return { ok: response.ok, status: response.status, body, headers: response.headers };
-  }
+  const make = (tag, props) => Object.assign(document.createElement(tag), props);
 
   function say(node, text, kind) {
     node.textContent = text || "";
@@ -95,13 +54,16 @@
     const needsJson = moves.some((m) => m.includes(",") || m.trim() !== m);
     return needsJson ? JSON.stringify(moves) : moves.join(",");
   }
+  const movesQuery = (moves) => "instance=" + encodeURIComponent(current.instance) + "&moves=" +
+    encodeURIComponent(movesParam(moves));
 
   // Move lists longer than this (characters) go into links as the job id instead: a query
   // string cannot hold 80,000 moves (the server refuses request lines over 256 kB).
   const LONG_MOVES = 20000;
 
-  function pageUrl(text, withSolution) {
-    let url = "/" + encodeURIComponent(puzzle.id) + "?instance=" + encodeURIComponent(text);
+  function pageUrl(withSolution) {
+    let url = "/" + encodeURIComponent(puzzle.id) + "?instance=" + encodeURIComponent(current.instance);
+    const solution = player.solution();
     if (withSolution && solution) {
       if (solution.job && movesParam(solution.moves).length > LONG_MOVES) {
         url += "&job=" + encodeURIComponent(solution.job);
@@ -113,7 +75,7 @@
     return url;
   }
 
-  // -- the instance being edited ---------------------------------------------------------------
+  // -- the instance being edited
 
   let current = page.state;          // {instance, notes, tools, selection, message, solved, assessment}
   const edits = [current.instance]; // undo/redo of instance texts
@@ -141,8 +103,7 @@
     if (!keepText) {
       el.text.value = state.instance;
       fitText();
-      el.textError.textContent = "";
-      el.text.removeAttribute("aria-invalid");
+      showTextError(null);
     }
     if (push && changed) {
       edits.splice(historyIndex + 1);
@@ -158,7 +119,7 @@
       el.banner.textContent = "Solved! Well played.";
       say(el.message, "Solved! Well played.", "success");
     }
-    el.legend.hidden = !state.hint && !solution;
+    el.legend.hidden = !state.hint && !player.solution();
     updateCoords();
     if (changed) clearSolution();
     updateLinks();
@@ -196,7 +157,7 @@
       shownTexts.add(n.text);
       return true;
     }).map((n) => {
-      const li = document.createElement("li");
+      const li = make("li");
       li.dataset.kind = n.kind;
       if (n.verdict) li.dataset.verdict = n.verdict;
       li.append(n.text);
@@ -206,19 +167,13 @@
   }
 
   function whyDisclosure(text) {
-    const details = document.createElement("details");
-    details.className = "why";
-    const summary = document.createElement("summary");
-    summary.textContent = "Why?";
-    const p = document.createElement("p");
-    p.textContent = text;
-    details.append(summary, p);
+    const details = make("details", { className: "why" });
+    details.append(make("summary", { textContent: "Why?" }), make("p", { textContent: text }));
     return details;
   }
 
   function updateCoords() {
-    const has = !!document.querySelector(".board .coords");
-    el.coordsLabel.hidden = !has;
+    el.coordsLabel.hidden = !document.querySelector(".board .coords");
     el.editor.classList.toggle("hide-coords", !el.coords.checked);
   }
   try { el.coords.checked = localStorage.getItem("puzzle-coords") !== "off"; } catch (err) { /* private mode */ }
@@ -238,21 +193,14 @@
   function renderTools(tools) {
     const nodes = tools.filter((tool) => !HOST_CONTROLS.has(String(tool.label).trim().toLowerCase())).map((tool) => {
       if (tool.choices && tool.choices.length) {
-        const label = document.createElement("label");
-        label.className = "tool-choice";
-        label.append(tool.label + " ");
-        const select = document.createElement("select");
-        const placeholder = new Option("choose…", "");
-        select.append(placeholder, ...tool.choices.map((c) => new Option(c.label, c.action)));
-        select.addEventListener("change", () => {
-          if (select.value) sendAction(select.value);
-        });
-        label.append(select);
+        const label = make("label", { className: "tool-choice" });
+        const select = make("select");
+        select.append(new Option("choose…", ""), ...tool.choices.map((c) => new Option(c.label, c.action)));
+        select.addEventListener("change", () => { if (select.value) sendAction(select.value); });
+        label.append(tool.label + " ", select);
         return label;
       }
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = tool.label;
+      const button = make("button", { type: "button", textContent: tool.label });
       button.dataset.toolAction = tool.action;
       button.addEventListener("click", () => sendAction(tool.action));
       return button;
@@ -266,16 +214,13 @@
     el.taskTools.hidden = !tasks.length;
     const notes = [];
     el.taskTools.replaceChildren(...tasks.map((task) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = task.label;
+      const button = make("button", { type: "button", textContent: task.label });
       button.dataset.task = task.name;
       button.dataset.refusal = task.refusal || "";
       if (task.description) button.title = task.description;
       if (task.refusal) {
-        const note = document.createElement("li");
-        note.id = "task-note-" + task.name;
-        note.textContent = task.label + ": not on this board. " + sentence(task.refusal);
+        const note = make("li", { id: "task-note-" + task.name,
+          textContent: task.label + ": not on this board. " + sentence(task.refusal) });
         notes.push(note);
         button.setAttribute("aria-describedby", note.id);
       }
@@ -317,9 +262,10 @@
     return true;
   }
 
-  function showTextError(body) {
-    el.textError.textContent = errorText(body);
-    el.text.setAttribute("aria-invalid", "true");
+  function showTextError(body) {  // null: the text is valid
+    el.textError.textContent = body ? errorText(body) : "";
+    if (body) el.text.setAttribute("aria-invalid", "true");
+    else el.text.removeAttribute("aria-invalid");
   }
 
   // Validate as you type (debounced); Apply (or Ctrl+Enter) loads valid text onto the board.
@@ -330,13 +276,7 @@
     validateTimer = setTimeout(async () => {
       const seq = ++validateSeq;
       const result = await call("POST", api + "/validate", { instance: el.text.value });
-      if (seq !== validateSeq) return;
-      if (result.ok) {
-        el.textError.textContent = "";
-        el.text.removeAttribute("aria-invalid");
-      } else {
-        showTextError(result.body);
-      }
+      if (seq === validateSeq) showTextError(result.ok ? null : result.body);
     }, 300);
   });
   el.text.addEventListener("keydown", (event) => {
@@ -404,8 +344,8 @@
   el.redo.addEventListener("click", redo);
 
   function updateLinks() {
-    el.share.href = pageUrl(current.instance, false);
-    const address = pageUrl(current.instance, true) + (solution ? "#step=" + step : "");
+    el.share.href = pageUrl(false);
+    const address = pageUrl(true) + (player.solution() ? "#step=" + player.step() : "");
     if (location.pathname + location.search + location.hash !== address) {
       window.history.replaceState(null, "", address);
     }
@@ -419,19 +359,9 @@
     }
   });
 
-  // -- hints -----------------------------------------------------------------------------------
+  // -- hints
 
   const HINT_SECONDS = 2;
-
-  async function waitForJob(job, deadline) {
-    while (!job.done && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const polled = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
-      if (!polled.ok) return null;
-      job = polled.body;
-    }
-    return job;
-  }
 
   el.hint.addEventListener("click", async () => {
     const instance = current.instance;
@@ -441,22 +371,18 @@
     try {
       const submitted = await call("POST", api + "/jobs", { instance, time_limit: HINT_SECONDS });
       if (!submitted.ok) { say(el.message, "No hint: " + errorText(submitted.body), "warning"); return; }
-      const job = await waitForJob(submitted.body, performance.now() + (HINT_SECONDS + 1.5) * 1000);
+      const job = await wait(submitted.body, 150, (HINT_SECONDS + 1.5) * 1000);
       if (current.instance !== instance) return;  // the board changed meanwhile
-      if (!job || !job.done) {
-        if (job) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
-        say(el.message, "No hint found in time.", "warning");
-        return;
-      }
-      const r = job.result || {};
-      if (job.status === "solved" && r.moves && r.moves.length) {
+      if (job && !job.done) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
+      const { status, result: r = {} } = job && job.done ? job : {};
+      if (status === "solved" && r.moves && r.moves.length) {
         const shown = await call("POST", api + "/validate", { instance, next_move: r.moves[0] });
         if (!shown.ok || current.instance !== instance) return;
         show(Object.assign(shown.body, { selection: current.selection }), { keepText: true });
         say(el.message, "Hint: " + sentence(shown.body.hint.words) + " (" + plural(r.moves.length, "move") + " to go)", "success");
-      } else if (job.status === "solved") {
+      } else if (status === "solved") {
         say(el.message, "Already solved.", "success");
-      } else if (job.status === "unsolvable") {
+      } else if (status === "unsolvable") {
         say(el.message, "No hint: " + sentence(r.reason || "this position cannot be solved"), "warning");
       } else {
         say(el.message, "No hint found in time.", "warning");
@@ -466,10 +392,19 @@
     }
   });
 
-  // -- solving as a job ------------------------------------------------------------------------
+  // -- solving as a job
 
   let job = null;
-  let pollTimer = null;
+  let watcher = null;
+
+  function follow(state, own) {
+    // Solves and tasks: one job at a time, followed until it is done (Cancel follows anew).
+    if (watcher) watcher.stop();
+    watcher = watch(state, 250, (polled, body) => {
+      if (polled) onJob(Object.assign(polled, own));
+      else { setSolving(false); setStatus("Lost the job: " + errorText(body), "error"); }
+    });
+  }
 
   function setSolving(active) {
     el.solve.disabled = active || !puzzle.solvers.length;
@@ -482,7 +417,7 @@
   function statValue(v) {
     // Whole numbers past 2**53 come as decimal text (JSON numbers would be rounded): group
     // their digits exactly, with BigInt.
-    if (typeof v === "string" && /^\d{4,}$/.test(v) && typeof BigInt === "function") return BigInt(v).toLocaleString("en");
+    if (typeof v === "string" && /^\d{4,}$/.test(v)) return BigInt(v).toLocaleString("en");
     return typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) : String(v);
   }
 
@@ -490,8 +425,7 @@
     const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
     el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
-      Object.assign(document.createElement("dt"), { textContent: k.replace(/_/g, " ") }),
-      Object.assign(document.createElement("dd"), { textContent: statValue(v) }),
+      make("dt", { textContent: k.replace(/_/g, " ") }), make("dd", { textContent: statValue(v) }),
     ]));
     el.solveDetails.hidden = !rows.length;
   }
@@ -510,68 +444,48 @@
     return others.find((s) => s.name === "fast") || others[0] || null;
   }
 
-  function refused(result, prefix) {
-    // A job the server would not take: busy (503, try again later) or a bad request.
-    setSolving(false);
-    el.progress.value = 0;
-    if (result.status === 503) {
-      const wait = result.headers && result.headers.get("Retry-After");
-      setStatus("The server is busy. " + errorText(result.body) + (wait ? " Try again in " + plural(Number(wait), "second") + "." : ""), "warning");
-    } else {
-      setStatus(prefix + errorText(result.body), "error");
-    }
+  // Solves and tasks run on what the box says (typed text is applied first; if it is invalid,
+  // nothing runs), as a job with progress and Cancel.
+  async function textApplied() {
+    if (el.text.value === current.instance || (await loadInstance(el.text.value))) return true;
+    setStatus("Fix the instance text first: " + el.textError.textContent, "error");
+    el.text.focus();
+    return false;
   }
 
-  async function solve() {
-    // Solve what the box says: apply typed text first; if it is invalid, nothing is solved.
-    if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
-      setStatus("Fix the instance text first: " + el.textError.textContent, "error");
-      el.text.focus();
-      return;
-    }
-    clearSolution();
+  async function submit(path, data, label) {
     setSolving(true);
     el.tryFast.hidden = true;
     el.progress.value = 0;
     el.progress.removeAttribute("value");  // indeterminate until the job runs
-    setStatus("Submitting…", "info");
+    setStatus(label ? label + ": submitting…" : "Submitting…", "info");
     showStats(null);
     const submitted = current.instance;
-    const result = await call("POST", api + "/jobs", {
-      instance: submitted, solver: el.solver.value, time_limit: el.timeLimit.value,
-    });
-    if (!result.ok) {
-      refused(result, "Cannot solve: ");
-      return;
+    const result = await call("POST", api + path, Object.assign({ instance: submitted }, data));
+    if (result.ok) return follow(result.body, { submittedFor: submitted, label });
+    // Refused: the server is busy (503, try again later) or the request is bad.
+    setSolving(false);
+    el.progress.value = 0;
+    const retry = result.status === 503 && result.headers.get("Retry-After");
+    if (result.status === 503) {
+      setStatus("The server is busy. " + errorText(result.body) + (retry ? " Try again in " + plural(Number(retry), "second") + "." : ""), "warning");
+    } else {
+      setStatus((label ? label + ": " : "Cannot solve: ") + errorText(result.body), "error");
     }
-    job = result.body;
-    job.submittedFor = submitted;
-    onJob(job);
+  }
+
+  async function solve() {
+    if (!(await textApplied())) return;
+    clearSolution();
+    submit("/jobs", { solver: el.solver.value, time_limit: el.timeLimit.value });
   }
   el.solve.addEventListener("click", solve);
 
   async function runTask(task) {
-    // Like Solve: the task runs on what the box says, as a job with progress and Cancel.
-    if (el.text.value !== current.instance && !(await loadInstance(el.text.value))) {
-      setStatus("Fix the instance text first: " + el.textError.textContent, "error");
-      el.text.focus();
-      return;
-    }
+    if (!(await textApplied())) return;
     const fresh = (current.tasks || []).find((t) => t.name === task.name);
     if (!fresh || fresh.refusal) return;  // the new text's board is refused: its note says why
-    setSolving(true);
-    el.tryFast.hidden = true;
-    el.progress.value = 0;
-    el.progress.removeAttribute("value");
-    setStatus(task.label + ": submitting…", "info");
-    showStats(null);
-    const submitted = current.instance;
-    const result = await call("POST", api + "/tasks/" + encodeURIComponent(task.name), { instance: submitted });
-    if (!result.ok) {
-      refused(result, task.label + ": ");
-      return;
-    }
-    onJob(Object.assign(result.body, { submittedFor: submitted, label: task.label }));
+    submit("/tasks/" + encodeURIComponent(task.name), {}, task.label);
   }
   el.tryFast.addEventListener("click", () => {
     const fast = fastSolver();
@@ -582,12 +496,11 @@
     if (!job) return;
     setStatus("Cancelling…", "info");
     const result = await call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
-    if (result.ok) onJob(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
+    if (result.ok) follow(result.body, { submittedFor: job.submittedFor, label: job.label });
   });
 
   function onJob(state) {
     job = state;
-    clearTimeout(pollTimer);
     if (!state.done) {
       if (state.status === "queued") {
         setStatus("Waiting for a free " + (state.kind === "task" ? "worker" : "solver") + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
@@ -595,13 +508,11 @@
         const p = state.progress || {};
         const said = typeof p.message === "string" && p.message ? " " + sentence(p.message) : "";
         if (typeof p.done === "number" && typeof p.total === "number" && p.total > 0) {
-          // A solver or task reporting a measurable phase (building tables, levels counted):
-          // show how far that is, and its own words on what it is doing.
+          // A measurable phase (building tables, levels counted), in the job's own words.
           setStatus((p.phase ? sentence(p.phase).slice(0, -1) : "Working") + " (" + Math.floor(100 * p.done / p.total) + "%)…" + said, "info");
           el.progress.max = p.total;
           el.progress.value = Math.min(p.done, p.total);
         } else {
-          // Otherwise the time used out of the time limit.
           const doing = state.kind === "task" ? (state.label || "Working") + "…" : "Solving…";
           setStatus(doing + " " + Math.floor(state.elapsed) + " of " + plural(Number(state.time_limit), "second") + "." + said, "info");
           el.progress.max = state.time_limit;
@@ -609,24 +520,24 @@
         }
       }
       showStats(state.progress);
-      pollTimer = setTimeout(poll, 250);
       return;
     }
     setSolving(false);
     el.progress.max = 1;
     el.progress.value = 1;
     const r = state.result || {};
-    if (state.kind === "task") {
-      taskEnded(state, r);
-      return;
-    }
-    showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
+    const task = state.kind === "task" && (state.label || state.task);
+    const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
+    if (task) showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task, seconds: r.seconds });
+    else showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
       "answer": state.from_store ? "found earlier and kept" : "found now" });
-    if (state.status === "solved") {
+    if (state.status === "finished") {
+      setStatus(task + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
+    } else if (state.status === "solved") {
       const n = r.moves.length;
       setStatus(n === 0 ? "Already solved: no moves needed." :
         "Solved: " + plural(n, "move") + (r.optimal ? ", the fewest possible." : "."), "success");
-      if (state.submittedFor === undefined || state.submittedFor === current.instance) {
+      if (!changed) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
         if (n > 0) {
           setView("solution");
@@ -643,64 +554,30 @@
       hiddenNotes = new Set([core(reason), core(r.reason_detail)].filter(Boolean));
       renderNotes();
     } else if (state.status === "gave_up") {
-      const why = r.reason === "deadline" || !r.reason ? "no solution was found within the time limit (" +
-        plural(Number(state.time_limit), "second") + ")" : r.reason;
-      setStatus("Gave up: " + sentence(state.message || why), "warning");
-      el.tryFast.hidden = !fastSolver();
+      const why = r.reason === "deadline" || !r.reason ? (task ? "it did not finish" : "no solution was found") +
+        " within the time limit (" + plural(Number(state.time_limit), "second") + ")" : r.reason;
+      setStatus((task ? task + " stopped: " : "Gave up: ") + sentence(state.message || why), "warning");
+      el.tryFast.hidden = !!task || !fastSolver();
     } else if (state.status === "cancelled") {
-      setStatus("Cancelled.", "info");
+      setStatus(task ? task + ": cancelled." : "Cancelled.", "info");
     } else {
-      setStatus("The solver failed: " + sentence(state.message || "no reason given"), "error");
+      setStatus((task || "The solver") + " failed: " + sentence(state.message || "no reason given"), "error");
     }
-    // Solve (or Cancel) was disabled under the keyboard's focus while the job ran: give focus
-    // back to the way forward rather than leave it on the page body.
-    if (view !== "solution") {
-      const lost = !document.activeElement || document.activeElement === document.body;
-      if (lost) (el.tryFast.hidden ? el.solve : el.tryFast).focus({ preventScroll: true });
-    }
-  }
-
-  function taskEnded(state, r) {
-    // A task's answer is one sentence (its summary) and figures behind Details.
-    const label = state.label || state.task;
-    const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
-    showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task: label, seconds: r.seconds });
-    if (state.status === "finished") {
-      setStatus(label + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
-    } else if (state.status === "gave_up") {
-      const why = r.reason === "deadline" || !r.reason ? "it did not finish within the time limit (" +
-        plural(Number(state.time_limit), "second") + ")" : r.reason;
-      setStatus(label + " stopped: " + sentence(state.message || why), "warning");
-    } else if (state.status === "cancelled") {
-      setStatus(label + ": cancelled.", "info");
-    } else {
-      setStatus(label + " failed: " + sentence(state.message || "no reason given"), "error");
-    }
-    const lost = !document.activeElement || document.activeElement === document.body ||
-      document.activeElement.disabled;
-    if (lost) {
-      const again = el.taskTools.querySelector('[data-task="' + state.task + '"]');
-      (again && !again.disabled ? again : el.solve).focus({ preventScroll: true });
+    // The button that started the job (or Cancel) was disabled under the keyboard's focus while
+    // it ran: give focus back to the way forward rather than leave it on the page body.
+    const active = document.activeElement;
+    if ((task || view !== "solution") && (!active || active === document.body || active.disabled)) {
+      const again = task && el.taskTools.querySelector('[data-task="' + state.task + '"]');
+      (again && !again.disabled ? again : el.tryFast.hidden ? el.solve : el.tryFast).focus({ preventScroll: true });
     }
   }
 
-  async function poll() {
-    if (!job) return;
-    const result = await call("GET", "/api/jobs/" + encodeURIComponent(job.id));
-    if (!result.ok) {
-      setSolving(false);
-      setStatus("Lost the job: " + errorText(result.body), "error");
-      return;
-    }
-    onJob(Object.assign(result.body, { submittedFor: job.submittedFor, label: job.label }));
-  }
-
-  // -- one board: editing or replaying ---------------------------------------------------------
+  // -- one board: editing or replaying
 
   let view = "edit";
 
   function setView(which) {
-    view = which === "solution" && solution ? "solution" : "edit";
+    view = which === "solution" && player.solution() ? "solution" : "edit";
     const replaying = view === "solution";
     el.board.hidden = replaying;
     el.pbBoard.hidden = !replaying;
@@ -708,7 +585,7 @@
     el.viewEdit.setAttribute("aria-pressed", String(!replaying));
     el.viewSolution.setAttribute("aria-pressed", String(replaying));
     el.legend.hidden = !replaying && !current.hint;
-    if (!replaying) stopPlaying();
+    if (!replaying) player.stop();
   }
   el.viewEdit.addEventListener("click", () => setView("edit"));
   el.viewSolution.addEventListener("click", () => setView("solution"));
@@ -720,134 +597,50 @@
     if (box.top < 0 || box.bottom > window.innerHeight) area.scrollIntoView({ block: "start" });
   }
 
-  // -- playback --------------------------------------------------------------------------------
+  // -- playback (playback.js)
 
-  let solution = null;  // {moves, details, solver, job}
-  let step = 0;
-  let shownStep = null;  // the step whose board is on screen
-  let playTimer = null;
-  const icon = (d) => '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="' + d + '"/></svg>';
-  const ICON_PLAY = icon("M7 4.5v15L19.5 12z");
-  const ICON_PAUSE = icon("M6.5 5h4v14h-4zM13.5 5h4v14h-4z");
-  const stepCache = new Map();
-  let renderSeq = 0;
-
-  function stepUrl(n) {
+  const player = window.PuzzlePlayback.create({
+    nodes: Object.assign({}, el, { board: el.pbBoard }),  // it takes only the nodes it names
+    boardName: BOARD_NAME,
     // A job's solution is drawn by job id: short URLs however long the solution is.
-    if (solution.job) return "/api/jobs/" + encodeURIComponent(solution.job) + "/render.svg?step=" + n;
-    return api + "/render.svg?instance=" + encodeURIComponent(current.instance) +
-      "&moves=" + encodeURIComponent(movesParam(solution.moves)) + "&step=" + n;
-  }
-
-  async function fetchStep(n) {
-    const url = stepUrl(n);
-    if (!stepCache.has(url)) {
-      stepCache.set(url, fetch(url).then(async (response) => {
-        if (!response.ok) {
-          let why = "";
-          try { why = errorText(await response.json()); } catch (err) { why = "the server answered " + response.status; }
-          throw new Error("Step " + n + " cannot be drawn: " + why);
-        }
-        return { svg: await response.text(), solved: response.headers.get("X-Puzzle-Solved") === "true" };
-      }));
-    }
-    try {
-      return await stepCache.get(url);
-    } catch (err) {
-      stepCache.delete(url);
-      throw err;
-    }
-  }
-
-  // The move list shows at most MOVE_WINDOW moves (the server describes that many in one
-  // request): a solution of 80,000 moves as 80,000 buttons made every step take seconds.
-  const MOVE_WINDOW = 500;
-  let moveWindow = null;  // [first, end) indexes of the moves shown
-  let words = new Map();  // move index -> plain words
-
-  function moveItem(move, i) {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.addEventListener("click", () => { setView("solution"); goTo(i + 1); });
-    li.append(button);
-    fillMoveItem(button, move, i);
-    return li;
-  }
-
-  function fillMoveItem(button, move, i) {
-    const said = words.get(i);
-    const code = document.createElement("code");
-    code.textContent = move;
-    button.replaceChildren();
-    if (said && said !== move) {
-      button.append(Object.assign(document.createElement("span"), { className: "words", textContent: said }), " ", code);
-    } else {
-      button.append(code);
-    }
-    button.setAttribute("aria-label", "Move " + (i + 1) + ": " + (said && said !== move ? said + " (" + move + ")" : move));
-  }
-
-  async function loadWords(first, end) {
-    const sol = solution;
-    const query = "from=" + first + "&count=" + (end - first);
-    const result = sol.job ? await call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
-      : await call("POST", api + "/describe?" + query, { instance: current.instance, moves: sol.moves });
-    if (!result.ok || sol !== solution) return;
-    result.body.moves.forEach((m, k) => words.set(result.body.from + k, m.words));
-    if (moveWindow) {
-      Array.from(el.moveList.children).forEach((li, k) => {
-        const i = moveWindow[0] + k;
-        if (i >= first && i < end) fillMoveItem(li.firstChild, sol.moves[i], i);
-      });
-    }
-    announceStep(shownStep === step);
-  }
-
-  function showMovesAround(n) {
-    const total = solution.moves.length;
-    const index = Math.max(0, n - 1);
-    if (moveWindow && index >= moveWindow[0] && index < moveWindow[1]) return;
-    const first = total <= MOVE_WINDOW ? 0 : Math.max(0, Math.min(index - MOVE_WINDOW / 2, total - MOVE_WINDOW));
-    const end = Math.min(total, first + MOVE_WINDOW);
-    moveWindow = [first, end];
-    el.moveList.start = first + 1;
-    el.moveList.replaceChildren(...solution.moves.slice(first, end).map((move, i) => moveItem(move, first + i)));
-    if (!words.has(first)) loadWords(first, end);
-  }
+    stepUrl: (sol, n) => sol.job ? "/api/jobs/" + encodeURIComponent(sol.job) + "/render.svg?step=" + n
+      : api + "/render.svg?" + movesQuery(sol.moves) + "&step=" + n,
+    describe: async (sol, first, count) => {
+      const query = "from=" + first + "&count=" + count;
+      const result = sol.job ? await call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
+        : await call("POST", api + "/describe?" + query, { instance: current.instance, moves: sol.moves });
+      return result.ok ? result.body : null;
+    },
+    animate: () => view === "solution",
+    onActivate: () => setView("solution"),
+    onStep: (n) => {
+      updateLinks();
+      el.stepLink.href = location.pathname + location.search + "#step=" + n;
+    },
+    onDrawn: updateCoords,
+  });
 
   function setSolution(sol, atStep) {
-    solution = sol;
-    stepCache.clear();
-    words = new Map();
-    shownStep = null;
-    el.pbBoard.replaceChildren();
     el.movesPanel.hidden = false;
     el.viewSwitch.hidden = false;
-    el.slider.max = String(sol.moves.length);
-    moveWindow = null;
-    showMovesAround(atStep || 0);
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
-      const dt = document.createElement("dt");
-      dt.textContent = key.replace(/_/g, " ");
-      const dd = document.createElement("dd");
+      const dt = make("dt", { textContent: key.replace(/_/g, " ") });
+      const dd = make("dd");
       if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
         // A list of records (e.g. one per placed piece): one line each.
-        const list = document.createElement("ul");
-        list.append(...value.map((item) => Object.assign(document.createElement("li"), { textContent: describe(item) })));
-        dd.append(list);
+        dd.append(make("ul"));
+        dd.firstChild.append(...value.map((item) => make("li", { textContent: describe(item) })));
       } else {
         dd.textContent = describe(value);
       }
       el.details.append(dt, dd);
     });
     el.solutionDetails.hidden = !el.details.childElementCount;
-    el.download.href = api + "/animation.svg?instance=" + encodeURIComponent(current.instance) +
-      "&moves=" + encodeURIComponent(movesParam(sol.moves)) + "&download=1";
+    el.download.href = api + "/animation.svg?" + movesQuery(sol.moves) + "&download=1";
     el.download.setAttribute("download", puzzle.id + "-solution.svg");
     el.legend.hidden = false;
-    goTo(Math.max(0, Math.min(atStep || 0, sol.moves.length)));
+    player.load(sol, atStep);
   }
 
   function describe(value) {
@@ -866,107 +659,15 @@
   }
 
   function clearSolution() {
-    stopPlaying();
-    if (!solution) return;
-    solution = null;
+    player.stop();
+    if (!player.solution()) return;
+    player.clear();
     setView("edit");
     el.viewSwitch.hidden = true;
     el.movesPanel.hidden = true;
-    el.pbBoard.replaceChildren();
     el.legend.hidden = !current.hint;
     updateLinks();
   }
-
-  function stepWords(n) {
-    const move = solution.moves[n - 1];
-    return sentence(words.get(n - 1) || move);
-  }
-
-  function announceStep(solvedKnown) {
-    if (!solution) return;
-    const total = solution.moves.length;
-    let text;
-    if (step === 0) text = "Start position: " + plural(total, "move") + " to go.";
-    else {
-      text = "Move " + step + " of " + total + ": " + stepWords(step);
-      if (solvedKnown && el.pbBoard.dataset.solved === "true") text += " Solved!";
-    }
-    if (el.stepStatus.textContent !== text) el.stepStatus.textContent = text;
-  }
-
-  function tweenFor(from, to) {
-    // One step at a time glides (a share of the Speed setting); jumps are drawn at once.
-    return from !== null && Math.abs(to - from) === 1 ? Math.min(300, Number(el.speed.value) * 0.4) : 0;
-  }
-
-  async function goTo(n) {
-    if (!solution) return;
-    step = Math.max(0, Math.min(n, solution.moves.length));
-    const total = solution.moves.length;
-    el.slider.value = String(step);
-    el.stepLabel.textContent = step + " / " + total;
-    el.first.disabled = el.prev.disabled = step === 0;
-    el.next.disabled = el.last.disabled = step === total;
-    // Touch only the old and the new current move: a solution may have 80,000 of them.
-    el.moveList.querySelectorAll('[aria-current="step"]').forEach((b) => b.removeAttribute("aria-current"));
-    showMovesAround(step);
-    const item = step > 0 ? el.moveList.children[step - 1 - moveWindow[0]] : null;
-    const button = item && item.querySelector("button");
-    if (button) {
-      button.setAttribute("aria-current", "step");
-      // Scroll the list only, never the page (the board must stay where it is).
-      const list = el.moveList;
-      const top = button.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top + button.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = top - list.clientHeight / 2;
-      }
-    }
-    updateLinks();
-    el.stepLink.href = location.pathname + location.search + "#step=" + step;
-    const seq = ++renderSeq;
-    try {
-      const drawn = await fetchStep(step);
-      if (seq !== renderSeq) return;
-      B.swap(el.pbBoard, drawn.svg, view === "solution" ? tweenFor(shownStep, step) : 0);
-      B.decorate(el.pbBoard, BOARD_NAME + ", step " + step + " of " + total, false);
-      shownStep = step;
-      el.pbBoard.dataset.step = String(step);
-      el.pbBoard.dataset.solved = drawn.solved ? "true" : "false";
-      announceStep(true);
-      updateCoords();
-      if (step < total) fetchStep(step + 1).catch(() => {});
-    } catch (err) {
-      if (seq === renderSeq) el.stepStatus.textContent = String(err.message || err);
-    }
-  }
-
-  function stopPlaying() {
-    clearInterval(playTimer);
-    playTimer = null;
-    el.play.setAttribute("aria-label", "Play");
-    el.play.innerHTML = ICON_PLAY;
-  }
-
-  function togglePlay() {
-    if (!solution) return;
-    if (playTimer) { stopPlaying(); return; }
-    setView("solution");
-    if (step >= solution.moves.length) goTo(0);
-    el.play.setAttribute("aria-label", "Pause");
-    el.play.innerHTML = ICON_PAUSE;
-    playTimer = setInterval(() => {
-      if (!solution || step >= solution.moves.length) { stopPlaying(); return; }
-      goTo(step + 1);
-    }, Number(el.speed.value));
-  }
-
-  el.first.addEventListener("click", () => { stopPlaying(); goTo(0); });
-  el.prev.addEventListener("click", () => { stopPlaying(); goTo(step - 1); });
-  el.next.addEventListener("click", () => { stopPlaying(); goTo(step + 1); });
-  el.last.addEventListener("click", () => { stopPlaying(); goTo(solution.moves.length); });
-  el.play.addEventListener("click", togglePlay);
-  el.speed.addEventListener("change", () => { if (playTimer) { stopPlaying(); togglePlay(); } });
-  el.slider.addEventListener("input", () => { stopPlaying(); goTo(Number(el.slider.value)); });
 
   function stepFromHash(hash = location.hash) {
     const match = /^#step=(\d+)$/.exec(hash);
@@ -974,10 +675,10 @@
   }
   window.addEventListener("hashchange", () => {
     const n = stepFromHash();
-    if (n !== null && solution && n !== step) { setView("solution"); goTo(n); }
+    if (n !== null && player.solution() && n !== player.step()) { setView("solution"); player.goTo(n); }
   });
 
-  // -- keyboard --------------------------------------------------------------------------------
+  // -- keyboard
 
   document.addEventListener("keydown", (event) => {
     const target = event.target;
@@ -990,21 +691,19 @@
       if (key === "z" && !event.shiftKey) { event.preventDefault(); undo(); return; }
       if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); redo(); return; }
     }
+    const solution = player.solution();
     if (typing || ctrl || event.altKey || !solution || view !== "solution") return;
     if (tag === "INPUT") return;  // the slider and radio buttons handle their own keys
     if ((tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && (event.key === " " || event.key === "Enter")) return;
     if (target.closest && target.closest(".board [data-action]")) return;  // roving focus
-    switch (event.key) {
-      case "ArrowLeft": event.preventDefault(); stopPlaying(); goTo(step - 1); break;
-      case "ArrowRight": event.preventDefault(); stopPlaying(); goTo(step + 1); break;
-      case "Home": event.preventDefault(); stopPlaying(); goTo(0); break;
-      case "End": event.preventDefault(); stopPlaying(); goTo(solution.moves.length); break;
-      case " ": event.preventDefault(); togglePlay(); break;
-      default: break;
-    }
+    const to = { ArrowLeft: player.step() - 1, ArrowRight: player.step() + 1, Home: 0, End: solution.moves.length }[event.key];
+    if (to === undefined && event.key !== " ") return;
+    event.preventDefault();
+    if (to === undefined) player.toggle();
+    else { player.stop(); player.goTo(to); }
   });
 
-  // -- start -----------------------------------------------------------------------------------
+  // -- start
 
   current.svg = el.board.innerHTML;  // the page carries the board once, in the board itself
   if (page.error) {
@@ -1016,7 +715,7 @@
     renderTools(current.tools || []);
     renderTasks(current.tasks || []);
     updateCoords();
-    el.share.href = pageUrl(current.instance, false);
+    el.share.href = pageUrl(false);
   } else {
     show(current);
   }

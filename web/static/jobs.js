@@ -1,0 +1,74 @@
+/* Talking to the server: JSON requests, their errors in words, and the one job poller that
+ * solves, tasks and hints all follow their jobs with. Shared as window.PuzzleJobs.
+ */
+(function () {
+  "use strict";
+
+  function plural(n, word, many) {
+    return Number(n).toLocaleString("en") + " " + (n === 1 ? word : many || word + "s");
+  }
+
+  function sentence(text) {
+    // One plain sentence: a capital first letter and a full stop.
+    const t = String(text || "").trim();
+    if (!t) return "";
+    const s = t.charAt(0).toUpperCase() + t.slice(1);
+    return /[.!?:]$/.test(s) ? s : s + ".";
+  }
+
+  function errorText(body) {
+    if (!body || !body.error) return "Something went wrong.";
+    // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"): said in
+    // words, and left out when the message already names it.
+    const where = body.where ? String(body.where).replace(/_/g, " ") : "";
+    const named = where && body.error.toLowerCase().includes(where.toLowerCase());
+    return sentence(where && !named ? where + ": " + body.error : body.error);
+  }
+
+  async function call(method, url, data) {
+    const options = { method, headers: { Accept: "application/json" } };
+    if (data !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(data);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (err) {
+      return { ok: false, status: 0, body: { error: "the server cannot be reached" } };
+    }
+    let body = null;
+    try { body = await response.json(); } catch (err) { body = { error: "unexpected answer from the server" }; }
+    return { ok: response.ok, status: response.status, body, headers: response.headers };
+  }
+
+  // Follow a job (as POST /api/.../jobs or a poll answered it) until it is done: onState(job)
+  // now and after each poll, every `interval` ms; onState(null, body) if a poll fails. stop()
+  // ends it, late answers too.
+  function watch(job, interval, onState) {
+    let timer = null;
+    let stopped = false;
+    function next(state, body) {
+      if (stopped) return;
+      onState(state, body);
+      if (!state || state.done || stopped) return;
+      timer = setTimeout(async () => {
+        const polled = await call("GET", "/api/jobs/" + encodeURIComponent(state.id));
+        next(polled.ok ? polled.body : null, polled.body);
+      }, interval);
+    }
+    next(job);
+    return { stop() { stopped = true; clearTimeout(timer); } };
+  }
+
+  // The job once done, or as last seen when `ms` have passed (polling stops), or null if lost.
+  function wait(job, interval, ms) {
+    return new Promise((resolve) => {
+      let seen = job;
+      const watcher = watch(job, interval, (s) => { seen = s; if (!s || s.done) resolve(s); });
+      setTimeout(() => { watcher.stop(); resolve(seen); }, ms);
+    });
+  }
+
+  window.PuzzleJobs = { plural, sentence, errorText, call, watch, wait };
+})();
