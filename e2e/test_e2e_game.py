@@ -528,13 +528,23 @@ def test_live_verdict_after_each_move(page, server, installed):
 def test_step_tween_follows_the_speed_setting(page, server, installed):
     need(installed, "sliding")
     play_link(page, server, "sliding", "8-puzzle")
+    # Record each animation's duration as it starts: polling getAnimations() can miss a short
+    # tween on a loaded machine (it may start and end between two polls).
+    page.evaluate("""() => {
+        window.tweenDurations = [];
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (frames, options) {
+            window.tweenDurations.push(typeof options === "number" ? options : options.duration);
+            return animate.call(this, frames, options);
+        };
+    }""")
     durations = {}
     for label in ("Normal", "Fast", "Slow"):
         page.get_by_label("Speed").select_option(label=label)
+        page.evaluate("() => { window.tweenDurations = []; }")
         page.get_by_role("button", name="Next step").click()
-        page.wait_for_function("() => document.getAnimations().length > 0")
-        durations[label] = page.evaluate(
-            "Math.max(...document.getAnimations().map(a => a.effect.getTiming().duration))")
+        page.wait_for_function("() => window.tweenDurations.length > 0")
+        durations[label] = page.evaluate("Math.max(...window.tweenDurations)")
         page.wait_for_function("() => document.getAnimations().length === 0")
     assert 150 <= durations["Normal"] <= 300
     assert durations["Fast"] < durations["Normal"] <= durations["Slow"]
