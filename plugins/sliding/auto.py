@@ -1,7 +1,9 @@
 """The default sliding-tile solver: picks the solver that suits the board's size.
 
-* up to 4 x 4 (and any board of at most 12 cells): ``optimal``, the shortest answer; pattern
-  databases make the 15-puzzle a matter of milliseconds to a second;
+* up to 16 cells (4 x 4, 2 x 8, 3 x 5, ...): ``optimal``, the shortest answer; pattern
+  databases make these a matter of milliseconds to a second. A thin board whose shape has no
+  tables yet, under a time limit too short to build them, goes to ``bounded`` instead (an answer
+  with a proven bound now beats a "gave up"), and the answer says what the tables would take;
 * up to 25 cells (5 x 5, 4 x 6, ...): ``bounded``, a near-shortest answer within the time limit
   with a proven bound on how much shorter the shortest can be; exact search on these boards can
   take hours;
@@ -13,12 +15,13 @@ from __future__ import annotations
 
 from engine import SolveContext, Solver
 
+from . import small_boards
 from .board import Board
 from .bounded import BoundedSolver
 from .fast import FastSolver
-from .optimal import OptimalSolver
+from .optimal import OptimalSolver, small_tables_note
 
-EXACT_CELLS = 12
+EXACT_CELLS = 16
 BOUNDED_CELLS = 25
 
 
@@ -28,8 +31,9 @@ class AutoSolver(Solver):
     puzzle_id = "sliding"
     name = "auto"
     optimal = False
-    description = ("Picks by board size. Up to 4 x 4: optimal (shortest answers; the 15-puzzle "
-                   "takes well under a second with pattern databases). Up to 25 cells (5 x 5): "
+    description = ("Picks by board size. Up to 16 cells (4 x 4, 2 x 8, 3 x 5): optimal (shortest "
+                   "answers; pattern databases make the 15-puzzle and thin boards take about a "
+                   "second). Up to 25 cells (5 x 5): "
                    "bounded (a near-shortest answer within the time limit, with a proven 'at most "
                    "N moves longer than the shortest'), because exact search there can take "
                    "hours. Bigger: fast (row-and-column reduction), because nothing exact scales "
@@ -44,7 +48,7 @@ class AutoSolver(Solver):
     def choose(self, board: Board) -> Solver:
         """The solver this board gets."""
         cells = board.rows * board.cols
-        if (board.rows, board.cols) == (4, 4) or cells <= EXACT_CELLS:
+        if cells <= EXACT_CELLS:
             return self.exact
         if cells <= BOUNDED_CELLS:
             return self.bounded
@@ -56,8 +60,17 @@ class AutoSolver(Solver):
 
     def solve(self, instance: Board, ctx: SolveContext):
         chosen = self.choose(instance)
+        note = None
+        rows, cols = instance.rows, instance.cols
+        wide = small_boards.wide(instance)
+        if chosen is self.exact and small_boards.covers(rows, cols) \
+                and not small_boards.available(wide.rows, wide.cols) \
+                and not small_boards.build_fits(wide.rows, wide.cols, ctx.remaining()):
+            chosen, note = self.bounded, small_tables_note(wide.rows, wide.cols)
         outcome = chosen.solve(instance, ctx)
         stats = dict(outcome.stats, solver_used=chosen.name)
+        if note and "note" not in stats:
+            stats["note"] = note
         return type(outcome)(**{**_fields(outcome), "stats": stats})
 
 

@@ -2,8 +2,12 @@
 
 * 4x4 boards: additive 6-6-3 pattern databases with the mirrored lookup (:mod:`.pdb`), built
   once (with progress, honouring cancellation) and cached on disk.
-* Every other size, and a 4x4 whose goal cannot be mapped onto the standard one: Manhattan
-  distance plus linear conflict.
+* Other boards of 10 to 16 cells (2 x 5 to 2 x 8, 3 x 4, 3 x 5, ...): two additive partitions
+  per shape (:mod:`.small_boards`), built in seconds the first time a board of that shape
+  needs them, when the time limit leaves room; else the search runs with linear conflict and
+  the answer's note says what the tables would take.
+* Every other size, and a goal whose blank is not in a corner: Manhattan distance plus linear
+  conflict.
 
 Both searches run in compiled chunks (:mod:`.ida`); between chunks the solver reports progress
 and checks the deadline and cancellation.
@@ -24,10 +28,11 @@ from typing import Callable, Sequence
 
 from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
-from . import pdb, pdb_compact, pdb_file
+from . import pdb, pdb_compact, pdb_file, small_boards
 from .board import Board, unsolvable_detail, unsolvable_reason
 from .ida import LinearConflictSearch, PdbSearch
 from .ida_compact import CompactSearch
+from .small_boards import TwoPartitionSearch
 
 
 @dataclass(frozen=True)
@@ -101,8 +106,10 @@ class OptimalSolver(Solver):
     description = ("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
                    "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
                    "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
-                   "sizes: Manhattan distance plus linear conflict (8-puzzle in milliseconds; 5x5 "
-                   "and larger only when close to solved).")
+                   "boards of 10 to 16 cells (2x5 to 2x8, 3x4, 3x5): two additive partitions "
+                   "per shape, built in seconds on first use, then cached; smaller boards and "
+                   "other goals: Manhattan distance plus linear conflict (8-puzzle in "
+                   "milliseconds; 5x5 and larger only when close to solved).")
 
     #: The 4x4 partitions: 7-8 when prepared, else 6-6-3 (built on demand).
     partition = pdb.PARTITION_4X4
@@ -120,10 +127,13 @@ class OptimalSolver(Solver):
 
         Builds the 7-8 tables only for a caller that shows progress (``puzzle prepare``; see
         :func:`big_builds_allowed`) and when memory and disk suffice; otherwise says why on the
-        log and makes sure the 6-6-3 tables are ready instead.
+        log and makes sure the 6-6-3 tables are ready instead. That caller also gets the thin
+        boards' tables (:data:`small_boards.PREPARED_SHAPES`, about 85 MB, a minute or two).
         """
         try:
             if big_builds_allowed(ctx):
+                for rows, cols in small_boards.PREPARED_SHAPES:
+                    small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
                 short = pdb_compact.shortfall(4, 4, self.partition78)
                 if short is None:
                     tables = pdb_compact.get_tables(4, 4, self.partition78, True,
@@ -144,8 +154,12 @@ class OptimalSolver(Solver):
         if tuple(instance.tiles) == tuple(instance.goal):
             return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
         rows, cols = instance.rows, instance.cols
-        mapping = goal_mapping(instance) if (rows, cols) == (4, 4) else None
         started = time.perf_counter()
+        if small_boards.covers(rows, cols):
+            mapping = goal_mapping(instance)
+            if mapping is not None:
+                return self._solve_small(instance, mapping, ctx, started)
+        mapping = goal_mapping(instance) if (rows, cols) == (4, 4) else None
         note = None
         if mapping is not None and self.use_78:
             big = pdb_compact.get_tables(4, 4, self.partition78, build=False)
@@ -177,10 +191,42 @@ class OptimalSolver(Solver):
             note = None
         return self._run(search, mapping, heuristic, ctx, started, note)
 
+    def _solve_small(self, instance: Board, mapping: GoalMapping, ctx: SolveContext, started):
+        """A board of 10 to 16 cells other than 4x4 (:mod:`.small_boards`): its shape's tables,
+        built now if missing and the time limit leaves room, else linear conflict and a note
+        saying what the tables would take. A tall board is searched transposed, so a shape and
+        its transpose share tables; the moves (tile numbers) are the same either way."""
+        board = small_boards.wide(instance)
+        if board is not instance:
+            mapping = goal_mapping(board)
+            assert mapping is not None      # transposing keeps the goal's blank in a corner
+        rows, cols = board.rows, board.cols
+        note = None
+        if not small_boards.available(rows, cols):
+            search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
+            path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
+                              or ctx.should_stop())
+            if path is not None:
+                return self._solved(path, None, search, "linear conflict", started, None)
+            if ctx.should_stop():
+                return ctx.gave_up(**search.stats())
+            if not small_boards.build_fits(rows, cols, ctx.remaining()):
+                note = small_tables_note(rows, cols)
+                search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
+                return self._run(search, None, "linear conflict", ctx, started, note)
+        try:
+            tables = small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
+        except pdb.BuildCancelled:
+            return ctx.gave_up(phase="building pattern database")
+        search = TwoPartitionSearch(mapping.tiles(board.tiles), rows, cols, tables)
+        return self._run(search, mapping, small_boards.label(rows, cols), ctx, started, None)
+
     def _run(self, search, mapping, heuristic, ctx, started, note):
         path = search.run(_poll(ctx, heuristic))
         if path is None:
             stats = dict(search.stats(), heuristic=heuristic)
+            if note:
+                stats["note"] = note
             ctx.progress(force=True, phase="searching", **stats)
             return ctx.gave_up(**stats)
         return self._solved(path, mapping, search, heuristic, started, note)
@@ -202,6 +248,15 @@ class OptimalSolver(Solver):
                                   ctx.should_stop)
         except pdb.BuildCancelled:
             return ctx.gave_up(phase="building pattern database")
+
+
+def small_tables_note(rows: int, cols: int) -> str:
+    """What would make shortest answers on this shape fast, in one sentence."""
+    seconds = small_boards.build_seconds(rows, cols)
+    return (f"shortest answers on {rows} x {cols} boards need pattern databases that take about "
+            f"{max(1, round(seconds))} s to build once (then cached): `puzzle prepare sliding` "
+            f"builds them, and so does a solve with a time limit of "
+            f"{max(5, round(small_boards.BUILD_MARGIN * seconds) + 1)} s or more")
 
 
 def _build_progress(ctx: SolveContext):
