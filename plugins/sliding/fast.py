@@ -7,17 +7,12 @@ Two methods:
   (short solutions) under a node budget, then larger weights (:mod:`.wastar`). The search is
   compiled with numba (:mod:`.fast_kernel`); a pure-Python version with the same results, about
   8 times slower, is used if the compiled one cannot run.
-* **Row-and-column reduction** (:mod:`.reduction`) for bigger boards (and as the fallback): place the tiles of one
-  outer row or column, tile by tile, never disturbing placed ones, which leaves a smaller board;
-  repeat until at most 4 x 4 cells are left and finish with weighted A*, or, if that runs over
-  its budget (or the rest is 2 cells wide), go on down to 3 x 3 and finish with exact A*. Rows
-  and columns are peeled from the sides away from the goal's blank, so any goal works.
-
-  Placing a tile: walk it along a shortest path to its cell; before each step the blank is routed
-  (breadth-first, around the tile and the placed cells) to the cell ahead of it. The last two tiles
-  of a line cannot be placed that way (placing one blocks the other), so: put the last tile on the
-  next-to-last cell, bring the other tile into the 3 x 2 window at the end of the line, and finish
-  the pair with a breadth-first search over (tile A, tile B, blank) positions inside that window.
+* **Row-and-column reduction** (:mod:`.reduction`) for bigger boards (and as the fallback):
+  place the tiles of one outer row or column, tile by tile, never disturbing placed ones, which
+  leaves a smaller board; repeat until at most 4 x 4 cells are left and finish with weighted
+  A*, or, if that runs over its budget (or the rest is 2 cells wide), go on down to 3 x 3 and
+  finish with exact A*. Rows and columns are peeled from the sides away from the goal's blank,
+  so any goal works.
 
 This module holds the solver and its schedules (which weights, with which node budgets).
 """

@@ -181,9 +181,10 @@ class Search:
     per-depth arrays in ``stack_arrays``. ``run`` takes a ``poll`` callable, called between
     chunks with the stats so far; it returns True to stop.
 
-    Thresholds are on ``f = wden * g + wnum * h`` (exact IDA*: both 1), and ``ub`` prunes every
-    node whose ``g + h`` reaches it; a search whose thresholds run out (``INF``) has
-    ``exhausted`` set: no solution shorter than ``ub`` exists.
+    Thresholds are on ``f = wden * g + wnum * h``, and ``ub`` prunes every node whose ``g + h``
+    reaches it; a search whose thresholds run out (``INF``) has ``exhausted`` set: no solution
+    shorter than ``ub`` exists. The kernels here and in :mod:`.ida_lc` are exact (both weights
+    1, no ``ub``); :class:`.ida_compact.CompactSearch` sets them.
     """
 
     #: Nodes per kernel call: a few hundredths of a second, so cancellation is prompt.

@@ -4,7 +4,13 @@ Place the tiles of one outer row or column, tile by tile, never disturbing place
 leaves a smaller board; repeat until at most 4 x 4 cells are left and finish with weighted A*
 (:mod:`.wastar`), or, if that runs over its budget (or the rest is 2 cells wide), go on down to
 3 x 3 and finish with exact A*. Rows and columns are peeled from the sides away from the goal's
-blank, so any goal works. :mod:`.fast` explains how a tile and the last two of a line are placed.
+blank, so any goal works.
+
+Placing a tile: walk it along a shortest path to its cell; before each step the blank is routed
+(breadth-first, around the tile and the placed cells) to the cell ahead of it. The last two tiles
+of a line cannot be placed that way (placing one blocks the other), so: put the last tile on the
+next-to-last cell, bring the other tile into the 3 x 2 window at the end of the line, and finish
+the pair with a breadth-first search over (tile A, tile B, blank) positions inside that window.
 """
 
 from __future__ import annotations

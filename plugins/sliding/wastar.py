@@ -36,7 +36,6 @@ class Stop(Exception):
     """Raised inside a search when the context says stop (deadline or cancellation)."""
 
 
-
 def neighbour_lists(rows: int, cols: int) -> list[tuple[int, ...]]:
     """For every cell, the cells next to it (as :func:`.board.neighbours` gives them)."""
     return [tuple(neighbours(rows, cols, cell)) for cell in range(rows * cols)]
