@@ -101,6 +101,10 @@ MUTATIONS: list[Mutation] = [
              "if True:",
              ("tests/test_engine.py::test_prepare_passes_the_big_build_permission_to_solvers_that_take_it",),
              "a prepare(self, ctx) written before big_builds existed fails with a TypeError"),
+    Mutation("prepare-cli-no-big-builds", "engine/cli.py",
+             "new_line, big_builds=True)", "new_line, big_builds=False)",
+             ("tests/test_cli.py::test_puzzle_prepare_gives_the_solvers_the_big_build_permission",),
+             "`puzzle prepare` no longer builds the biggest tables"),
     # -- tangram: the independent cover check ----------------------------------------------------
     Mutation("tangram-cover-overlap", "plugins/tangram/cover_check.py",
              "if pieces_overlap(a, b):", "if False:", TANGRAM,
