@@ -93,7 +93,7 @@ def usual_goal(tiles):
 def build_child(cache: str, which: str) -> None:
     """Run in a child process: build one set of tables into ``cache``; print JSON figures."""
     os.environ["PUZZLE_ENGINE_CACHE"] = cache
-    from plugins.sliding import pdb, pdb_compact
+    from plugins.sliding import pdb, pdb_build, pdb_compact
     started, cpu = time.perf_counter(), time.process_time()
     if which == "663":
         pdb.get_tables(4, 4, pdb.PARTITION_4X4)
@@ -102,7 +102,7 @@ def build_child(cache: str, which: str) -> None:
     else:
         pdb_compact.get_tables(5, 5, pdb_compact.PARTITION_5X5)
     print(json.dumps({"seconds": time.perf_counter() - started, "peak_mb": rss_mb(),
-                      "cpu": time.process_time() - cpu, "threads": pdb_compact.build_threads()}))
+                      "cpu": time.process_time() - cpu, "threads": pdb_build.build_threads()}))
 
 
 def table_files(which: str):
@@ -112,7 +112,7 @@ def table_files(which: str):
     part = pdb_compact.PARTITION_4X4_78 if which == "78" else pdb_compact.PARTITION_5X5
     size = 4 if which == "78" else 5
     return [pdb_compact.pattern_path(size, size, p)
-            for p in pdb_compact._table_patterns(size, size, part)]
+            for p in pdb_compact.table_patterns(size, size, part)]
 
 
 def load_tables(which: str):
@@ -302,7 +302,7 @@ def bench_eight(puzzle, solver, count: int) -> list:
 def bench_fast(puzzle, solver, count: int) -> None:
     from engine import SolveContext
     from engine.solving import run_solver
-    from plugins.sliding.ida import LinearConflictSearch
+    from plugins.sliding.ida_lc import LinearConflictSearch
     lengths, ratios, times, failed = [], [], [], 0
     solver.prepare(SolveContext())  # as `puzzle prepare` does before serving
     for seed in range(count):

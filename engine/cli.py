@@ -206,8 +206,9 @@ def solve_command(puzzle_id: str, instance: str, solver_name: str | None,
 def prepare_command(puzzle_ids: tuple[str, ...]) -> None:
     """Build the solvers' tables ahead of time (all puzzles, or those named).
 
-    Tables are cached on disk, so this is quick once done. Ctrl+C stops it; nothing half-built
-    is kept.
+    Tables are cached on disk, so this is quick once done. Unlike the preparing `puzzle serve`
+    does, this may build the biggest tables (minutes, gigabytes). Ctrl+C stops it; nothing
+    half-built is kept.
     """
     cancel = threading.Event()
     lines: list[_ProgressLine] = []
@@ -217,7 +218,8 @@ def prepare_command(puzzle_ids: tuple[str, ...]) -> None:
         return lines[-1]
 
     try:
-        for done in prepare_solvers(get_registry(), puzzle_ids, cancel, new_line):
+        # A person runs this and watches it: the solvers may take minutes and gigabytes.
+        for done in prepare_solvers(get_registry(), puzzle_ids, cancel, new_line, big_builds=True):
             lines[-1].close()
             if done.error:
                 _fail(f"{done.puzzle_id} solver {done.solver!r} failed to prepare: {done.error}",

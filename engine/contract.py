@@ -261,13 +261,19 @@ class Solver(ABC):
     #: One line saying how it works and what to expect.
     description: ClassVar[str] = ""
 
-    def prepare(self, ctx: SolveContext) -> bool:
+    def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
         """Do slow one-off work ahead of time (build and cache tables), so solves start fast.
 
         Report ``ctx.progress(...)`` and honour ``ctx.should_stop()``; return True when the
-        solver is ready, False if it was stopped first. ``puzzle prepare`` calls this. The
-        default has nothing to prepare. A solver must still work unprepared (building what it
-        needs inside ``solve``).
+        solver is ready, False if it was stopped first. The default has nothing to prepare. A
+        solver must still work unprepared (building what it needs inside ``solve``).
+
+        ``big_builds`` is the caller's permission to spend minutes and gigabytes (of memory or
+        disk) here. ``puzzle prepare``, run by a person who watches its progress, gives it
+        (True). A server or its workers preparing before they serve (``puzzle serve``,
+        ``puzzle worker``, the job pool) do not (False): they must start in seconds, so load
+        what is already on disk and build only what is quick. A ``prepare(self, ctx)`` written
+        before this argument existed is still called, without it.
         """
         return True
 

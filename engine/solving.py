@@ -12,6 +12,7 @@ lost to a slow check. :func:`replay` still returns every state, for callers that
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
@@ -369,12 +370,15 @@ class Preparation:
 
 
 def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: CancelFlag | None = None,
-                    progress_factory: Callable[[], ProgressCallback | None] | None = None) -> Iterator[Preparation]:
+                    progress_factory: Callable[[], ProgressCallback | None] | None = None,
+                    big_builds: bool = False) -> Iterator[Preparation]:
     """Prepare every solver of the named puzzles (all when none are named), one at a time.
 
     Yields a :class:`Preparation` per solver as it finishes. A solver whose ``prepare`` raises is
     reported with the error, not fatal: it still works, building what it needs when it solves.
-    ``progress_factory()`` gives a fresh progress callback per solver. Unknown ids: InputError.
+    ``progress_factory()`` gives a fresh progress callback per solver. ``big_builds`` is passed
+    on to every ``prepare`` that takes it (see :meth:`engine.Solver.prepare`): only
+    ``puzzle prepare`` gives it. Unknown ids: InputError.
     """
     puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
     for puzzle in puzzles:
@@ -383,10 +387,22 @@ def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: 
             ctx = SolveContext(cancel=cancel, on_progress=on_progress)
             started = time.perf_counter()
             try:
-                ready, error = bool(solver.prepare(ctx)), None
+                ready, error = bool(_prepare(solver, ctx, big_builds)), None
             except Exception as exc:  # a plugin's bug must not stop the others preparing
                 ready, error = False, f"{type(exc).__name__}: {exc}"
             yield Preparation(puzzle.id, solver.name, ready, time.perf_counter() - started, error)
+
+
+def _prepare(solver: Solver, ctx: SolveContext, big_builds: bool) -> bool:
+    """``solver.prepare(ctx, big_builds=...)``, or ``solver.prepare(ctx)`` for a solver written
+    before the argument existed (it cannot have meant to be given it)."""
+    try:
+        params = list(inspect.signature(solver.prepare).parameters.values())
+    except (TypeError, ValueError):  # no signature to read (a C callable): call it the old way
+        params = []
+    if any(p.name == "big_builds" or p.kind is p.VAR_KEYWORD for p in params):
+        return solver.prepare(ctx, big_builds=big_builds)
+    return solver.prepare(ctx)
 
 
 def solve(

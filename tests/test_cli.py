@@ -126,3 +126,23 @@ def test_usage_errors_are_one_line_with_exit_2(third_party):
         assert "Traceback" not in result.stderr
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and "--help" in lines[0], lines
+
+
+def test_puzzle_prepare_gives_the_solvers_the_big_build_permission(monkeypatch):
+    """Only `puzzle prepare`, which a person runs and watches, allows minutes and gigabytes
+    (servers and workers prepare with the default, False)."""
+    from click.testing import CliRunner
+
+    from engine import cli as cli_module
+
+    seen = []
+
+    def prepare_solvers(registry, puzzle_ids, cancel, progress_factory, big_builds=False):
+        seen.append(big_builds)
+        return iter(())
+
+    monkeypatch.setattr(cli_module, "prepare_solvers", prepare_solvers)
+    monkeypatch.setattr(cli_module, "get_registry", lambda: None)
+    result = CliRunner().invoke(cli_module.cli, ["prepare"])
+    assert result.exit_code == 0, result.output
+    assert seen == [True]

@@ -10,7 +10,7 @@ from toy import CounterPuzzle, GreedySolver, ToyPlugin
 
 from engine import GaveUp, InputError, SolveContext, Solved, Solver, SolverError, Unsolvable, hookimpl
 from engine.plugins import Registry, load_registry
-from engine.solving import replay, resolve_instance, run_solver, solve
+from engine.solving import prepare_solvers, replay, resolve_instance, run_solver, solve
 
 
 def toy_registry(*extra) -> Registry:
@@ -295,3 +295,37 @@ def test_cache_dir_follows_the_engine_variable_then_xdg_then_home(monkeypatch, t
     assert cache_dir() == tmp_path / "xdg" / "puzzle-engine"
     monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path / "mine"))
     assert cache_dir() == tmp_path / "mine"
+
+
+def test_prepare_passes_the_big_build_permission_to_solvers_that_take_it():
+    """``puzzle prepare`` allows minutes and gigabytes, a server preparing its workers does not;
+    a ``prepare(self, ctx)`` written before the argument existed is still called."""
+    seen = []
+
+    class Recording(GreedySolver):
+        name = "recording"
+
+        def prepare(self, ctx, *, big_builds=False):
+            seen.append(("recording", big_builds))
+            return True
+
+    class OldStyle(GreedySolver):
+        name = "old"
+
+        def prepare(self, ctx):
+            seen.append(("old", None))
+            return True
+
+    class Extra:
+        @hookimpl
+        def register_solvers(self, register):
+            register(Recording())
+            register(OldStyle())
+
+    registry = toy_registry(("extra", Extra()))
+    for big in (False, True):
+        seen.clear()
+        done = list(prepare_solvers(registry, ["counter"], big_builds=big))
+        assert [(d.solver, d.ready, d.error) for d in done] == [
+            ("greedy", True, None), ("recording", True, None), ("old", True, None)]
+        assert seen == [("recording", big), ("old", None)]

@@ -11,7 +11,10 @@ import numpy as np
 import pytest
 from sliding_reference import bfs_distances, brute_force_pattern
 
+from plugins.sliding import pdb_build as pb
 from plugins.sliding import pdb_compact as pc
+from plugins.sliding import ranking as rk
+from plugins.sliding.pdb import BuildCancelled
 
 
 def manhattan(cells, pattern, cols):
@@ -21,13 +24,13 @@ def manhattan(cells, pattern, cols):
 
 def test_rank_is_a_bijection_onto_the_placements():
     n, k = 6, 3
-    fac = pc.rank_factors(n, k)
+    fac = rk.rank_factors(n, k)
     ranks = set()
     pos = np.zeros(k, dtype=np.int64)
     for cells in itertools.permutations(range(n), k):
-        r = pc.rank(np.array(cells, dtype=np.int64), k, fac)
+        r = rk.rank(np.array(cells, dtype=np.int64), k, fac)
         ranks.add(r)
-        occ = pc.unrank(r, k, n, fac, pos)
+        occ = rk.unrank(r, k, n, fac, pos)
         assert tuple(pos) == cells and occ == sum(1 << c for c in cells)
     assert ranks == set(range(pc.placements(n, k)))
 
@@ -40,34 +43,34 @@ def test_rank_is_a_bijection_onto_the_placements():
 def test_compact_table_equals_brute_force(rows, cols, pattern):
     """Every entry is (true pattern distance - Manhattan) / 2, the distance found by an
     independent 0-1 breadth-first search over (pattern cells, blank cell)."""
-    packed, clamped = pc.build_compact(rows, cols, pattern, chunk=64)
+    packed, clamped = pb.build_compact(rows, cols, pattern, chunk=64)
     expected = brute_force_pattern(rows, cols, pattern)
     n, k = rows * cols, len(pattern)
-    fac = pc.rank_factors(n, k)
+    fac = rk.rank_factors(n, k)
     assert len(expected) == pc.placements(n, k)
     for cells, d in expected.items():
         md = manhattan(cells, pattern, cols)
         assert (d - md) % 2 == 0
-        want = min((d - md) // 2, pc.CLAMP)
-        assert pc.nibble(packed, pc.rank(np.array(cells, dtype=np.int64), k, fac)) == want
+        want = min((d - md) // 2, pb.CLAMP)
+        assert pc.nibble(packed, rk.rank(np.array(cells, dtype=np.int64), k, fac)) == want
     assert clamped == sum(1 for cells, d in expected.items()
-                          if (d - manhattan(cells, pattern, cols)) // 2 > pc.CLAMP)
+                          if (d - manhattan(cells, pattern, cols)) // 2 > pb.CLAMP)
 
 
 def test_progress_and_cancellation():
     seen = []
-    pc.build_compact(3, 3, (1, 2, 3, 4), lambda d, t: seen.append((d, t)), chunk=64)
+    pb.build_compact(3, 3, (1, 2, 3, 4), lambda d, t: seen.append((d, t)), chunk=64)
     assert seen[-1] == (3024, 3024) and [d for d, _ in seen] == sorted(d for d, _ in seen)
-    with pytest.raises(pc.BuildCancelled):
-        pc.build_compact(3, 3, (1, 2, 3, 4), should_stop=lambda: True)
+    with pytest.raises(BuildCancelled):
+        pb.build_compact(3, 3, (1, 2, 3, 4), should_stop=lambda: True)
 
 
 def test_a_threaded_build_is_the_single_threaded_build_byte_for_byte():
     """Threads expand separate pieces of each level into next levels of their own; with many
     small pieces (so both threads really interleave) nothing may be lost or added."""
-    one, c1 = pc.build_compact(4, 4, (1, 2, 5, 6), chunk=256, threads=1)
+    one, c1 = pb.build_compact(4, 4, (1, 2, 5, 6), chunk=256, threads=1)
     for threads in (2, 3):
-        many, c2 = pc.build_compact(4, 4, (1, 2, 5, 6), chunk=256, threads=threads)
+        many, c2 = pb.build_compact(4, 4, (1, 2, 5, 6), chunk=256, threads=threads)
         assert np.array_equal(one, many) and c1 == c2
 
 
@@ -94,13 +97,13 @@ def flood_regions(free, rows, cols):
 @pytest.mark.parametrize("rows,cols,k", [(3, 3, 4), (4, 4, 8), (5, 4, 3), (5, 5, 5)])
 def test_region_tables_name_each_free_cells_region(rows, cols, k):
     n = rows * cols
-    table, masks = pc.region_tables(rows, cols, k)
-    binom = pc.binomials(n)
+    table, masks = pb.region_tables(rows, cols, k)
+    binom = rk.binomials(n)
     rng = random.Random(n * 31 + k)
     for _ in range(300):
         occupied = rng.sample(range(n), k)
         occ = sum(1 << c for c in occupied)
-        index = pc._subset_index(np.int64(occ), n, binom)
+        index = rk.subset_index(np.int64(occ), n, binom)
         row = table[index]
         free = [c for c in range(n) if c not in occupied]
         for o, region in enumerate(flood_regions(free, rows, cols)):
@@ -113,23 +116,23 @@ def test_region_tables_name_each_free_cells_region(rows, cols, k):
 
 def test_moved_rank_equals_ranking_the_moved_placement():
     n, k, cols = 16, 8, 4
-    fac = pc.rank_factors(n, k)
+    fac = rk.rank_factors(n, k)
     inv = 1.0 / fac
     rng = random.Random(5)
     pos = np.zeros(k, dtype=np.int64)
     digits, before = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
     for _ in range(2000):
         r = rng.randrange(pc.placements(n, k))
-        occ = pc._unrank_digits(np.int64(r), k, n, fac, inv, pos, digits, before)
-        assert pc.rank(pos.copy(), k, fac) == r
+        occ = rk.unrank_digits(np.int64(r), k, n, fac, inv, pos, digits, before)
+        assert rk.rank(pos.copy(), k, fac) == r
         j = rng.randrange(k)
         p = int(pos[j])
         for q in (p - 1, p + 1, p - cols, p + cols):
             if 0 <= q < n and not occ >> q & 1 and (abs(q - p) == cols or q // cols == p // cols):
                 moved = pos.copy()
                 moved[j] = q
-                assert pc._moved_rank(np.int64(r), j, p, q, k, fac, pos, digits, before) \
-                    == pc.rank(moved, k, fac)
+                assert rk.moved_rank(np.int64(r), j, p, q, k, fac, pos, digits, before) \
+                    == rk.rank(moved, k, fac)
 
 
 @pytest.mark.parametrize("n,k", [(16, 8), (16, 7), (25, 6), (9, 1)])
@@ -137,7 +140,7 @@ def test_unranking_the_next_rank_equals_unranking_afresh(n, k):
     """The build walks ranks upwards and redoes only the slots that change: after steps of one,
     steps that cross one or several slot boundaries, and long jumps, the cells, digits and
     earlier cells equal those of a fresh unrank."""
-    fac = pc.rank_factors(n, k)
+    fac = rk.rank_factors(n, k)
     inv = 1.0 / fac
     total = pc.placements(n, k)
     rng = random.Random(n * 100 + k)
@@ -145,8 +148,8 @@ def test_unranking_the_next_rank_equals_unranking_afresh(n, k):
     fresh = [np.zeros(k, dtype=np.int64) for _ in range(3)]
     r, prev = rng.randrange(min(total, 1000)), -1
     while r < total:
-        occ = pc._unrank_next(np.int64(r), np.int64(prev), k, n, fac, inv, *walk)
-        assert occ == pc._unrank_digits(np.int64(r), k, n, fac, inv, *fresh)
+        occ = rk.unrank_next(np.int64(r), np.int64(prev), k, n, fac, inv, *walk)
+        assert occ == rk.unrank_digits(np.int64(r), k, n, fac, inv, *fresh)
         for got, want in zip(walk, fresh):
             assert list(got) == list(want), r
         step = rng.choice([1, 1, 2, 7, 9, 10, 90, 91, 1000, rng.randrange(1, total // 50 + 2)])
@@ -157,9 +160,9 @@ def test_unranking_the_next_rank_equals_unranking_afresh(n, k):
 def test_nth_free_cell_both_ways(way):
     """The d-th free cell, found a byte at a time or by PDEP (where the processor has a quick
     one), is the d-th set bit counted in plain Python."""
-    if way == "pdep" and not pc.FAST_PDEP:
+    if way == "pdep" and not rk.FAST_PDEP:
         pytest.skip("this processor has no quick PDEP; the build uses the byte-wise way")
-    nth = pc._nth_free_pdep if way == "pdep" else pc._nth_free_bytes
+    nth = rk._nth_free_pdep if way == "pdep" else rk._nth_free_bytes
     rng = random.Random(11)
     for _ in range(3000):
         free = rng.getrandbits(30) | 1
@@ -170,32 +173,32 @@ def test_nth_free_cell_both_ways(way):
 
 def test_build_threads_setting(monkeypatch):
     monkeypatch.setenv("PUZZLE_ENGINE_BUILD_THREADS", "3")
-    assert pc.build_threads() == 3
+    assert pb.build_threads() == 3
     monkeypatch.setenv("PUZZLE_ENGINE_BUILD_THREADS", "lots")
     with pytest.raises(ValueError, match="whole number"):
-        pc.build_threads()
+        pb.build_threads()
     monkeypatch.delenv("PUZZLE_ENGINE_BUILD_THREADS")
-    assert 1 <= pc.build_threads() <= 4
+    assert 1 <= pb.build_threads() <= 4
 
 
 def test_short_memory_means_fewer_threads_not_swapping(monkeypatch):
     """Each thread past the first needs one more byte per placement: with only enough memory
     for one thread, the build runs one (and still gives the same table)."""
     used = []
-    real = pc._breadth_first
-    monkeypatch.setattr(pc, "_breadth_first",
+    real = pb._breadth_first
+    monkeypatch.setattr(pb, "_breadth_first",
                         lambda *a: used.append(a[4]) or real(*a))
-    need = pc.build_bytes(3, 3, (1, 2, 3, 4), 1)
-    monkeypatch.setattr(pc, "available_memory", lambda: need + 100)
-    small, _ = pc.build_compact(3, 3, (1, 2, 3, 4), threads=4)
-    monkeypatch.setattr(pc, "available_memory", lambda: 1 << 40)
-    big, _ = pc.build_compact(3, 3, (1, 2, 3, 4), threads=4)
+    need = pb.build_bytes(3, 3, (1, 2, 3, 4), 1)
+    monkeypatch.setattr(pb, "available_memory", lambda: need + 100)
+    small, _ = pb.build_compact(3, 3, (1, 2, 3, 4), threads=4)
+    monkeypatch.setattr(pb, "available_memory", lambda: 1 << 40)
+    big, _ = pb.build_compact(3, 3, (1, 2, 3, 4), threads=4)
     assert used == [1, 4] and np.array_equal(small, big)
 
 
 def test_mirror_sharing_on_the_5x5_partition():
     """Three tables serve the four 6-tile patterns of the 5x5 (one is another's mirror)."""
-    pats = pc._table_patterns(5, 5, pc.PARTITION_5X5)
+    pats = pc.table_patterns(5, 5, pc.PARTITION_5X5)
     assert len(pats) == 3
     assert sorted(t for p in pc.PARTITION_5X5 for t in p) == list(range(1, 25))
 
@@ -312,10 +315,11 @@ def korf12():
     return make_board(4, 4, usual_goal(KORF_QUICK[12][0]))
 
 
-def test_prepare_with_progress_builds_the_big_tables_and_solve_uses_them(small_solver):
+def test_prepare_with_big_builds_builds_the_big_tables_and_solve_uses_them(small_solver):
     solver, path = small_solver
     events = []
-    assert solver.prepare(SolveContext(on_progress=events.append, progress_interval=0))
+    assert solver.prepare(SolveContext(on_progress=events.append, progress_interval=0),
+                          big_builds=True)                       # `puzzle prepare`
     assert pc.cached_on_disk(4, 4, SMALL_4X4)
     assert any(e.get("phase") == "building pattern database" for e in events)
     pc.forget_loaded()
@@ -325,9 +329,10 @@ def test_prepare_with_progress_builds_the_big_tables_and_solve_uses_them(small_s
     assert "note" not in outcome.stats
 
 
-def test_prepare_without_progress_never_builds_the_big_tables(small_solver):
+def test_prepare_without_big_builds_never_builds_the_big_tables(small_solver):
     solver, path = small_solver
-    assert solver.prepare(SolveContext())          # a server preparing its workers
+    # A server preparing its workers; showing progress is no permission to build for minutes.
+    assert solver.prepare(SolveContext(on_progress=lambda s: None))
     assert not pc.cached_on_disk(4, 4, SMALL_4X4)
     assert pdb.cached_on_disk(4, 4, SMALL_DENSE)   # the small tables are ready instead
     outcome = solver.solve(korf12(), SolveContext())
@@ -339,7 +344,7 @@ def test_prepare_falls_back_when_memory_is_short(small_solver, monkeypatch, capl
     solver, path = small_solver
     monkeypatch.setattr(pc, "available_memory", lambda: 1 << 20)
     with caplog.at_level(logging.WARNING, logger="puzzle_engine.sliding"):
-        assert solver.prepare(SolveContext(on_progress=lambda s: None))
+        assert solver.prepare(SolveContext(), big_builds=True)
     assert not pc.cached_on_disk(4, 4, SMALL_4X4)
     assert pdb.cached_on_disk(4, 4, SMALL_DENSE)
     assert any("memory" in r.getMessage() for r in caplog.records)

@@ -11,9 +11,11 @@ import pytest
 
 from engine import GaveUp, SolveContext, Solved, Unsolvable, replay
 from plugins.sliding.board import Board, blank_first_goal, is_solvable, parse_board
-from plugins.sliding.fast import FastSolver, Reducer, cancel_pairs
+from plugins.sliding.fast import FastSolver
 from plugins.sliding.heuristics import lower_bound
 from plugins.sliding.puzzle import PRESETS, SlidingPuzzle, shuffled
+from plugins.sliding.reduction import Reducer
+from plugins.sliding.shorten import cancel_undos
 
 PUZZLE = SlidingPuzzle()
 FAST = FastSolver()
@@ -69,7 +71,7 @@ def test_the_reduction_alone_solves_small_and_odd_shapes():
     for size in ("3x3", "4x4", "5x5", "3x4", "4x3", "2x5", "5x2"):
         for seed in range(4):
             board = PUZZLE.random(seed, {"size": size})
-            moves = cancel_pairs(Reducer(board).solve())
+            moves = cancel_undos(Reducer(board).solve())
             assert PUZZLE.is_solved(replay(PUZZLE, board, [str(m) for m in moves])[-1])
 
 
@@ -117,47 +119,47 @@ def test_cancellation_and_deadline_give_up_and_progress_is_reported():
 
 
 def test_a_short_deadline_does_not_wait_for_numba_to_compile(monkeypatch):
-    from plugins.sliding import fast
+    from plugins.sliding import wastar
 
-    if fast.fast_kernel is None:
+    if wastar.fast_kernel is None:
         pytest.skip("numba is not available")
 
     class NotCompiledYet:
         signatures = []
 
-    monkeypatch.setattr(fast.fast_kernel, "wastar", NotCompiledYet)
-    assert fast.use_compiled(SolveContext()) is True                        # no deadline: compile
-    assert fast.use_compiled(SolveContext.with_timeout(5)) is False          # 5 s: Python search
-    assert fast.use_compiled(SolveContext.with_timeout(60)) is True
+    monkeypatch.setattr(wastar.fast_kernel, "wastar", NotCompiledYet)
+    assert wastar.use_compiled(SolveContext()) is True                        # no deadline: compile
+    assert wastar.use_compiled(SolveContext.with_timeout(5)) is False          # 5 s: Python search
+    assert wastar.use_compiled(SolveContext.with_timeout(60)) is True
 
 
 def test_both_searches_with_weight_1_find_shortest_paths_on_the_8_puzzle():
     from sliding_reference import bfs_distances  # the breadth-first table of every 3x3 position
 
-    from plugins.sliding import fast
+    from plugins.sliding import wastar
 
     goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
     dist = bfs_distances(3, 3, goal)
     for seed in range(12):
         board = PUZZLE.random(seed)
-        python = fast.weighted_astar(3, 3, board.tiles, goal, 1.0, 10**6)
+        python = wastar.weighted_astar(3, 3, board.tiles, goal, 1.0, 10**6)
         assert len(python) == dist[board.tiles]
-        if fast.fast_kernel is not None:
-            compiled = fast.compiled_astar(3, 3, board.tiles, goal, 1.0, 10**6, {})
+        if wastar.fast_kernel is not None:
+            compiled = wastar.compiled_astar(3, 3, board.tiles, goal, 1.0, 10**6, {})
             assert len(compiled) == dist[board.tiles]
             assert PUZZLE.is_solved(replay(PUZZLE, board, [str(t) for t in compiled])[-1])
     # Weighted answers are longer at most by the weight's factor (a property of weighted A*).
     for seed in range(6):
         board = PUZZLE.random(seed)
-        moves = fast.search(3, 3, board.tiles, goal, 2.0, 10**6, None, {})
+        moves = wastar.search(3, 3, board.tiles, goal, 2.0, 10**6, None, {})
         assert len(moves) <= 2 * dist[board.tiles]
 
 
 def test_the_pure_python_search_still_solves_when_the_compiled_one_is_unavailable(monkeypatch):
-    from plugins.sliding import fast
+    from plugins.sliding import fast, wastar
 
-    monkeypatch.setattr(fast, "fast_kernel", None)
-    assert fast.use_compiled() is False
+    monkeypatch.setattr(wastar, "fast_kernel", None)
+    assert wastar.use_compiled() is False
     assert fast.schedule_for(4, 4, False) == dict(fast.PY_SCHEDULES)[16]
     for size in ("4x4", "3x4", "7x7"):
         solve_and_replay(PUZZLE.random(3, {"size": size}))
@@ -172,11 +174,11 @@ def test_prepare_makes_the_compiled_search_available_under_short_deadlines():
     import sys
     code = (
         "from engine import SolveContext\n"
-        "from plugins.sliding import fast\n"
-        "if fast.fast_kernel is None: raise SystemExit(3)\n"
-        "assert not fast.use_compiled(SolveContext.with_timeout(5)), 'loaded before prepare'\n"
+        "from plugins.sliding import fast, wastar\n"
+        "if wastar.fast_kernel is None: raise SystemExit(3)\n"
+        "assert not wastar.use_compiled(SolveContext.with_timeout(5)), 'loaded before prepare'\n"
         "assert fast.FastSolver().prepare(SolveContext()) is True\n"
-        "assert fast.use_compiled(SolveContext.with_timeout(5)), 'not loaded by prepare'\n"
+        "assert wastar.use_compiled(SolveContext.with_timeout(5)), 'not loaded by prepare'\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     if result.returncode == 3:

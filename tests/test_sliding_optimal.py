@@ -19,7 +19,8 @@ from engine import GaveUp, SolveContext, Solved, Unsolvable, replay
 from engine.solving import run_solver
 from plugins.sliding import pdb
 from plugins.sliding.board import Board, make_board
-from plugins.sliding.ida import LinearConflictSearch, PdbSearch, pdb_indices
+from plugins.sliding.ida import PdbSearch, pdb_indices
+from plugins.sliding.ida_lc import LinearConflictSearch
 from plugins.sliding.optimal import OptimalSolver, goal_mapping
 from plugins.sliding.puzzle import SlidingPuzzle
 

@@ -54,7 +54,7 @@ class AutoSolver(Solver):
             return self.bounded
         return self.fast
 
-    def prepare(self, ctx: SolveContext) -> bool:
+    def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
         # The three solvers are registered too and prepared on their own.
         return True
 

@@ -33,9 +33,10 @@ from . import pdb, pdb_compact, pdb_file
 from .board import Board, unsolvable_detail, unsolvable_reason
 from .fast import FastSolver
 from .heuristics import lower_bound
-from .ida import R_BOUND, LinearConflictSearch
+from .ida import R_BOUND
 from .ida_compact import INF, CompactSearch
-from .optimal import big_builds_allowed, goal_mapping
+from .ida_lc import LinearConflictSearch
+from .optimal import goal_mapping
 from .shorten import shorten
 
 #: Search time when the caller sets no deadline.
@@ -95,14 +96,14 @@ class BoundedSolver(Solver):
     #: Run the exact phase after the weighted rounds (tests turn it off to see weighted answers).
     exact_phase = True
 
-    def prepare(self, ctx: SolveContext) -> bool:
-        """Load the 5x5 tables, or build them (several minutes) for a caller that shows
-        progress (``puzzle prepare``) when memory and disk suffice."""
+    def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
+        """Load the 5x5 tables, or build them (several minutes) with ``big_builds`` (``puzzle
+        prepare``) when memory and disk suffice."""
         part = PARTITIONS[5]
         try:
             if pdb_compact.get_tables(5, 5, part, build=False) is not None:
                 return True
-            if not big_builds_allowed(ctx):
+            if not big_builds:
                 return True    # works without them, with a looser bound
             short = pdb_compact.shortfall(5, 5, part)
             if short is not None:

@@ -1,12 +1,16 @@
-"""Compiled IDA* search loops for sliding-tile boards (numba).
+"""Compiled IDA* search loops for sliding-tile boards (numba), and their Python driver.
 
-Two kernels share one shape:
+Three kernels share one shape, each with a :class:`Search` subclass beside it:
 
-* :func:`run_pdb` - heuristic = max(additive pattern databases, the same databases looked up
-  on the board mirrored in its main diagonal). Used for the 4x4 with the standard goal.
-* :func:`run_lc` - heuristic = Manhattan distance + linear conflict, for any board and any goal.
+* :func:`run_pdb` (here, :class:`PdbSearch`) - heuristic = max(additive pattern databases, the
+  same databases looked up on the board mirrored in its main diagonal). Used for the 4x4 with
+  the standard goal and the 6-6-3 tables of :mod:`.pdb`.
+* :func:`.ida_lc.run_lc` (:class:`.ida_lc.LinearConflictSearch`) - heuristic = Manhattan
+  distance + linear conflict, for any board and any goal.
+* :func:`.ida_compact.run_compact` (:class:`.ida_compact.CompactSearch`) - the compact tables
+  of :mod:`.pdb_compact`, exact or weighted.
 
-The two loops repeat the same IDA* bookkeeping on purpose: each updates its heuristic
+The loops repeat the same IDA* bookkeeping on purpose: each updates its heuristic
 incrementally in the middle of that bookkeeping, and passing the heuristic in as a function
 would cost the compiled loop most of its speed (numba cannot inline a function argument).
 
@@ -167,189 +171,29 @@ def run_pdb(tiles, nbr, regs, bpos, dirs, hn, hm, idx,
 
 
 # --------------------------------------------------------------------------------------------
-# Manhattan + linear conflict kernel
-# --------------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def _line_conflict(tiles, goal_cell, start, step, length, along_row, cols, buf):
-    """Tiles to take out of one row/column so the rest of its home tiles are in goal order.
-
-    Only tiles whose goal is in this line count; ``length - LIS`` of their goal offsets is the
-    minimum number that must leave the line (each such tile costs two extra moves).
-    """
-    n = 0
-    line = start // cols if along_row else start % cols
-    for i in range(length):
-        t = tiles[start + i * step]
-        if t == 0:
-            continue
-        g = goal_cell[t]
-        if along_row:
-            if g // cols == line:
-                buf[n] = g % cols
-                n += 1
-        else:
-            if g % cols == line:
-                buf[n] = g // cols
-                n += 1
-    if n < 2:
-        return 0
-    # Longest increasing subsequence by O(n^2) dynamic programming (lines are short).
-    best = 0
-    for i in range(n):
-        li = 1
-        for j in range(i):
-            if buf[j] < buf[i] and buf[length + j] + 1 > li:
-                li = buf[length + j] + 1
-        buf[length + i] = li
-        if li > best:
-            best = li
-    return n - best
-
-
-@njit(cache=True)
-def lc_lines(tiles, goal_cell, rows, cols):
-    """Linear-conflict counts of every row (first ``rows``) then every column."""
-    buf = np.zeros(2 * max(rows, cols), dtype=np.int64)
-    out = np.zeros(rows + cols, dtype=np.int64)
-    for r in range(rows):
-        out[r] = _line_conflict(tiles, goal_cell, r * cols, 1, cols, True, cols, buf)
-    for c in range(cols):
-        out[rows + c] = _line_conflict(tiles, goal_cell, c, cols, rows, False, cols, buf)
-    return out
-
-
-@njit(cache=True)
-def manhattan(tiles, goal_cell, cols):
-    total = 0
-    for cell in range(tiles.shape[0]):
-        t = tiles[cell]
-        if t != 0:
-            g = goal_cell[t]
-            total += abs(cell // cols - g // cols) + abs(cell % cols - g % cols)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def run_lc(tiles, nbr, regs, bpos, dirs, md, lcsum, lines, goal_cell, rows, cols, budget):
-    """Resume an IDA* search guided by Manhattan distance plus linear conflict.
-
-    ``md[d]`` and ``lcsum[d]`` are the Manhattan sum and the total line-conflict count at depth
-    d; ``lines`` the current per-line counts (rows, then columns). A move changes the tile's
-    Manhattan term by one and only the conflicts of the two lines it leaves and enters across
-    its direction of travel (its order along its own line does not change).
-    """
-    depth = regs[R_DEPTH]
-    bound = regs[R_BOUND]
-    nxt = regs[R_NEXT]
-    nodes = 0
-    expanded = 0
-    cap = bpos.shape[0]
-    buf = np.zeros(2 * max(rows, cols), dtype=np.int64)
-    while nodes < budget:
-        d = depth
-        k = dirs[d]
-        if k == 4:
-            if d == 0:
-                regs[R_ITERS] += 1
-                bound = nxt
-                nxt = INF
-                if bound + 2 >= cap:
-                    regs[R_BOUND] = bound
-                    regs[R_NEXT] = nxt
-                    regs[R_DEPTH] = 0
-                    regs[R_NODES] += nodes
-                    regs[R_EXPANDED] += expanded
-                    return GROW
-                dirs[0] = 0
-                continue
-            b = bpos[d]
-            p = bpos[d - 1]
-            tiles[b] = tiles[p]
-            tiles[p] = 0
-            # Restore the two line counts the move had changed.
-            if b // cols == p // cols:  # the move was horizontal
-                lines[rows + p % cols] = _line_conflict(tiles, goal_cell, p % cols, cols, rows, False, cols, buf)
-                lines[rows + b % cols] = _line_conflict(tiles, goal_cell, b % cols, cols, rows, False, cols, buf)
-            else:
-                lines[p // cols] = _line_conflict(tiles, goal_cell, (p // cols) * cols, 1, cols, True, cols, buf)
-                lines[b // cols] = _line_conflict(tiles, goal_cell, (b // cols) * cols, 1, cols, True, cols, buf)
-            depth = d - 1
-            continue
-        dirs[d] = k + 1
-        if k == 0:
-            expanded += 1
-        b = bpos[d]
-        q = nbr[b, k]
-        if q < 0 or (d > 0 and q == bpos[d - 1]):
-            continue
-        t = tiles[q]
-        g = goal_cell[t]
-        # Manhattan change of tile t moving from q to b.
-        if k >= 2:  # horizontal move: the tile changes column
-            gc = g % cols
-            dm = abs(b % cols - gc) - abs(q % cols - gc)
-        else:
-            gr = g // cols
-            dm = abs(b // cols - gr) - abs(q // cols - gr)
-        tiles[b] = t
-        tiles[q] = 0
-        if k >= 2:
-            l1 = rows + q % cols
-            l2 = rows + b % cols
-            n1 = _line_conflict(tiles, goal_cell, q % cols, cols, rows, False, cols, buf)
-            n2 = _line_conflict(tiles, goal_cell, b % cols, cols, rows, False, cols, buf)
-        else:
-            l1 = q // cols
-            l2 = b // cols
-            n1 = _line_conflict(tiles, goal_cell, l1 * cols, 1, cols, True, cols, buf)
-            n2 = _line_conflict(tiles, goal_cell, l2 * cols, 1, cols, True, cols, buf)
-        nm = md[d] + dm
-        nl = lcsum[d] - lines[l1] - lines[l2] + n1 + n2
-        h = nm + 2 * nl
-        nodes += 1
-        f = d + 1 + h
-        if f > bound:
-            if f < nxt:
-                nxt = f
-            tiles[q] = t
-            tiles[b] = 0
-            continue
-        lines[l1] = n1
-        lines[l2] = n2
-        depth = d + 1
-        bpos[depth] = q
-        dirs[depth] = 0
-        md[depth] = nm
-        lcsum[depth] = nl
-        if nm == 0:
-            regs[R_DEPTH] = depth
-            regs[R_BOUND] = bound
-            regs[R_NEXT] = nxt
-            regs[R_NODES] += nodes
-            regs[R_EXPANDED] += expanded
-            return FOUND
-    regs[R_DEPTH] = depth
-    regs[R_BOUND] = bound
-    regs[R_NEXT] = nxt
-    regs[R_NODES] += nodes
-    regs[R_EXPANDED] += expanded
-    return BUDGET
-
-
-# --------------------------------------------------------------------------------------------
 # Python driver
 # --------------------------------------------------------------------------------------------
 
 class Search:
     """One resumable IDA* search: set up the stack, run the kernel in chunks, read the path.
 
-    Subclasses say how to compute the root heuristic and call their kernel. ``run`` takes a
-    ``poll`` callable, called between chunks with the stats so far; it returns True to stop.
+    Subclasses say how to compute the root heuristic and call their kernel, and name their
+    per-depth arrays in ``stack_arrays``. ``run`` takes a ``poll`` callable, called between
+    chunks with the stats so far; it returns True to stop.
+
+    Thresholds are on ``f = wden * g + wnum * h``, and ``ub`` prunes every node whose ``g + h``
+    reaches it; a search whose thresholds run out (``INF``) has ``exhausted`` set: no solution
+    shorter than ``ub`` exists. The kernels here and in :mod:`.ida_lc` are exact (both weights
+    1, no ``ub``); :class:`.ida_compact.CompactSearch` sets them.
     """
 
     #: Nodes per kernel call: a few hundredths of a second, so cancellation is prompt.
     chunk = 300_000
+    #: The per-depth arrays besides ``bpos`` and ``dirs``: (attribute, dtype) pairs.
+    stack_arrays: tuple[tuple[str, type], ...] = ()
+    #: The threshold's weights (see the class doc) and the length every answer must be below.
+    wnum = wden = 1
+    ub = INF
 
     def __init__(self, tiles, rows: int, cols: int):
         self.rows, self.cols = rows, cols
@@ -358,12 +202,14 @@ class Search:
         self.nbr = neighbour_table(rows, cols)
         self.regs = np.zeros(8, dtype=np.int64)
         self.cap = 0
+        self.exhausted = False
 
     # Subclass hooks -------------------------------------------------------------------------
     def root_h(self) -> int:
         raise NotImplementedError
 
-    def _alloc(self, cap: int) -> None:
+    def _set_root(self, h0: int) -> None:
+        """Fill depth 0 of the per-depth arrays."""
         raise NotImplementedError
 
     def _call(self, budget: int) -> int:
@@ -374,13 +220,17 @@ class Search:
         cap = max(64, 2 * needed)
         old = self.cap
         self.cap = cap
-        self.bpos = _resize(getattr(self, "bpos", None), cap, np.int32, old)
-        self.dirs = _resize(getattr(self, "dirs", None), cap, np.int32, old)
-        self._alloc(cap)
+        for name, dtype in (("bpos", np.int32), ("dirs", np.int32), *self.stack_arrays):
+            setattr(self, name, _resize(getattr(self, name, None), cap, dtype, old))
 
     def _ensure_stack(self) -> None:
-        """Grow the stack so the next kernel call cannot write past it (:func:`deepest_index`)."""
-        deepest = deepest_index(int(self.regs[R_BOUND]))
+        """Grow the stack so the next kernel call cannot write past it.
+
+        A weighted threshold is ``wnum * h0`` at the root, so an iteration may go about
+        ``wnum / wden`` times deeper than ``h0``: the stack is sized from the threshold
+        (:func:`deepest_index`), not from ``h0``, before every call.
+        """
+        deepest = deepest_index(int(self.regs[R_BOUND]), self.wden, self.ub)
         if deepest + 2 >= self.cap:
             self._grow(deepest + 8)
 
@@ -389,30 +239,34 @@ class Search:
                 "bound": int(self.regs[R_BOUND]), "iterations": int(self.regs[R_ITERS])}
 
     def run(self, poll: Callable[[dict], bool] | None = None) -> list[int] | None:
-        """Search to the end; the solution as the list of tiles moved, or None if stopped."""
+        """Search to the end: the solution as the list of tiles moved, or None if stopped or
+        ``exhausted``."""
         h0 = self.root_h()
+        if h0 == 0:
+            return []
+        if h0 >= self.ub:
+            self.exhausted = True
+            return None
         self._grow(h0 + 8)
         self.bpos[0] = int(np.flatnonzero(self.tiles == 0)[0])
         self.dirs[0] = 0
         self._set_root(h0)
         self.regs[R_DEPTH] = 0
-        self.regs[R_BOUND] = h0
+        self.regs[R_BOUND] = self.wnum * h0   # f of the root (g = 0)
         self.regs[R_NEXT] = INF
-        if h0 == 0:
-            return []
         while True:
             self._ensure_stack()
             status = self._call(self.chunk)
             if status == FOUND:
                 return self._path()
             if status == GROW:
-                self._grow(int(self.regs[R_BOUND]) + 8)
+                if int(self.regs[R_BOUND]) >= INF:
+                    self.exhausted = True
+                    return None
+                self._grow(int(self.regs[R_BOUND]) // self.wden + 8)
                 self.dirs[0] = 0
             if poll is not None and poll(self.stats()):
                 return None
-
-    def _set_root(self, h0: int) -> None:
-        raise NotImplementedError
 
     def _path(self) -> list[int]:
         depth = int(self.regs[R_DEPTH])
@@ -450,6 +304,8 @@ def _resize(arr, cap, dtype, old):
 class PdbSearch(Search):
     """IDA* with additive pattern databases and the mirrored lookup (see :mod:`.pdb`)."""
 
+    stack_arrays = (("hn", np.int64), ("hm", np.int64))
+
     def __init__(self, tiles, rows, cols, tables):
         super().__init__(tiles, rows, cols)
         self.t = tables  # a pdb.PatternTables
@@ -462,12 +318,6 @@ class PdbSearch(Search):
         self._h0 = (n, m)
         return max(n, m)
 
-    def _alloc(self, cap):
-        old = getattr(self, "hn", None)
-        n = 0 if old is None else old.shape[0]
-        self.hn = _resize(old, cap, np.int64, n)
-        self.hm = _resize(getattr(self, "hm", None), cap, np.int64, n)
-
     def _set_root(self, h0):
         self.hn[0], self.hm[0] = self._h0
 
@@ -476,31 +326,3 @@ class PdbSearch(Search):
         return run_pdb(self.tiles, self.nbr, self.regs, self.bpos, self.dirs, self.hn, self.hm,
                        self.idx, t.table, t.offs, t.pat, t.pw, t.mpat, t.mpw, t.refl, t.npat,
                        budget)
-
-
-class LinearConflictSearch(Search):
-    """IDA* with Manhattan distance plus linear conflict, for any board and any goal."""
-
-    def __init__(self, tiles, rows, cols, goal):
-        super().__init__(tiles, rows, cols)
-        goal = np.asarray(goal, dtype=np.int64)
-        self.goal_cell = np.zeros(rows * cols, dtype=np.int64)
-        self.goal_cell[goal] = np.arange(rows * cols)
-
-    def root_h(self) -> int:
-        self.lines = lc_lines(self.tiles, self.goal_cell, self.rows, self.cols)
-        self._h0 = (int(manhattan(self.tiles, self.goal_cell, self.cols)), int(self.lines.sum()))
-        return self._h0[0] + 2 * self._h0[1]
-
-    def _alloc(self, cap):
-        old = getattr(self, "md", None)
-        n = 0 if old is None else old.shape[0]
-        self.md = _resize(old, cap, np.int64, n)
-        self.lcsum = _resize(getattr(self, "lcsum", None), cap, np.int64, n)
-
-    def _set_root(self, h0):
-        self.md[0], self.lcsum[0] = self._h0
-
-    def _call(self, budget):
-        return run_lc(self.tiles, self.nbr, self.regs, self.bpos, self.dirs, self.md, self.lcsum,
-                      self.lines, self.goal_cell, self.rows, self.cols, budget)

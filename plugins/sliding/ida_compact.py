@@ -22,27 +22,12 @@ expands at most ``budget`` nodes, and the Python driver polls cancellation betwe
 
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 from numba import njit
 
-from .ida import (
-    BUDGET,
-    FOUND,
-    GROW,
-    INF,
-    R_BOUND,
-    R_DEPTH,
-    R_EXPANDED,
-    R_ITERS,
-    R_NEXT,
-    R_NODES,
-    _resize,
-    deepest_index,
-    neighbour_table,
-)
-from .pdb_compact import CompactTables, popcount32
+from .ida import BUDGET, FOUND, GROW, INF, R_BOUND, R_DEPTH, R_EXPANDED, R_ITERS, R_NEXT, R_NODES, Search
+from .pdb_compact import CompactTables
+from .ranking import popcount32
 
 
 @njit(cache=True, inline="always")
@@ -178,31 +163,28 @@ def run_compact(tiles, pos, nbr, goal_cell, cols, regs, bpos, dirs, md, sn, sm, 
     return BUDGET
 
 
-class CompactSearch:
+class CompactSearch(Search):
     """One resumable (weighted) IDA* search over compact tables, standard goal.
 
-    ``run(poll)`` searches until a solution (the list of tiles moved), exhaustion (None, with
-    ``exhausted`` True: no solution shorter than ``ub`` exists) or ``poll(stats)`` returning
-    True (None). After an exact search, ``proven_lower_bound()`` is what the completed
-    iterations proved about the shortest solution's length.
+    ``run(poll)`` (:meth:`.ida.Search.run`) searches until a solution (the list of tiles
+    moved), exhaustion (None, with ``exhausted`` True: no solution shorter than ``ub`` exists)
+    or ``poll(stats)`` returning True (None). After an exact search, ``proven_lower_bound()`` is
+    what the completed iterations proved about the shortest solution's length.
     """
 
-    chunk = 300_000
+    stack_arrays = (("md", np.int64), ("sn", np.int64), ("sm", np.int64), ("un", np.int64),
+                    ("um", np.int64))
 
     def __init__(self, tiles, tables: CompactTables, weight: tuple[int, int] = (1, 1),
                  ub: int = INF):
         t = tables
+        super().__init__(tiles, t.rows, t.cols)
         self.t = t
-        self.rows, self.cols = t.rows, t.cols
         n = t.rows * t.cols
-        self.start = np.asarray(tiles, dtype=np.int32)
-        self.tiles = self.start.copy()
         self.pos = np.zeros(n, dtype=np.int64)
         for cell, tile in enumerate(self.tiles):
             self.pos[tile] = cell
-        self.nbr = neighbour_table(t.rows, t.cols)
         self.goal_cell = np.array([n - 1] + list(range(n - 1)), dtype=np.int64)
-        self.regs = np.zeros(8, dtype=np.int64)
         self.wnum, self.wden = weight
         self.ub = int(ub)
         self.vals = np.zeros(2 * t.npat, dtype=np.int64)
@@ -215,33 +197,26 @@ class CompactSearch:
                 md += abs(cell // self.cols - g // self.cols) + abs(cell % self.cols - g % self.cols)
         self.h0 = int(md + 2 * max(sn, sm))
         self._root = (int(md), int(sn), int(sm))
-        self.cap = 0
-        self.exhausted = False
-        self.completed_bound = -1   # the largest exact threshold fully searched
 
-    def _grow(self, needed: int) -> None:
-        cap = max(64, 2 * needed)
-        old = self.cap
-        self.cap = cap
-        for name, dtype in (("bpos", np.int32), ("dirs", np.int32), ("md", np.int64),
-                            ("sn", np.int64), ("sm", np.int64), ("un", np.int64),
-                            ("um", np.int64)):
-            setattr(self, name, _resize(getattr(self, name, None), cap, dtype, old))
+    def root_h(self) -> int:
+        return self.h0
 
-    def _ensure_stack(self) -> None:
-        """Grow the stack so the next kernel call cannot write past it.
+    def _set_root(self, h0: int) -> None:
+        self.md[0], self.sn[0], self.sm[0] = self._root
 
-        A weighted threshold is ``wnum * h0`` at the root, so an iteration may go about
-        ``wnum / wden`` times deeper than ``h0``: the stack is sized from the threshold
-        (:func:`.ida.deepest_index`), not from ``h0``, before every call.
-        """
-        deepest = deepest_index(int(self.regs[R_BOUND]), self.wden, self.ub)
-        if deepest + 2 >= self.cap:
-            self._grow(deepest + 8)
+    def _call(self, budget: int) -> int:
+        t = self.t
+        return run_compact(self.tiles, self.pos, self.nbr, self.goal_cell, self.cols, self.regs,
+                           self.bpos, self.dirs, self.md, self.sn, self.sm, self.un, self.um,
+                           self.vals, t.packed, t.toff, t.tk, t.fac, t.tid, t.slot, t.rf,
+                           t.refl, t.ln, t.lm, self.wnum, self.wden, self.ub, budget)
 
     def stats(self) -> dict:
-        return {"nodes": int(self.regs[R_NODES]), "expanded": int(self.regs[R_EXPANDED]),
-                "iterations": int(self.regs[R_ITERS])}
+        # A weighted threshold is no length: leave it out (the exact ones show in the bound
+        # the solver reports).
+        stats = super().stats()
+        del stats["bound"]
+        return stats
 
     def proven_lower_bound(self) -> int:
         """Shortest-solution length proven by the heuristic and the exact iterations done.
@@ -257,45 +232,3 @@ class CompactSearch:
                 return self.ub
             lb = max(lb, min(int(self.regs[R_BOUND]) // self.wden, self.ub))
         return int(lb + ((lb - self.h0) & 1))
-
-    def run(self, poll: Callable[[dict], bool] | None = None) -> list[int] | None:
-        t = self.t
-        if self.h0 == 0:
-            return []
-        if self.h0 >= self.ub:
-            self.exhausted = True
-            return None
-        self._grow(self.h0 + 8)
-        self.bpos[0] = int(np.flatnonzero(self.tiles == 0)[0])
-        self.dirs[0] = 0
-        self.md[0], self.sn[0], self.sm[0] = self._root
-        self.regs[R_DEPTH] = 0
-        self.regs[R_BOUND] = self.wnum * self.h0   # f of the root (g = 0)
-        self.regs[R_NEXT] = INF
-        while True:
-            self._ensure_stack()
-            status = run_compact(self.tiles, self.pos, self.nbr, self.goal_cell, self.cols,
-                                 self.regs, self.bpos, self.dirs, self.md, self.sn, self.sm,
-                                 self.un, self.um, self.vals, t.packed, t.toff, t.tk, t.fac,
-                                 t.tid, t.slot, t.rf, t.refl, t.ln, t.lm, self.wnum, self.wden,
-                                 self.ub, self.chunk)
-            if status == FOUND:
-                return self._path()
-            if status == GROW:
-                if int(self.regs[R_BOUND]) >= INF:
-                    self.exhausted = True
-                    return None
-                self._grow(int(self.regs[R_BOUND]) // self.wden + 8)
-                self.dirs[0] = 0
-            if poll is not None and poll(self.stats()):
-                return None
-
-    def _path(self) -> list[int]:
-        depth = int(self.regs[R_DEPTH])
-        board = self.start.copy()
-        moves = []
-        for i in range(depth):
-            b, q = self.bpos[i], self.bpos[i + 1]
-            moves.append(int(board[q]))
-            board[b], board[q] = board[q], 0
-        return moves

@@ -30,8 +30,9 @@ from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file, small_boards
 from .board import Board, unsolvable_detail, unsolvable_reason
-from .ida import LinearConflictSearch, PdbSearch
+from .ida import PdbSearch
 from .ida_compact import CompactSearch
+from .ida_lc import LinearConflictSearch
 from .small_boards import TwoPartitionSearch
 
 
@@ -90,13 +91,6 @@ def _poll(ctx: SolveContext, heuristic: str) -> Callable[[dict], bool]:
     return poll
 
 
-def big_builds_allowed(ctx: SolveContext) -> bool:
-    """Whether ``prepare`` may build the big tables (minutes, gigabytes): only for a caller that
-    shows progress, as ``puzzle prepare`` does. A server preparing its workers (no progress
-    display) only loads them if they are already on disk, so it starts in seconds."""
-    return ctx.on_progress is not None
-
-
 class OptimalSolver(Solver):
     """IDA* with pattern databases (4x4) or linear conflict (other sizes): shortest solutions."""
 
@@ -122,16 +116,18 @@ class OptimalSolver(Solver):
     #: (presets, short scrambles) are answered at once, still optimally, without the build.
     quick_try_nodes = 1_000_000
 
-    def prepare(self, ctx: SolveContext) -> bool:
+    def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
         """Load or build the 4x4 tables now, so the first 15-puzzle solve is fast.
 
-        Builds the 7-8 tables only for a caller that shows progress (``puzzle prepare``; see
-        :func:`big_builds_allowed`) and when memory and disk suffice; otherwise says why on the
-        log and makes sure the 6-6-3 tables are ready instead. That caller also gets the thin
-        boards' tables (:data:`small_boards.PREPARED_SHAPES`, about 85 MB, a minute or two).
+        Builds the 7-8 tables (minutes, 2.4 GB of memory) only with ``big_builds`` (``puzzle
+        prepare``) and when memory and disk suffice, else says why on the log; without them it
+        makes sure the 6-6-3 tables (about 10 s) are ready instead. A server preparing its
+        workers (no ``big_builds``) only loads the 7-8 tables if they are on disk, so it starts
+        in seconds. ``big_builds`` also builds the thin boards' tables
+        (:data:`small_boards.PREPARED_SHAPES`, about 85 MB, a minute or two).
         """
         try:
-            if big_builds_allowed(ctx):
+            if big_builds:
                 for rows, cols in small_boards.PREPARED_SHAPES:
                     small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
                 short = pdb_compact.shortfall(4, 4, self.partition78)

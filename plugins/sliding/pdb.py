@@ -61,7 +61,7 @@ def pattern_path(rows: int, cols: int, pattern: Sequence[int]) -> Path:
 # --------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _flood(seed, free, cols, not_first_col, not_last_col):
+def flood_region(seed, free, cols, not_first_col, not_last_col):
     """The connected set of ``free`` cells reachable from the ``seed`` bit(s)."""
     r = seed
     while True:
@@ -93,7 +93,7 @@ def _expand_chunk(cur, nxt, seen, dist, depth, lo, hi, k, ncells, cols, weights,
         while m != 0:
             low = m & -m
             m ^= low
-            region = _flood(low, free, cols, not_first_col, not_last_col)
+            region = flood_region(low, free, cols, not_first_col, not_last_col)
             for j in range(k):
                 p = pos[j]
                 adj = nbr_mask[p] & region
@@ -105,7 +105,7 @@ def _expand_chunk(cur, nxt, seen, dist, depth, lo, hi, k, ncells, cols, weights,
                         q += 1
                     nidx = idx + (q - p) * weights[j]
                     nfree = (free | (np.int64(1) << p)) & ~qbit
-                    nreg = _flood(np.int64(1) << p, nfree, cols, not_first_col, not_last_col)
+                    nreg = flood_region(np.int64(1) << p, nfree, cols, not_first_col, not_last_col)
                     canon = nreg & -nreg
                     if (np.int64(seen[nidx]) & canon) == 0:
                         seen[nidx] = np.int64(seen[nidx]) | canon
@@ -116,7 +116,7 @@ def _expand_chunk(cur, nxt, seen, dist, depth, lo, hi, k, ncells, cols, weights,
     return fresh
 
 
-def _masks(rows: int, cols: int):
+def board_masks(rows: int, cols: int):
     n = rows * cols
     full = (1 << n) - 1
     first = sum(1 << (r * cols) for r in range(rows))
@@ -159,7 +159,7 @@ def build_pattern(rows: int, cols: int, pattern: Sequence[int],
     k = len(pattern)
     size = n ** k
     weights = np.array([n ** j for j in range(k)], dtype=np.int64)
-    full, nfirst, nlast, nbr_mask = _masks(rows, cols)
+    full, nfirst, nlast, nbr_mask = board_masks(rows, cols)
     # Masks of blank regions: one bit per cell, so the frontier and seen arrays need n bits.
     mask_type = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
     dist = np.full(size, UNSET, dtype=np.uint8)
@@ -168,7 +168,7 @@ def build_pattern(rows: int, cols: int, pattern: Sequence[int],
 
     goal_idx = sum((t - 1) * n ** j for j, t in enumerate(pattern))
     occ = sum(1 << (t - 1) for t in pattern)
-    region = _flood(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst), np.int64(nlast))
+    region = flood_region(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst), np.int64(nlast))
     canon = region & -region
     dist[goal_idx] = 0
     seen[goal_idx] = canon

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .ida import LinearConflictSearch
+from .ida_lc import LinearConflictSearch
 
 #: Window lengths tried, in order (each pass slides by half a window).
 WINDOWS = (12, 18, 24, 30, 36, 44)
