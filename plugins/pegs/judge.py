@@ -316,7 +316,7 @@ class Judge:
         return (answer or "unknown"), sum(int(lane.state[1]) for lane in lanes)
 
     def _probe(self, start: int, width: int) -> bool:
-        """A heuristic probe (:func:`.levels.beam`) of ``width``: True proves "can"."""
+        """A heuristic probe (:func:`.fastdfs.beam`) of ``width``: True proves "can"."""
         return bool(fastdfs.beam(np.uint64(start), self.top, self.levels[self.top], self.need,
                             self.to, self.flip, self.tables, self.pag_weights, self.loss_t,
                             self.need_vals, self.dead_table, self.hard, self.nbr, width,

@@ -20,7 +20,7 @@
    peg above the table, a Bloom filter of every position with a jump into the table
    (:func:`.levels.parents_bloom`) drops most dead positions without trying their jumps. The
    search runs in two lanes, one per core, that share the dead-position cache
-   (:meth:`Judge._exhaust`).
+   (:meth:`.judge.Judge._exhaust`).
 
 Steps 4 to 7 share one :class:`~.judge.Judge` per board, goal (and, for "one peg anywhere",
 position class), built from the tables on disk (:mod:`.tables`): its table of positions proved
