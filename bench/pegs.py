@@ -248,10 +248,10 @@ def bench_verdict(total: int, budget: float, seed: int = 12) -> None:
 def bench_fewest(cap: float = 60.0) -> None:
     from dataclasses import replace
 
-    from plugins.pegs import verdict
+    from plugins.pegs import tables, verdict
     from plugins.pegs.fewest import FewestMovesSolver
     from plugins.pegs.rules import group_jumps
-    from plugins.pegs.solver import compile_problem
+    from plugins.pegs.search import compile_problem
 
     solver = FewestMovesSolver()
     print(f"\nfewest moves (a move = a chain of jumps by one peg), cap {cap:g} s each; time "
@@ -287,7 +287,7 @@ def bench_fewest(cap: float = 60.0) -> None:
     one("37-hole board, vacancy c1, last peg e1", PUZZLE.parse(PRESETS["european-c1"]),
         "(where affordable)")
     english = PUZZLE.parse(PRESETS["english"])
-    path = verdict._cache_path(compile_problem(english), verdict.LARGE_POSITIONS)
+    path = tables.cache_path(compile_problem(english), tables.LARGE_POSITIONS)
     if not path.exists():
         t0 = time.perf_counter()
         verdict.prepare_table(english)  # what `puzzle pegs table english` does, once

@@ -128,7 +128,7 @@ def test_gives_up_without_claiming_optimality():
 
 # -- the breadth-first search over chain moves (boards of at most 64 holes) ------------------
 
-from plugins.pegs import chainbfs, verdict  # noqa: E402
+from plugins.pegs import chainbfs, tables, verdict  # noqa: E402
 from plugins.pegs.fewest import fewest_moves  # noqa: E402
 from plugins.pegs.presets import PRESETS  # noqa: E402
 
@@ -158,7 +158,7 @@ def test_partial_table_and_growing_tables_agree(inst, monkeypatch):
     """A table that stops a few pegs short of the start (positions above it pruned by pagodas
     only), a visited table and level arrays that must grow many times: same answer, and the
     unsolvable ones are refuted by running out of positions."""
-    monkeypatch.setattr(verdict, "LIVE_POSITIONS", 40)
+    monkeypatch.setattr(tables, "LIVE_POSITIONS", 40)
     monkeypatch.setattr(chainbfs, "TABLE_BITS", 3)
     monkeypatch.setattr(chainbfs, "LEVEL_MIN", 2)
     verdict._judges.clear()

@@ -23,7 +23,8 @@ from plugins.pegs import lp
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.presets import PRESETS
 from plugins.pegs.puzzle import PegSolitaire
-from plugins.pegs.solver import SearchSolver, compile_problem
+from plugins.pegs.search import compile_problem
+from plugins.pegs.solver import SearchSolver
 
 pytestmark = pytest.mark.skipif(not lp.AVAILABLE, reason="scipy is not installed")
 PUZZLE = PegSolitaire()
@@ -98,10 +99,10 @@ def test_no_goal_peg_means_no_programme():
 def test_the_table_library_holds_true_pagodas(text):
     """Weights aimed at a table's bound are pagodas for the drawing's jumps (their bound itself
     is computed by the judge and checked by the verdict tests)."""
-    from plugins.pegs import verdict
+    from plugins.pegs.judge import Judge
 
     inst = parse_instance(text)
-    judge = verdict.Judge(inst, 200)
+    judge = Judge(inst, 200)
     library = lp.table_library(inst.board, judge.levels[judge.top], samples=40)
     assert library
     for pg in library:

@@ -17,7 +17,8 @@ from plugins.pegs.classes import class_verdict
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.presets import PRESETS
 from plugins.pegs.puzzle import PegSolitaire
-from plugins.pegs.solver import PlainSolver, SearchSolver, compile_problem, search
+from plugins.pegs.search import compile_problem
+from plugins.pegs.solver import PlainSolver, SearchSolver, search
 
 PUZZLE = PegSolitaire()
 SEARCH = SearchSolver()

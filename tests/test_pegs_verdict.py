@@ -15,7 +15,10 @@ import numpy as np
 import pytest
 from test_pegs_solver import brute_jumps
 
-from plugins.pegs import verdict
+from plugins.pegs import fastdfs, tables, verdict
+from plugins.pegs import judge as judge_module
+from plugins.pegs import levels as lv
+from plugins.pegs.book import OpeningBook
 from plugins.pegs.parse import parse_instance
 from plugins.pegs.presets import PRESETS
 from plugins.pegs.puzzle import PegSolitaire
@@ -96,7 +99,7 @@ def test_full_table_decides_every_position_exactly(fresh, text):
 
 @pytest.mark.parametrize("text", BOARDS)
 def test_search_above_a_small_backward_set_is_never_wrong(fresh, text):
-    fresh.setattr(verdict, "LIVE_POSITIONS", 40)  # forces the compiled search for most positions
+    fresh.setattr(tables, "LIVE_POSITIONS", 40)  # forces the compiled search for most positions
     inst = parse_instance(text)
     truth = oracle(inst)
     seen = check(sample(inst, truth), truth)
@@ -105,8 +108,8 @@ def test_search_above_a_small_backward_set_is_never_wrong(fresh, text):
 
 
 def test_python_fallback_is_never_wrong(fresh):
-    fresh.setattr(verdict.lv, "AVAILABLE", False)  # as on boards of more than 64 holes
-    fresh.setattr(verdict, "BACKWARD_BUDGET", 30)
+    fresh.setattr(lv, "AVAILABLE", False)  # as on boards of more than 64 holes
+    fresh.setattr(judge_module, "BACKWARD_BUDGET", 30)
     inst = parse_instance(BOARDS[0])
     truth = oracle(inst)
     seen = check(sample(inst, truth, count=600), truth)
@@ -156,9 +159,9 @@ def refutations_are_right(inst, truth, words, seed) -> int:
 def test_pagodas_found_by_linear_programming_are_never_wrong(fresh, text):
     """The programme's pagodas (the board's library, and one per position, kept afterwards)
     decide positions above a small table: every such "cannot" is checked by the oracle."""
-    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
-    fresh.setattr(verdict, "LIBRARY_SAMPLES", 8)  # a small library leaves work for the programme
-    fresh.setattr(verdict, "BEAM_WIDTHS", ())  # the programme runs before any search
+    fresh.setattr(tables, "LIVE_POSITIONS", 40)
+    fresh.setattr(tables, "LIBRARY_SAMPLES", 8)  # a small library leaves work for the programme
+    fresh.setattr(judge_module, "BEAM_WIDTHS", ())  # the programme runs before any search
     inst = parse_instance(text)
     truth = oracle(inst)
     assert refutations_are_right(inst, truth, "linear programming", seed=11)
@@ -187,10 +190,10 @@ def test_table_bounds_are_the_least_values_over_every_image():
 def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
     """Above the table's top, a pagoda's bound is its least value over the top level (every way
     to the goal passes through it): stronger than the goal's value, and checked here."""
-    fresh.setattr(verdict, "LIVE_POSITIONS", 60)
-    fresh.setattr(verdict, "LARGE_POSITIONS", 60)  # a "large" table: the table library too
-    fresh.setattr(verdict, "LIBRARY_SAMPLES", 60)
-    fresh.setattr(verdict, "TABLE_LIBRARY_SAMPLES", 40)
+    fresh.setattr(tables, "LIVE_POSITIONS", 60)
+    fresh.setattr(tables, "LARGE_POSITIONS", 60)  # a "large" table: the table library too
+    fresh.setattr(tables, "LIBRARY_SAMPLES", 60)
+    fresh.setattr(tables, "TABLE_LIBRARY_SAMPLES", 40)
     by_bound = 0
     for text in (BOARDS[0], BOARDS[2], BOARDS[3]):
         inst = parse_instance(text)
@@ -198,7 +201,7 @@ def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
         judge = verdict.judge_for(inst)
         assert any(judge.bound(pg) > pg.value(judge.problem.goal) for pg in judge.pagodas)
         if text == BOARDS[0]:  # the table library joined the goal's
-            assert len(judge.library) > len(verdict._load_or_build_library(judge.problem))
+            assert len(judge.library) > len(tables.load_or_build_library(judge.problem))
         by_bound += refutations_are_right(
             inst, truth, "that can reach the goal (the table holds them all)", seed=13)
     assert by_bound
@@ -206,11 +209,11 @@ def test_pagodas_against_the_table_bound_are_never_wrong(fresh):
 
 @pytest.mark.parametrize("text", [BOARDS[0], BOARDS[2]])
 def test_probe_is_exact_when_wide_enough_and_never_claims_a_dead_position(fresh, text):
-    """The heuristic probe (``levels.beam``) carries pagoda values from parent to child and
+    """The heuristic probe (``fastdfs.beam``) carries pagoda values from parent to child and
     ranks children by score. With a width that keeps every child it is an exhaustive search,
     so it finds a way down from every position that has one; at width 1 it may miss some,
     but it never claims one for a position that cannot reach the goal."""
-    fresh.setattr(verdict, "LIVE_POSITIONS", 40)  # a small table: the probe has levels to walk
+    fresh.setattr(tables, "LIVE_POSITIONS", 40)  # a small table: the probe has levels to walk
     inst = parse_instance(text)
     truth = oracle(inst)
     judge = verdict.judge_for(inst, wait=True)
@@ -224,10 +227,10 @@ def test_probe_is_exact_when_wide_enough_and_never_claims_a_dead_position(fresh,
             continue
         for width in probed:
             judge.dead_table[:] = 0
-            found = verdict.lv.beam(np.uint64(pos), judge.top, top_keys, judge.need, judge.to,
-                                    judge.flip, judge.tables, judge.pag_weights, judge.loss_t,
-                                    judge.need_vals, judge.dead_table, judge.hard, judge.nbr,
-                                    width, judge._bloom(), judge.bloom_bits)
+            found = fastdfs.beam(np.uint64(pos), judge.top, top_keys, judge.need, judge.to,
+                                 judge.flip, judge.tables, judge.pag_weights, judge.loss_t,
+                                 judge.need_vals, judge.dead_table, judge.hard, judge.nbr,
+                                 width, judge._bloom(), judge.bloom_bits)
             assert not found or truth[state.pegs], (text, state.pegs, width)
             if width > 1:
                 assert found == truth[state.pegs], (text, state.pegs)
@@ -240,7 +243,7 @@ def test_filter_of_the_level_above_the_table_keeps_every_live_position(fresh, te
     """``parents_bloom`` stands for the positions one peg above the table that can reach the
     goal: the search drops a position it rejects as dead, so it must hold every live one
     (checked against the oracle), and it is only worth its memory if it rejects dead ones."""
-    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    fresh.setattr(tables, "LIVE_POSITIONS", 40)
     inst = parse_instance(text)
     truth = oracle(inst)
     judge = verdict.judge_for(inst, wait=True)
@@ -250,8 +253,8 @@ def test_filter_of_the_level_above_the_table_keeps_every_live_position(fresh, te
         pos = board.to_compact(grid)
         if pos.bit_count() != judge.top + 1:
             continue
-        key = verdict.lv.canon(np.uint64(pos), judge.tables)
-        kept = verdict.lv._maybe(judge.above, judge.above_bits, key)
+        key = lv.canon(np.uint64(pos), judge.tables)
+        kept = lv.maybe(judge.above, judge.above_bits, key)
         assert kept or not alive, (text, grid)
         rejected += not kept
     assert judge.above_bits > 6 and rejected > 0
@@ -260,13 +263,13 @@ def test_filter_of_the_level_above_the_table_keeps_every_live_position(fresh, te
 def test_a_damaged_filter_on_disk_is_built_again_not_trusted(fresh, tmp_path):
     """A filter read from disk that lacks the parents of top-level positions would drop live
     positions (a wrong "cannot"): it is checked on load and built again."""
-    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
+    fresh.setattr(tables, "LIVE_POSITIONS", 40)
     inst = parse_instance(BOARDS[0])
     judge = verdict.judge_for(inst, wait=True)
     built = judge.above.copy()
     [path] = tmp_path.glob("pegs-live-*-above-*.npz")
     # Signed as if sound, so only the spot check against the top level's parents can catch it.
-    params = f"{verdict._table_params(judge.problem, judge.positions)}-above-{judge.above_bits}"
+    params = f"{tables.table_params(judge.problem, judge.positions)}-above-{judge.above_bits}"
     save_arrays(path, params, {"above": np.zeros_like(built)})
     fresh.setattr(verdict, "_judges", OrderedDict())
     fresh.setattr(verdict, "_building", {})
@@ -280,8 +283,8 @@ def test_each_lane_of_the_exact_search_alone_and_both_together_are_exact(fresh):
     dead-position table (``Judge._exhaust``). Each lane alone must be an exact search (its
     jump arrays permuted together), and two lanes sharing the table must agree with the
     oracle, whatever the other one has stored; so must the lanes the judge made itself."""
-    fresh.setattr(verdict, "LIVE_POSITIONS", 40)
-    fresh.setattr(verdict, "BEAM_WIDTHS", ())  # no probes: the exhaustive search decides
+    fresh.setattr(tables, "LIVE_POSITIONS", 40)
+    fresh.setattr(judge_module, "BEAM_WIDTHS", ())  # no probes: the exhaustive search decides
     text = BOARDS[2]
     inst = parse_instance(text)
     truth = oracle(inst)
@@ -322,7 +325,7 @@ def test_opening_book_holds_every_position_near_the_start_decided_exactly(fresh)
     from plugins.pegs.commands import pegs_group
 
     text = BOARDS[3]
-    fresh.setattr(verdict, "LARGE_POSITIONS", 40)
+    fresh.setattr(tables, "LARGE_POSITIONS", 40)
     out = CliRunner().invoke(pegs_group, ["table", text])
     assert out.exit_code == 0, out.output
     assert "in the opening book" in out.stdout and "from 1 start" in out.stdout
@@ -346,7 +349,7 @@ def test_opening_book_holds_every_position_near_the_start_decided_exactly(fresh)
     for grid in reachable:
         known = judge.book_verdict(board.to_compact(grid))
         assert known == truth[grid], (text, grid)  # in the book (not None), and right
-        keys.add(int(verdict.lv.canon(np.uint64(board.to_compact(grid)), judge.tables)))
+        keys.add(int(lv.canon(np.uint64(board.to_compact(grid)), judge.tables)))
     assert keys == {int(k) for k in judge.book.alive} | {int(k) for k in judge.book.dead}
     assert judge.open_book(start) == 0  # already there
     # A fresh judge finds it on disk; the verdict answers from it.
@@ -367,19 +370,19 @@ def test_a_damaged_opening_book_is_ignored(tmp_path):
     """A book read from disk whose contents do not match its digest would give wrong verdicts:
     it is read as empty, as is a file that is not a book."""
     keys = np.array([3, 5, 9], np.uint64)
-    book = verdict.OpeningBook(keys, np.array([4, 6], np.uint64), np.array([7], np.uint64))
+    book = OpeningBook(keys, np.array([4, 6], np.uint64), np.array([7], np.uint64))
     path = tmp_path / "book.npz"
     book.save(path)
-    loaded = verdict.OpeningBook.load(path)
+    loaded = OpeningBook.load(path)
     assert loaded.verdict(5) is True and loaded.verdict(6) is False and loaded.verdict(8) is None
     with np.load(path) as data:
         parts = {name: data[name] for name in data.files}
     parts["dead"] = np.array([4, 8], np.uint64)  # 6 became 8, the digest unchanged
     np.savez(path, **parts)
-    assert len(verdict.OpeningBook.load(path)) == 0
+    assert len(OpeningBook.load(path)) == 0
     book.save(path)
     path.write_bytes(path.read_bytes()[:-40])  # cut short, as by a full disk
-    assert len(verdict.OpeningBook.load(path)) == 0
+    assert len(OpeningBook.load(path)) == 0
     path.write_bytes(b"not a book")
-    assert len(verdict.OpeningBook.load(path)) == 0
+    assert len(OpeningBook.load(path)) == 0
 

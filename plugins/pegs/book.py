@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 from . import levels as lv
-from .count import _grow, _Side
 
 #: Most positions a book takes from one start: whole levels (jumps from the start) while the
 #: total stays within it. About four minutes of work on two cores for the 37-hole board
@@ -118,16 +117,16 @@ def opening_levels(start: int, need: np.ndarray, to: np.ndarray, flip: np.ndarra
                    ) -> list[np.ndarray]:
     """The canonical positions 1, 2, ... jumps from ``start``, whole levels while the total stays
     within ``budget``, and only levels with more than ``stop_pegs`` pegs (the table below
-    decides the rest). Grown like the counter's forward levels (:func:`.count._grow`), with no
+    decides the rest). Grown like the counter's forward levels (:func:`.levels.grow`), with no
     pruning: every position reachable is one a player may reach."""
     no_pagodas = np.zeros((0, 1), np.int64), np.zeros((0, len(need)), np.int64)
-    side = _Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
+    side = lv.Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
                  np.ones(1, np.uint64), start.bit_count(), False, *no_pagodas,
                  np.zeros(0, np.int64), 0)
     out: list[np.ndarray] = []
     total = 0
     while side.pegs - 1 > stop_pegs:
-        keys, _ = _grow(side, need, to, flip, tables, len(side.keys) * 8)
+        keys, _ = lv.grow(side, need, to, flip, tables, len(side.keys) * 8)
         if not len(keys) or total + len(keys) > budget:
             break
         out.append(keys)

@@ -31,8 +31,6 @@ from .symmetry import goal_symmetries
 
 #: Default memory budget of a count, in bytes.
 DEFAULT_MEMORY = 4 * 2**30
-#: Parents expanded per kernel call (between progress reports and Ctrl+C checks).
-CHUNK = 1 << 18
 
 
 class CountRefused(InputError):
@@ -69,16 +67,6 @@ class CountResult:
                            for level in self.levels]}
 
 
-class _Side:
-    """One growing side: its current level (sorted keys, counts) and pruning tables."""
-
-    def __init__(self, name, keys, counts, pegs, backward, weights, delta, bound, complement):
-        self.name, self.keys, self.counts, self.pegs = name, keys, counts, pegs
-        self.backward, self.weights, self.delta, self.bound = backward, weights, delta, bound
-        self.complement = np.uint64(complement)
-        self.growth = 8.0  # last observed size ratio between levels (a guess at first)
-
-
 def _pagoda_arrays(board, pagodas, jumps, backward):
     """Per-pagoda hole weights and per-jump change of the tracked total."""
     if not pagodas:
@@ -107,8 +95,8 @@ class CountStopped(Exception):
 class _Problem:
     """Both sides of a count ready to grow, and the tables the kernels need."""
 
-    fwd: _Side
-    bwd: _Side
+    fwd: lv.Side
+    bwd: lv.Side
     tables: np.ndarray
     need: np.ndarray
     to: np.ndarray
@@ -116,7 +104,7 @@ class _Problem:
     holes: int
     symmetries: int
 
-    def next_side(self) -> tuple[_Side, _Side] | None:
+    def next_side(self) -> tuple[lv.Side, lv.Side] | None:
         """(the side to grow next, the other one): always the smaller; None when they met."""
         fwd, bwd = self.fwd, self.bwd
         if not (fwd.pegs > bwd.pegs and len(fwd.keys) and len(bwd.keys)):
@@ -153,7 +141,7 @@ def _problem(inst: PegInstance) -> _Problem | None:
     fpag = pagodas_for(board, goal)
     fw, fd = _pagoda_arrays(board, fpag, jumps, False)
     fbound = np.array([pg.value(goal) for pg in fpag], dtype=np.int64)
-    fwd = _Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
+    fwd = lv.Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
                 np.ones(1, np.uint64), start.bit_count(), False, fw, fd, fbound, 0)
     # Backward side from the goal (every allowed single hole for "one peg anywhere"), pruned by
     # pagodas of the start's empty holes: value(empty) must stay >= value(start's empty holes).
@@ -174,7 +162,7 @@ def _problem(inst: PegInstance) -> _Problem | None:
         order = sorted(seeds)
         bkeys = np.array(order, np.uint64)
         bcounts = np.array([seeds[c] for c in order], np.uint64)
-    bwd = _Side("backward", bkeys, bcounts, goal_pegs, True, bw, bd, bbound, board.full)
+    bwd = lv.Side("backward", bkeys, bcounts, goal_pegs, True, bw, bd, bbound, board.full)
     return _Problem(fwd, bwd, tables, need, to, need | to, board.n, len(perms))
 
 
@@ -210,9 +198,9 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
                 f"{side.growth:.1f}x per level); the budget is {memory / 2**30:.1f} GB")
         t0 = time.monotonic()
         try:
-            keys, counts = _grow(side, problem.need, problem.to, problem.flip, problem.tables, guess,
+            keys, counts = lv.grow(side, problem.need, problem.to, problem.flip, problem.tables, guess,
                                  should_stop)
-        except _Stopped:
+        except lv.GrowStopped:
             raise CountStopped(result.levels) from None
         peak = max(peak, keys.nbytes * 2 + counts.nbytes * 2 + side.keys.nbytes * 2
                    + other.keys.nbytes * 2)
@@ -236,10 +224,6 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
     result.peak_bytes = peak
     result.seconds = time.monotonic() - started
     return result
-
-
-class _Stopped(Exception):
-    pass
 
 
 #: The estimate builds levels for real while the next one is guessed at most this many
@@ -267,7 +251,7 @@ class CountEstimate:
     positions: int = 0
 
 
-def _binomial_step(side: _Side, holes: int) -> float:
+def _binomial_step(side: lv.Side, holes: int) -> float:
     """How much C(holes, pegs) grows from this side's level to its next one."""
     p = side.pegs
     return p / (holes - p + 1) if not side.backward else (holes - p) / (p + 1)
@@ -298,7 +282,7 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
             break
         peak = max(peak, projected)
         step = _binomial_step(side, problem.holes)
-        keys, counts = _grow(side, problem.need, problem.to, problem.flip, problem.tables, guess)
+        keys, counts = lv.grow(side, problem.need, problem.to, problem.flip, problem.tables, guess)
         raw = len(keys) / max(1, len(side.keys))
         scale[side.name] = raw / step if step > 0 else 1.0
         side.growth = max(1.0, raw)
@@ -332,37 +316,7 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
                          int(min(positions, limit)))
 
 
-def _grow(side: _Side, need, to, flip, tables, guess: int, should_stop=None):
-    """The next level of ``side``: (sorted keys, counts). Raises OverflowError past 2**64, and
-    _Stopped when ``should_stop()`` is true before a chunk."""
-    capacity = 1 << max(10, (2 * guess).bit_length())
-    while True:
-        hkeys = np.zeros(capacity, np.uint64)
-        hcounts = np.zeros(capacity, np.uint64)
-        flags = np.zeros(3, np.int64)
-        for lo in range(0, len(side.keys), CHUNK):
-            if should_stop is not None and should_stop():
-                raise _Stopped
-            hi = min(len(side.keys), lo + CHUNK)
-            lv.expand(side.keys, side.counts, lo, hi, need, to, flip, side.backward, tables,
-                      side.weights, side.delta, side.bound, side.complement, hkeys, hcounts,
-                      flags)
-            if flags[0]:
-                break
-        if flags[1]:
-            raise OverflowError("a count exceeds 2**64; this problem has too many solutions "
-                                "for this counter")
-        if not flags[0]:
-            break
-        capacity *= 2  # too full: start the level again with twice the room
-    used = hkeys != 0
-    keys, counts = hkeys[used], hcounts[used]
-    del hkeys, hcounts
-    order = np.argsort(keys, kind="stable")
-    return keys[order], counts[order]
-
-
-def _exact_total(fwd: _Side, bwd: _Side, orbits) -> int:
+def _exact_total(fwd: lv.Side, bwd: lv.Side, orbits) -> int:
     """The meeting sum in Python integers (when it passes 2**64)."""
     _, fi, bi = np.intersect1d(fwd.keys, bwd.keys, assume_unique=True, return_indices=True)
     total = 0
@@ -391,14 +345,14 @@ def forward_level_sizes(inst: PegInstance) -> list[tuple[int, int, int]]:
     need = np.array([(1 << f) | (1 << o) for f, o, t in board.jumps], dtype=np.uint64)
     to = np.array([1 << t for f, o, t in board.jumps], dtype=np.uint64)
     none_w, none_d = np.zeros((0, board.n), np.int64), np.zeros((0, len(need)), np.int64)
-    side = _Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
+    side = lv.Side("forward", np.array([lv.canon(np.uint64(start), tables)], np.uint64),
                  np.ones(1, np.uint64), start.bit_count(), False, none_w, none_d,
                  np.zeros(0, np.int64), 0)
     out = []
     while len(side.keys):
         full = int(lv.orbit_sizes(side.keys, tables).sum())
         out.append((side.pegs, len(side.keys), full))
-        keys, _ = _grow(side, need, to, need | to, tables, len(side.keys) * 8)
+        keys, _ = lv.grow(side, need, to, need | to, tables, len(side.keys) * 8)
         side.keys, side.counts = keys, np.ones(len(keys), np.uint64)  # counts unused here
         side.pegs -= 1
     return out

@@ -30,7 +30,7 @@ from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
 from . import chainbfs
 from .board import PegInstance
 from .classes import class_verdict
-from .solver import compile_problem, quick_verdict
+from .search import compile_problem, quick_verdict
 
 #: Boards up to this many holes use the exact table of positions that can reach the goal.
 TABLE_HOLES = 25
@@ -160,7 +160,8 @@ class FewestMovesSolver(Solver):
         return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})
 
     def _solve_bfs(self, instance: PegInstance, ctx: SolveContext):
-        from .verdict import LARGE_POSITIONS, judge_for  # the large table when on disk
+        from .tables import LARGE_POSITIONS  # the large table when on disk
+        from .verdict import judge_for
 
         judge = judge_for(instance, wait=True)
         p = compile_problem(instance)  # the judge's symmetry group: it depends on the goal only

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fastdfs
-
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency
@@ -63,9 +61,6 @@ def byte_tables(perms: list[tuple[int, ...]], n: int) -> np.ndarray:
 
 
 if AVAILABLE:
-    _fd_lookup = fastdfs._lookup
-    _fd_insert_images = fastdfs._insert_images
-
     @njit(cache=True)
     def canon(x, tables):
         best = x
@@ -99,7 +94,7 @@ if AVAILABLE:
         return out
 
     @njit(cache=True)
-    def _value(x, weights):
+    def weight(x, weights):
         total = 0
         k = 0
         while x:
@@ -131,7 +126,7 @@ if AVAILABLE:
             c = counts[i]
             src = ~pos & complement if complement != np.uint64(0) else pos
             for k in range(npag):
-                vals[k] = _value(src, weights[k])
+                vals[k] = weight(src, weights[k])
             for j in range(need.shape[0]):
                 if backward:
                     ok = (pos & to[j]) != np.uint64(0) and (pos & need[j]) == np.uint64(0)
@@ -200,7 +195,7 @@ if AVAILABLE:
         return total, common
 
     @njit(cache=True)
-    def _member(sorted_keys, x):
+    def member(sorted_keys, x):
         i = np.searchsorted(sorted_keys, x)
         return i < sorted_keys.shape[0] and sorted_keys[i] == x
 
@@ -288,207 +283,66 @@ if AVAILABLE:
         return out
 
     @njit(cache=True)
-    def _maybe(bloom, bits, x):
+    def maybe(bloom, bits, x):
         h = _bloom_slot(x, bits)
         return (bloom[h >> 6] >> np.uint64(h & 63)) & np.uint64(1) != np.uint64(0)
 
     @njit(cache=True, inline="always")
-    def _in_top(top_keys, tables, bloom, bits, x):
+    def in_top(top_keys, tables, bloom, bits, x):
         """Whether ``x`` (any symmetric image) is in the sorted ``top_keys``, whose
         :func:`bloom_filter` ``bloom`` settles most misses without the binary search."""
         c = canon(x, tables)
-        return _maybe(bloom, bits, c) and _member(top_keys, c)
+        return maybe(bloom, bits, c) and member(top_keys, c)
 
-    @njit(cache=True, nogil=True)
-    def search_down(top_keys, top, need, to, flip, loss_t, need_vals, tables, perms, n, dead,
-                    stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits,
-                    above, above_bits):
-        """Depth-first search from ``stack_pos[0]`` down to ``top`` pegs, where a position is
-        alive exactly when its canonical form is in ``top_keys`` (sorted). Resumable: ``state``
-        = [depth, positions expanded]. ``dead`` is the dead-position table of
-        :mod:`.fastdfs` (every symmetric image stored, so lookups need no canonicalising).
-        ``bloom``: :func:`bloom_filter` of ``top_keys`` (most misses end there, without the
-        binary search's cache misses). ``above``: :func:`parents_bloom` of ``top_keys``, a
-        superset of the positions with ``top + 1`` pegs that can reach the goal: one with
-        ``top + 1`` pegs that is not in it is dead, without trying its jumps (each a cache
-        miss in ``bloom``). ``loss_t[j, k]``: what jump ``j`` takes from pagoda ``k`` (rows
-        per jump); ``need_vals[k]``: the least value a position may keep.
-        Returns 1 (a way down was found), 0 (none: proved dead) or 2 (budget used)."""
-        jumps = need.shape[0]
-        npag = loss_t.shape[1]
-        d = state[0]
-        start_count = 0
-        x = stack_pos[0]
-        while x:
-            start_count += 1
-            x &= x - np.uint64(1)
-        while d >= 0:
-            pos = stack_pos[d]
-            j = stack_next[d]
-            count = start_count - d
-            last = count - 1 == top
-            above_top = count - 2 == top
-            pushed = False
-            while j < jumps:
-                if (pos & need[j]) == need[j] and (pos & to[j]) == 0:
-                    child = pos ^ flip[j]
-                    if last:
-                        if _in_top(top_keys, tables, bloom, bloom_bits, child):
-                            stack_next[d] = j + 1
-                            state[0] = d
-                            return 1
-                        j += 1
-                        continue
-                    # No early exit: a straight loop over contiguous rows vectorises, which
-                    # pays with dozens of pagodas.
-                    short = 0
-                    for k in range(npag):
-                        short += stack_vals[d, k] - loss_t[j, k] < need_vals[k]
-                    if short or (above_top and not _maybe(above, above_bits,
-                                                          canon(child, tables))) \
-                            or _fd_lookup(dead, child):
-                        j += 1
-                        continue
-                    stack_next[d] = j + 1
-                    d += 1
-                    stack_pos[d] = child
-                    stack_next[d] = 0
-                    for k in range(npag):
-                        stack_vals[d, k] = stack_vals[d - 1, k] - loss_t[j, k]
-                    state[1] += 1
-                    pushed = True
-                    break
-                j += 1
-            if pushed:
-                budget -= 1
-                if budget <= 0:
-                    state[0] = d
-                    return 2
-                continue
-            _fd_insert_images(dead, pos, perms, n)
-            d -= 1
-        state[0] = d
-        return 0
 
-    @njit(cache=True)
-    def _score(pos, hard, nbr):
-        """Lower is more promising: pegs on hard-to-clear holes, and stranded pegs."""
-        total = 0
-        x = pos
-        k = 0
-        while x:
-            if x & np.uint64(1):
-                total += hard[k]
-                if (pos & nbr[k]) == np.uint64(0):
-                    total += 3
-            x >>= np.uint64(1)
-            k += 1
-        return total
+# -- growing a level ------------------------------------------------------------------------------
 
-    #: Scores above this count as this in the beam's ranking (more than any board of 64
-    #: holes reaches).
-    SCORE_LIMIT = 1023
+#: Parents expanded per kernel call (between progress reports and Ctrl+C checks).
+CHUNK = 1 << 18
 
-    @njit(cache=True, inline="always")
-    def _first_time(keys, stamps, stamp, x):
-        """True the first time ``x`` is offered with this ``stamp`` (then remembered)."""
-        mask = keys.shape[0] - 1
-        i = np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
-        while stamps[i] == stamp:
-            if keys[i] == x:
-                return False
-            i = (i + 1) & mask
-        keys[i] = x
-        stamps[i] = stamp
-        return True
 
-    @njit(cache=True, nogil=True)
-    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss_t, need_vals, dead,
-             hard, nbr, width, bloom, bloom_bits):
-        """A heuristic probe: keep the ``width`` most promising positions per peg count from
-        ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
-        form is in ``top_keys``. True only when such a position is reached (a proof that the
-        goal can be reached); False proves nothing. ``loss_t[j, k]``: what jump ``j`` takes
-        from pagoda ``k``; ``bloom``: as for :func:`search_down`.
+class GrowStopped(Exception):
+    """Raised by :func:`grow` when ``should_stop()`` said stop before a chunk."""
 
-        Each kept position carries its pagoda values (a child's are its parent's less the
-        jump's loss, one contiguous row), so none is summed over the board again.
-        """
-        jumps = need.shape[0]
-        npag = loss_t.shape[1]
-        room = max(1, width) * jumps
-        cur = np.empty(max(1, width), dtype=np.uint64)
-        vals = np.zeros((max(1, width), max(npag, 1)), dtype=np.int64)
-        nxt_vals = np.zeros_like(vals)
-        kids = np.empty(room, dtype=np.uint64)
-        parent = np.empty(room, dtype=np.int64)
-        via = np.empty(room, dtype=np.int64)
-        scores = np.empty(room, dtype=np.int64)
-        ranked = np.empty(room, dtype=np.int64)
-        # Children seen at this level (open addressing; a slot counts only when stamped with
-        # the level's peg count, so nothing is cleared between levels).
-        seen_size = 16
-        while seen_size < 2 * room:
-            seen_size *= 2
-        seen_keys = np.zeros(seen_size, dtype=np.uint64)
-        seen_count = np.full(seen_size, -1, dtype=np.int64)
-        cur[0] = start
-        for k in range(npag):
-            vals[0, k] = _value(start, pag_weights[k])
-        ncur = 1
-        count = 0
-        x = start
-        while x:
-            count += 1
-            x &= x - np.uint64(1)
-        while count > top and ncur > 0:
-            last = count - 1 == top
-            m = 0
-            for i in range(ncur):
-                pos = cur[i]
-                for j in range(jumps):
-                    if (pos & need[j]) != need[j] or (pos & to[j]) != np.uint64(0):
-                        continue
-                    child = pos ^ flip[j]
-                    if last:
-                        if _in_top(top_keys, tables, bloom, bloom_bits, child):
-                            return True
-                        continue
-                    short = 0
-                    for k in range(npag):
-                        short += vals[i, k] - loss_t[j, k] < need_vals[k]
-                    if short == 0 and _first_time(seen_keys, seen_count, count, child):
-                        kids[m] = child
-                        parent[m] = i
-                        via[m] = j
-                        m += 1
-            if last:
-                return False
-            # By score (a counting sort; ties in the order found), the first ``width`` not known
-            # dead: the dead table is a cache miss per look-up, so only those that may be kept
-            # are looked up.
-            hist = np.zeros(SCORE_LIMIT + 2, dtype=np.int64)
-            for r in range(m):
-                sc = min(_score(kids[r], hard, nbr), SCORE_LIMIT)
-                scores[r] = sc
-                hist[sc + 1] += 1
-            for sc in range(SCORE_LIMIT + 1):
-                hist[sc + 1] += hist[sc]
-            for r in range(m):
-                ranked[hist[scores[r]]] = r
-                hist[scores[r]] += 1
-            ncur = 0
-            for r in range(m):
-                if ncur == width:
-                    break
-                i = ranked[r]
-                if _fd_lookup(dead, kids[i]):
-                    continue
-                cur[ncur] = kids[i]
-                j = via[i]
-                for k in range(npag):
-                    nxt_vals[ncur, k] = vals[parent[i], k] - loss_t[j, k]
-                ncur += 1
-            vals, nxt_vals = nxt_vals, vals
-            count -= 1
-        return False
+
+class Side:
+    """One growing side of a level-set search (forward from a start, or backward from a goal):
+    its current level (sorted canonical ``keys`` and their ``counts``, see the module
+    docstring), its peg count and its pagoda pruning tables (the ``weights``, ``delta`` and
+    ``bound`` arguments of :func:`expand`)."""
+
+    def __init__(self, name, keys, counts, pegs, backward, weights, delta, bound, complement):
+        self.name, self.keys, self.counts, self.pegs = name, keys, counts, pegs
+        self.backward, self.weights, self.delta, self.bound = backward, weights, delta, bound
+        self.complement = np.uint64(complement)
+        self.growth = 8.0  # last observed size ratio between levels (a guess at first)
+
+
+def grow(side: Side, need, to, flip, tables, guess: int, should_stop=None):
+    """The next level of ``side``: (sorted keys, counts). Raises OverflowError past 2**64, and
+    GrowStopped when ``should_stop()`` is true before a chunk."""
+    capacity = 1 << max(10, (2 * guess).bit_length())
+    while True:
+        hkeys = np.zeros(capacity, np.uint64)
+        hcounts = np.zeros(capacity, np.uint64)
+        flags = np.zeros(3, np.int64)
+        for lo in range(0, len(side.keys), CHUNK):
+            if should_stop is not None and should_stop():
+                raise GrowStopped
+            hi = min(len(side.keys), lo + CHUNK)
+            expand(side.keys, side.counts, lo, hi, need, to, flip, side.backward, tables,
+                   side.weights, side.delta, side.bound, side.complement, hkeys, hcounts,
+                   flags)
+            if flags[0]:
+                break
+        if flags[1]:
+            raise OverflowError("a count exceeds 2**64; this problem has too many solutions "
+                                "for this counter")
+        if not flags[0]:
+            break
+        capacity *= 2  # too full: start the level again with twice the room
+    used = hkeys != 0
+    keys, counts = hkeys[used], hcounts[used]
+    del hkeys, hcounts
+    order = np.argsort(keys, kind="stable")
+    return keys[order], counts[order]
