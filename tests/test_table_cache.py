@@ -188,3 +188,24 @@ def test_the_command_line_option_sets_the_budget_and_refuses_nonsense(tmp_path):
                         capture_output=True, text=True, env=env, timeout=120)
     assert ok.returncode == 0, ok.stderr
     assert "budget 300M" in ok.stdout
+
+
+def test_sliding_pattern_databases_count_toward_the_budget(tmp_path, monkeypatch):
+    from plugins.sliding import pdb_file
+
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    monkeypatch.setenv(BUDGET_ENV, "3000")
+    from engine import table_cache
+
+    table = np.arange(1000, dtype=np.uint8)
+    for name in ("a.pdb", "b.pdb", "c.pdb"):
+        pdb_file.save(tmp_path / name, table, {"name": name})
+    assert table_cache().usage() <= 3000
+    assert not (tmp_path / "a.pdb").exists()  # the least recently used went
+    assert pdb_file.load(tmp_path / "a.pdb", {"name": "a.pdb"}) is None  # so it is rebuilt
+    loaded = pdb_file.load(tmp_path / "b.pdb", {"name": "b.pdb"})  # mapped, and now used
+    pdb_file.save(tmp_path / "d.pdb", table, {"name": "d.pdb"})
+    assert sorted(p.name for p in tmp_path.glob("*.pdb")) == ["b.pdb", "d.pdb"]
+    assert loaded is not None and np.array_equal(loaded, table)
+    with pytest.raises(OSError, match="larger than the cache budget"):
+        pdb_file.save(tmp_path / "big.pdb", np.zeros(5000, np.uint8), {"name": "big"})
