@@ -677,7 +677,8 @@ def confirm_table(state: PegInstance, judge: Judge) -> Judge | None:
     if not judge.compiled:
         return judge  # the Python fallback's table is built in memory, never read from a file
     if judge.positions < LARGE_POSITIONS:
-        with fresh_tables():
+        # Written at once (whatever the request's admission rule): it replaces a wrong file.
+        with fresh_tables(), keep_tables_after(1):
             fresh = Judge(state, judge.positions)
         if fresh.levels.keys() == judge.levels.keys() and all(
                 np.array_equal(fresh.levels[k], judge.levels[k]) for k in fresh.levels):
