@@ -26,11 +26,19 @@ from .hookspecs import hookimpl  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
 from .paths import cache_dir  # noqa: E402
 from .solving import replay  # noqa: E402
+from .tablecache import (  # noqa: E402
+    TableCache,
+    fresh_tables,
+    keep_tables_after,
+    pinned_tables,
+    table_cache,
+)
 from .wording import plural  # noqa: E402
 
 __all__ = [
     "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
     "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "THUMBNAIL", "Task",
-    "TaskResult", "Unsolvable",
-    "cache_dir", "hookimpl", "plural", "replay",
+    "TableCache", "TaskResult", "Unsolvable",
+    "cache_dir", "fresh_tables", "hookimpl", "keep_tables_after", "pinned_tables", "plural",
+    "replay", "table_cache",
 ]

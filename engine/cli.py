@@ -24,6 +24,7 @@ from typing import Any, Mapping, NoReturn
 
 import click
 
+from . import tablecache
 from ._ctrl_c import guard_startup
 from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
@@ -65,7 +66,21 @@ def _read_instance(text: str) -> str:
     return text
 
 
+def _cache_budget(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    try:
+        tablecache.parse_size(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    # Through the environment, so that the worker processes a command starts follow it too.
+    os.environ[tablecache.BUDGET_ENV] = value
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--cache-budget", metavar="SIZE", expose_value=False, callback=_cache_budget,
+              help="Bytes the table cache folder may hold, e.g. 2G or 500M (default: "
+                   "$PUZZLE_ENGINE_CACHE_BUDGET, else 4G); least recently used tables go first.")
 def cli() -> None:
     """Solve, render and explore puzzles from every installed puzzle plugin."""
 

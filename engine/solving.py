@@ -22,6 +22,7 @@ from .contract import Instance, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
+from .tablecache import pinned_tables
 from .wording import plural
 
 if TYPE_CHECKING:
@@ -387,7 +388,8 @@ def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: 
             ctx = SolveContext(cancel=cancel, on_progress=on_progress)
             started = time.perf_counter()
             try:
-                ready, error = bool(_prepare(solver, ctx, big_builds)), None
+                with pinned_tables():  # built on purpose: the cache's budget evicts them last
+                    ready, error = bool(_prepare(solver, ctx, big_builds)), None
             except Exception as exc:  # a plugin's bug must not stop the others preparing
                 ready, error = False, f"{type(exc).__name__}: {exc}"
             yield Preparation(puzzle.id, solver.name, ready, time.perf_counter() - started, error)

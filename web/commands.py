@@ -6,10 +6,15 @@ imports the web app (datasette's ``register_commands`` pattern).
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from engine import hookimpl
 from engine.jobs.model import DEFAULT_QUEUE
+from engine.tablecache import KEEP_AFTER_ENV
+
+from .editor_view import KEEP_TABLES_AFTER
 
 
 def prepare_first() -> None:
@@ -61,6 +66,9 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 
     for line in startup_warnings(get_registry()):  # a broken or slow plugin is said at start
         click.echo(f"warning: {line}", err=True)
+    # Solve jobs for visitors' boards write a table to the cache folder only the second time it
+    # is needed (the workers inherit this; `puzzle worker` reads the same variable).
+    os.environ.setdefault(KEEP_AFTER_ENV, str(KEEP_TABLES_AFTER))
     if prepare and not redis:  # with Redis, the `puzzle worker` processes prepare their own
         prepare_first()
     config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from engine import InputError
+from engine import InputError, keep_tables_after
 from engine.errors import PuzzleError
 from engine.solving import owner_of
 from engine.tasks import refusal
@@ -22,6 +22,9 @@ from .state import boards, registry
 MAX_SEED = 2**63 - 1
 #: Wall time (seconds) a puzzle may spend judging a live position after each edit.
 ASSESS_BUDGET = 0.05
+#: A table a verdict needs is written to the cache folder the n-th time it is needed (app
+#: config ``KEEP_TABLES_AFTER``): one-off boards sent by anonymous visitors stay in memory.
+KEEP_TABLES_AFTER = 2
 
 
 def parse_seed(raw: str) -> int:
@@ -89,7 +92,8 @@ def assessment_json(puzzle, state) -> dict:
     A plugin that fails here must not break editing: its verdict is simply "unknown".
     """
     try:
-        verdict = puzzle.assess(state, budget=ASSESS_BUDGET)
+        with keep_tables_after(current_app.config.get("KEEP_TABLES_AFTER", KEEP_TABLES_AFTER)):
+            verdict = puzzle.assess(state, budget=ASSESS_BUDGET)
         result = {"verdict": str(verdict.verdict), "reason": str(verdict.reason or ""),
                   "detail": str(verdict.detail or "")}
     except Exception:  # noqa: BLE001 - a plugin's bug is not the user's input error

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from engine import table_cache
 
 from . import levels as lv
 
@@ -85,21 +86,20 @@ class OpeningBook:
         return h.hexdigest()
 
     def save(self, path: Path) -> None:
-        """Write atomically (a read-only cache only costs building the book again)."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")  # two builders never mix
-            np.savez(tmp, alive=self.alive, dead=self.dead, starts=self.starts,
-                     digest=np.array(self.digest()))
-            tmp.replace(path)
-        except OSError:
-            pass
+        """Store through the engine's table cache (atomically; a read-only cache only costs
+        building the book again)."""
+        arrays = {"alive": self.alive, "dead": self.dead, "starts": self.starts,
+                  "digest": np.array(self.digest())}
+        table_cache().write(path, lambda out: np.savez(out, **arrays))
 
     @classmethod
     def load(cls, path: Path) -> OpeningBook:
         """The book on disk, or an empty one when it is missing or fails its check."""
+        f = table_cache().read(path)  # None: never built, or evicted from the cache
+        if f is None:
+            return cls.empty()
         try:
-            with np.load(path) as data:
+            with f, np.load(f, allow_pickle=False) as data:
                 book = cls(data["alive"], data["dead"], data["starts"])
                 digest = str(data["digest"])
         except Exception:  # noqa: BLE001 - a truncated zip, a file of another kind, ...

@@ -8,7 +8,7 @@ import time
 
 import click
 
-from engine import InputError, plural
+from engine import InputError, pinned_tables, plural
 
 from .count import DEFAULT_MEMORY, CountRefused, LevelInfo, count_solutions
 from .puzzle import PegSolitaire
@@ -111,7 +111,8 @@ def table_command(instance: str) -> None:
                        f"({time.monotonic() - started:6.1f} s)", err=True)
 
     try:
-        judge = prepare_table(inst, progress, library_progress, book_progress)
+        with pinned_tables():  # built on purpose: the cache's budget evicts them last
+            judge = prepare_table(inst, progress, library_progress, book_progress)
     except KeyboardInterrupt:
         click.echo("error: stopped", err=True)
         sys.exit(3)

@@ -159,11 +159,12 @@ class FewestMovesSolver(Solver):
                               stats={"nodes": expanded})
         return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})
 
-    def _solve_bfs(self, instance: PegInstance, ctx: SolveContext):
+    def _solve_bfs(self, instance: PegInstance, ctx: SolveContext, fresh=None):
+        """``fresh``: a judge whose table was just built from scratch (no check needed)."""
         from .tables import LARGE_POSITIONS  # the large table when on disk
-        from .verdict import judge_for
+        from .verdict import confirm_table, judge_for
 
-        judge = judge_for(instance, wait=True)
+        judge = fresh or judge_for(instance, wait=True)
         p = compile_problem(instance)  # the judge's symmetry group: it depends on the goal only
         stats = {"method": "breadth-first over chain moves", "table_pegs": judge.top,
                  "table_positions": judge.backward_size}
@@ -179,7 +180,15 @@ class FewestMovesSolver(Solver):
             return GaveUp(reason, stats={**stats, "nodes": exc.visited, "bound": exc.bound})
         stats["nodes"] = visited
         if jumps is None:
+            # Stored for good: the table it rests on is checked once more first (a damaged
+            # table must not become a permanent wrong "unsolvable").
+            trusted = judge if fresh else confirm_table(instance, judge)
+            if trusted is None:
+                return GaveUp("The table this answer rests on changed on disk and could not be "
+                              "checked again; ask again.", stats=stats)
+            if trusted is not judge:
+                return self._solve_bfs(instance, ctx, fresh=trusted)
             return Unsolvable("Exhaustive search: no sequence of moves reaches the goal.",
-                              stats=stats)
+                              stats={**stats, "table": "checked again"})
         stats["moves"] = count
         return Solved(tuple(p.move_name(j) for j in jumps), optimal=True, stats=stats)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+
+from .parse import parse_instance
+
 ENGLISH = "__ooo__/__ooo__/ooooooo/ooo.ooo/ooooooo/__ooo__/__ooo__"
 EUROPEAN = "__ooo__/_ooooo_/ooooooo/ooo.ooo/ooooooo/_ooooo_/__ooo__"
 WIEGLEB = ("___ooo___/___ooo___/___ooo___/ooooooooo/oooo.oooo/ooooooooo/"
@@ -35,3 +39,15 @@ PRESETS = {
     "square-6": "geometry: square; goal: any; board: oooooo/oooooo/oo.ooo/oooooo/oooooo/oooooo",
     "triangle-corners": f"geometry: triangular; goal: ./../.../..../o...o; board: {TRIANGLE_5}",
 }
+
+
+@functools.cache
+def _preset_boards() -> frozenset[tuple]:
+    return frozenset((i.geometry, i.rows, i.cols, i.holes, i.goal)
+                     for i in map(parse_instance, PRESETS.values()))
+
+
+def is_preset_board(state) -> bool:
+    """Whether ``state`` (a PegInstance) is played on a preset's board towards its goal, whatever
+    pegs are left: its tables are worth keeping on disk even when a web request asks first."""
+    return (state.geometry, state.rows, state.cols, state.holes, state.goal) in _preset_boards()

@@ -31,17 +31,23 @@ position stays dead, so the cache never makes a verdict wrong.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
 import time
 from collections import OrderedDict
 
-from engine import Assessment, plural
+import numpy as np
+
+from engine import Assessment, fresh_tables, keep_tables_after, plural, table_cache
 
 from . import tables
 from .board import PegInstance
 from .classes import class_verdict, invariant_for
 from .judge import Judge, book_assessment, describe_goal, pagoda_assessment, table_assessment
+from .presets import is_preset_board
 from .search import compile_problem
+from .tablefile import load_arrays
 
 #: Judges kept in memory.
 MAX_JUDGES = 4
@@ -64,20 +70,26 @@ def judge_for(state: PegInstance, *, wait: bool = True) -> Judge | None:
     """The shared :class:`Judge` of the state's board and goal, built on first use.
 
     With ``wait=False`` a missing judge is built in a background thread and None is returned
-    until it is ready, so a person playing is never kept waiting by a table build.
+    until it is ready, so a person playing is never kept waiting by a table build; one such
+    build runs at a time (see :func:`building`), which bounds the CPU a stream of new boards
+    can take. A judge on the small table looks again (:meth:`engine.TableCache.appeared`)
+    for a large table another process has built since, and moves to it.
     """
     key = _key(state)
     with _judges_lock:
         judge = _judges.get(key)
         if judge is not None:
             _judges.move_to_end(key)
+            large = tables.cache_path(judge.problem, tables.LARGE_POSITIONS)
+            if (judge.compiled and judge.positions < tables.LARGE_POSITIONS
+                    and key not in _building and table_cache().appeared(large)):
+                _start_build(key, state)  # this judge answers until the new one is ready
             return judge
         thread = _building.get(key)
         if thread is None:
-            thread = threading.Thread(target=_build, args=(key, state), daemon=True,
-                                      name="pegs-judge")
-            _building[key] = thread
-            thread.start()
+            if not wait and _building:
+                return None
+            thread = _start_build(key, state)
     if not wait:
         return None
     thread.join()
@@ -86,21 +98,77 @@ def judge_for(state: PegInstance, *, wait: bool = True) -> Judge | None:
     return judge or Judge(state)  # a failed background build: raise here
 
 
-def _build(key: tuple, state: PegInstance) -> None:
+def building(state: PegInstance) -> bool:
+    """Whether the table of the state's board and goal is being built now."""
+    with _judges_lock:
+        return _key(state) in _building
+
+
+def _start_build(key: tuple, state: PegInstance) -> threading.Thread:
+    """Start building the judge of ``key`` in a thread (call under ``_judges_lock``). It runs
+    in the caller's context (the table cache's admission rule, :func:`engine.keep_tables_after`)."""
+    thread = threading.Thread(target=contextvars.copy_context().run,
+                              args=(_build, key, state, is_preset_board(state)), daemon=True,
+                              name="pegs-judge")
+    _building[key] = thread
+    thread.start()
+    return thread
+
+
+def _build(key: tuple, state: PegInstance, preset: bool) -> None:
+    judge = None
     try:
-        try:
-            judge = Judge(state, tables.LARGE_POSITIONS, load_only=True)
-        except FileNotFoundError:
-            judge = Judge(state)
+        # A preset board's tables are always worth keeping on disk.
+        with keep_tables_after(1) if preset else contextlib.nullcontext():
+            try:
+                judge = Judge(state, tables.LARGE_POSITIONS, load_only=True)
+            except FileNotFoundError:
+                judge = Judge(state)
     except Exception:  # noqa: BLE001 - reported by the waiting caller, which builds again
+        pass
+    finally:
         with _judges_lock:
             _building.pop(key, None)
-        return
+            if judge is not None:
+                _judges[key] = judge
+                _judges.move_to_end(key)
+                while len(_judges) > MAX_JUDGES:
+                    _judges.popitem(last=False)
+
+
+def forget_judge(state: PegInstance) -> None:
+    """Drop the shared judge of the state's board and goal (its table failed a check): the
+    next :func:`judge_for` builds it again."""
     with _judges_lock:
-        _judges[key] = judge
-        _building.pop(key, None)
-        while len(_judges) > MAX_JUDGES:
-            _judges.popitem(last=False)
+        _judges.pop(_key(state), None)
+
+
+def confirm_table(state: PegInstance, judge: Judge) -> Judge | None:
+    """Check the table of ``judge`` once more, before a final "unsolvable" that rests on it is
+    given (and stored for good). A table small enough to build in seconds is built again from
+    scratch (nothing read from disk; :func:`engine.fresh_tables`) and compared; a large one is
+    compared with its file, whose digest is verified again. The judge to trust: ``judge`` when
+    it passes, the fresh one when its table was wrong (it replaces the shared judge and the
+    file), None when the check could not be made (the large table's file is gone or differs)."""
+    if not judge.compiled:
+        return judge  # the Python fallback's table is built in memory, never read from a file
+    if judge.positions < tables.LARGE_POSITIONS:
+        # Written at once (whatever the request's admission rule): it replaces a wrong file.
+        with fresh_tables(), keep_tables_after(1):
+            fresh = Judge(state, judge.positions)
+        if fresh.levels.keys() == judge.levels.keys() and all(
+                np.array_equal(fresh.levels[k], judge.levels[k]) for k in fresh.levels):
+            return judge
+        with _judges_lock:
+            _judges[_key(state)] = fresh
+        return fresh
+    params = tables.table_params(judge.problem, judge.positions)
+    on_disk = load_arrays(tables.cache_path(judge.problem, judge.positions), params)
+    mine = {f"k{k}": v for k, v in judge.levels.items()}
+    if on_disk is not None and on_disk.keys() == mine.keys() and all(
+            np.array_equal(on_disk[k], mine[k]) for k in mine):
+        return judge
+    return None
 
 
 def prepare_table(state: PegInstance, progress=None, library_progress=None,
@@ -149,10 +217,14 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     for pg in pagodas:
         if pg.value(pos) < pg.value(goal):
             return pagoda_assessment(pg, pos, goal, board)
+    if judge is None and not building(state):
+        return Assessment("unknown", "Not decided yet: another board's table is being built.",
+                          "Tables are built one at a time; this board's starts when that one is "
+                          "done. Ask again in a moment.")
     if judge is None:
         return Assessment("unknown", "Not decided yet: this board's table is being built.",
                           "The table of positions that can reach this goal is built once per "
-                          "board and goal (up to a minute), then kept on disk.")
+                          "board and goal (up to a minute), then kept.")
     deadline = started + budget
     if not judge.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
         return Assessment("unknown", "Not decided within the time allowed.",

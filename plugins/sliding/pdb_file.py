@@ -12,6 +12,9 @@ several processes share one copy in the page cache.
 
 Files are written to a temporary file in the same directory, flushed, then renamed into place:
 a reader never sees a half-written file, and a failed or cancelled build leaves nothing behind.
+Each file is reported to the engine's table cache (:func:`engine.table_cache`), which keeps the
+cache folder within its size budget: it may evict a file later (a process that has it mapped
+keeps its data; the next load finds no file and the table is rebuilt).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
+
+from engine import table_cache
 
 MAGIC = b"PZLPDB2\n"
 _ALIGN = 64
@@ -48,10 +53,14 @@ def crc32(data) -> int:
 def save(path: Path, array: np.ndarray, meta: Mapping[str, Any]) -> None:
     """Write ``array`` (C-contiguous) with ``meta`` to ``path`` atomically.
 
-    Raises OSError when the directory cannot be created or written (callers fall back to keeping
-    the table in memory).
+    Raises OSError when the directory cannot be created or written, or the file would not fit
+    the cache's budget (callers fall back to keeping the table in memory).
     """
     array = np.ascontiguousarray(array)
+    budget = table_cache().budget
+    if array.nbytes > budget:
+        raise OSError(f"the table ({array.nbytes / 2**20:.0f} MiB) is larger than the cache budget "
+                      f"({budget / 2**20:.0f} MiB; PUZZLE_ENGINE_CACHE_BUDGET)")
     header = json.dumps({"dtype": array.dtype.str, "shape": list(array.shape),
                          "crc32": crc32(array), "meta": dict(meta)}, sort_keys=True).encode()
     head = MAGIC + struct.pack("<I", len(header)) + header
@@ -73,6 +82,7 @@ def save(path: Path, array: np.ndarray, meta: Mapping[str, Any]) -> None:
         except OSError:
             pass
         raise
+    table_cache().stored(path)
 
 
 def load(path: Path, meta: Mapping[str, Any]) -> np.ndarray | None:
@@ -110,6 +120,7 @@ def load(path: Path, meta: Mapping[str, Any]) -> np.ndarray | None:
                           offset=offset).reshape(shape)
     if crc32(array) != header["crc32"]:
         return _damaged(path, "checksum mismatch")
+    table_cache().used(path)
     return array
 
 
