@@ -250,7 +250,7 @@ def job_step_svg(job_id):
     """A step of a solved job's solution as SVG: ``?step=N`` (default: the last).
 
     The job holds the instance and the moves, so the URL stays short however long the solution
-    is (83,000 moves do not fit in a query string); ``stored-N`` ids work across restarts.
+    is (83,000 moves do not fit in a query string); ``stored-...`` ids work across restarts.
     """
     job, moves = solved_job(job_id, "to show")
     step = parse_step(request.args.get("step"), moves)

@@ -226,8 +226,8 @@ def perform(request: dict, grace: float) -> dict:
 
 
 def _store(redis: redis.Redis, report: dict) -> str | None:
-    number = RedisAnswerStore(redis).put(report)
-    return None if number is None else f"{STORED_PREFIX}{number}"
+    key = RedisAnswerStore(redis).put(report)
+    return None if key is None else f"{STORED_PREFIX}{key}"
 
 
 #: How long a work horse that has its answer waits for an unreachable Redis to report it.

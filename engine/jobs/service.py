@@ -28,6 +28,7 @@ from .model import (
     JobRequest,
     JobRunner,
     status_of_report,
+    stored_key_kind,
 )
 from .store import AnswerStore
 
@@ -62,9 +63,9 @@ class JobService:
             return
 
         def put(job: Job = job, report: dict = report) -> None:
-            row_id = self.store.put(report)
-            if row_id is not None:
-                job.stored_id = f"{STORED_PREFIX}{row_id}"
+            key = self.store.put(report)
+            if key is not None:
+                job.stored_id = f"{STORED_PREFIX}{key}"
 
         self.later.write(f"the {report.get('status')} answer of {_describe(job.request)}", put)
 
@@ -140,8 +141,8 @@ class JobService:
         request = self.request(puzzle_id, instance_text, solver, time_limit)
         stored = self.store.get(request.puzzle, request.solver, request.instance)
         if stored is not None:
-            row_id, report = stored
-            return self._stored_job(row_id, request, report)
+            key, report = stored
+            return self._stored_job(key, request, report)
         job = self.runner.submit(request)
         # Written in the background: a busy store never delays a submit.
         self._record(job, now=False)
@@ -151,15 +152,15 @@ class JobService:
         if not isinstance(job_id, str) or not job_id:
             raise JobNotFound("a job id is required")
         if job_id.startswith(STORED_PREFIX):
-            # Stored answers need no memory of the job: the id names the row.
-            row = job_id[len(STORED_PREFIX):]
-            # SQLite row ids are signed 64-bit: a longer number is no row (and would overflow).
-            valid = row.isascii() and row.isdigit() and len(row) <= 18
-            found = self.store.get_by_id(int(row)) if valid else None
+            # Stored answers need no memory of the job: the id names the answer (its key, or
+            # the number an earlier version gave it; the store tells which it holds).
+            key = job_id[len(STORED_PREFIX):]
+            found = self.store.get_by_id(key) if stored_key_kind(key) else None
             if found is None:
-                raise JobNotFound(f"there is no job {job_id!r}")
+                raise JobNotFound(f"there is no job {job_id!r}: no stored answer has this id (it is "
+                                  f"unknown, or the store that kept it was emptied since)")
             request, report = found
-            return self._stored_job(int(row), request, report)
+            return self._stored_job(key, request, report)
         try:
             return self.runner.get(job_id)
         except JobNotFound:
@@ -206,9 +207,9 @@ class JobService:
         self.store.close()
 
     @staticmethod
-    def _stored_job(row_id: int, request: JobRequest, report: dict) -> Job:
+    def _stored_job(key: str, request: JobRequest, report: dict) -> Job:
         now = time.time()
-        return Job(id=f"{STORED_PREFIX}{row_id}", stored_id=f"{STORED_PREFIX}{row_id}",
+        return Job(id=f"{STORED_PREFIX}{key}", stored_id=f"{STORED_PREFIX}{key}",
                    request=request, status=status_of_report(report),
                    submitted_at=now, started_at=now, finished_at=now,
                    progress=dict(report.get("stats") or {}), result=report, from_store=True)
