@@ -162,3 +162,37 @@ def test_the_share_is_counted_across_web_processes_in_redis(redis_server, queue)
     assert post(first, "192.0.2.1", body).status_code == 429
     assert post(second, "192.0.2.1", body).status_code == 429
     assert post(second, "192.0.2.2", body).status_code == 202
+
+
+# -- the editor's heavy requests ----------------------------------------------------------------
+
+
+def test_heavy_editor_requests_have_a_bounded_share_and_cheap_ones_are_never_refused(tmp_path):
+    app = make_app(tmp_path, THREADS=8, HEAVY_PER_CLIENT=2)
+    client = app.test_client()
+    gate = app.extensions["puzzle_heavy_gate"]
+    assert gate.total == 4  # half the threads: the other half is always free for cheap requests
+    validate = {"instance": "0110"}
+    try:
+        gate.enter("127.0.0.1")
+        gate.enter("127.0.0.1")  # this client's two editor requests are in progress
+        mine = client.post("/api/pairs/validate", json=validate, environ_base={"REMOTE_ADDR": "127.0.0.1"})
+        assert mine.status_code == 429 and mine.headers["Retry-After"] == "1"
+        assert "2 editor requests in progress" in mine.get_json()["error"]
+        theirs = client.post("/api/pairs/validate", json=validate, environ_base={"REMOTE_ADDR": "127.0.0.2"})
+        assert theirs.status_code == 200
+        gate.enter("127.0.0.3")
+        gate.enter("127.0.0.4")  # now all four places are taken
+        full = client.post("/api/pairs/validate", json=validate, environ_base={"REMOTE_ADDR": "127.0.0.5"})
+        assert full.status_code == 429 and "busy" in full.get_json()["error"]
+        assert client.get("/api/puzzles").status_code == 200  # cheap: never gated
+        assert client.get("/api/pairs/render.svg?instance=0110").status_code == 200
+        for holder in ("127.0.0.1", "127.0.0.1", "127.0.0.3", "127.0.0.4"):
+            gate.leave(holder)
+        # Every answered request gave its place back, a 400 included.
+        assert client.post("/api/pairs/validate", json={"instance": "2"}).status_code == 400
+        for _ in range(5):
+            assert client.post("/api/pairs/validate", json=validate).status_code == 200
+        assert gate._in_flight == 0 and not gate._by_client
+    finally:
+        app.extensions["puzzle_jobs"].close()

@@ -28,9 +28,11 @@
 ``CLIENT_HEADER``     the request header that names the client (e.g. ``X-Forwarded-For``, whose
                       last address is taken), set only behind a proxy that always sets it;
                       default: the connection's remote address
-``HEAVY_REQUESTS``    editor requests (validate, edit, random, replay, describe, render) served
-                      at once, so cheap ones always find a free thread (default: half of
-                      ``THREADS``, at least 1); ``THREADS`` is the WSGI server's (default 8)
+``HEAVY_REQUESTS``    editor requests (validate, edit, random, replay, describe, tasks) served
+                      at once, so cheap ones always find a free thread; past it they answer 429
+                      (default: half of ``THREADS``, at least 1; ``THREADS``: the WSGI server's
+                      request threads, default 8)
+``HEAVY_PER_CLIENT``  the same for one client (default 3); see :mod:`web.clients`
 
 The runner and store are chosen by :func:`engine.jobs.open_jobs`.
 """
@@ -134,8 +136,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, errors, pages
+    from . import api, clients, errors, pages
     errors.install(app)
+    clients.install(app)
     app.after_request(_protect_pages)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
