@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/soak.py                  # 12 clients, 150 s
     .venv/bin/python bench/soak.py --clients 16 --seconds 60
+    .venv/bin/python bench/soak.py --adversarial --seconds 40   # quiet baseline, then attack
 
 Starts `puzzle serve` on a free localhost port (with a deliberately misbehaving plugin added,
 tests/rogue.py, whose "sleeper" solver ignores its deadline: the runaways), then runs clients
@@ -11,6 +12,15 @@ limit), while
   * a prober times a cheap GET (/api/puzzles) five times a second.
 At the end it prints the RSS samples, the count of 5xx answers, whether every accepted job
 reached a final state, and the p50/p99 of the cheap GET. Bounded to 3 minutes of load.
+
+``--adversarial`` runs two phases of ``--seconds`` each against `puzzle serve` with its default
+threads and shares: a quiet baseline, then an attack. In both, a prober (from 127.0.0.3) times
+cheap GETs and another client (127.0.0.2) solves one small sliding board after another. The
+attack adds an editor flood (16 clients, 127.0.1.1-16, validate and edit without pause), a
+slow-connection hold (120 sockets from 127.0.0.4 sending one header line a second) and a queue
+flood from 127.0.0.1 (8 threads submitting hard solves without pause). It prints, per phase, the
+p50/p99 of the cheap GETs and of the other client's job latency (submit to answer, retries after
+429/503 included), the flood's answers, and the server's CPU time per editor request.
 """
 
 from __future__ import annotations
@@ -265,5 +275,210 @@ def main() -> None:
     print(f"server output: {len(out.splitlines())} lines; tracebacks/leaks: {tail[:3]}")
 
 
+# -- the adversarial mix ---------------------------------------------------------------------------
+
+
+def call(port: int, source: str, method: str, path: str, body: dict | None = None,
+         timeout: float = 30) -> tuple[int, dict, bytes]:
+    """One request from the loopback address ``source`` (the server tells clients apart by it)."""
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request(method, path, body=None if body is None else json.dumps(body),
+                     headers={"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        conn.close()
+
+
+def shuffled(size: int, steps: int, rng: random.Random) -> str:
+    """A solvable board: a random walk of the blank from the goal."""
+    cells = list(range(1, size * size)) + [0]
+    blank = size * size - 1
+    for _ in range(steps):
+        r, c = divmod(blank, size)
+        options = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if 0 <= r + dr < size and 0 <= c + dc < size]
+        nr, nc = rng.choice(options)
+        other = nr * size + nc
+        cells[blank], cells[other] = cells[other], cells[blank]
+        blank = other
+    return "/".join(" ".join(str(v) for v in cells[i * size:(i + 1) * size]) for i in range(size))
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def phase(port: int, server_pid: int, seconds: float, attack: bool) -> dict:
+    stop = threading.Event()
+    lock = threading.Lock()
+    out: dict = {"cheap_ms": [], "job_s": [], "job_codes": Counter(), "editor": Counter(),
+                 "flood": Counter(), "held": 0}
+
+    def prober() -> None:
+        paths = ["/api/puzzles", "/api/puzzles/sliding"]
+        i = 0
+        while not stop.is_set():
+            t = time.perf_counter()
+            try:
+                call(port, "127.0.0.3", "GET", paths[i % 2], timeout=30)
+                ms = (time.perf_counter() - t) * 1000
+            except OSError:
+                ms = 30_000.0
+            with lock:
+                out["cheap_ms"].append(ms)
+            i += 1
+            stop.wait(0.1)
+
+    def other_client() -> None:
+        rng = random.Random(2)
+        while not stop.is_set():
+            board = shuffled(3, 30 + rng.randrange(1000), rng)
+            began = time.perf_counter()
+            job = None
+            while job is None and not stop.is_set():
+                code, headers, body = call(port, "127.0.0.2", "POST", "/api/sliding/jobs",
+                                           {"instance": board, "solver": "optimal", "time_limit": 5})
+                with lock:
+                    out["job_codes"][code] += 1
+                if code in (200, 202):
+                    job = json.loads(body)
+                else:
+                    stop.wait(float(headers.get("Retry-After", 1)))
+            while job is not None and not job.get("done") and not stop.is_set():
+                stop.wait(0.1)
+                job = json.loads(call(port, "127.0.0.2", "GET", f"/api/jobs/{job['id']}")[2])
+            if job is not None and job.get("done"):
+                with lock:
+                    out["job_s"].append(time.perf_counter() - began)
+
+    def editor(n: int) -> None:
+        rng = random.Random(100 + n)
+        source = f"127.0.1.{n + 1}"
+        while not stop.is_set():
+            if rng.random() < 0.5:
+                path, body = "/api/sliding/validate", {"instance": shuffled(rng.choice((4, 5)), 200, rng)}
+            elif rng.random() < 0.5:
+                path, body = "/api/pegs/validate", {"instance": rng.choice(["english", "triangle-5"])}
+            else:
+                path, body = "/api/sliding/edit", {"instance": shuffled(4, 100, rng), "action": "shuffle:5"}
+            try:
+                code = call(port, source, "POST", path, body)[0]
+            except OSError:
+                code = 599
+            with lock:
+                out["editor"][code] += 1
+
+    def queue_flood(n: int) -> None:
+        rng = random.Random(200 + n)
+        while not stop.is_set():
+            try:
+                code = call(port, "127.0.0.1", "POST", "/api/sliding/jobs",
+                            {"instance": shuffled(4, 500, rng), "solver": "optimal", "time_limit": 5})[0]
+            except OSError:
+                code = 599
+            with lock:
+                out["flood"][code] += 1
+            if code != 202:
+                stop.wait(0.05)
+
+    def hold() -> None:
+        socks = []
+        for _ in range(120):
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                                source_address=("127.0.0.4", 0))
+                sock.sendall(b"GET /api/puzzles HTTP/1.1\r\nHost: x\r\n")
+                socks.append(sock)
+            except OSError:
+                break
+        out["held"] = len(socks)
+        while not stop.wait(1.0):
+            for sock in list(socks):
+                try:
+                    sock.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    socks.remove(sock)
+        for sock in socks:
+            sock.close()
+
+    threads = [threading.Thread(target=prober), threading.Thread(target=other_client)]
+    if attack:
+        threads += [threading.Thread(target=editor, args=(i,)) for i in range(16)]
+        threads += [threading.Thread(target=queue_flood, args=(i,)) for i in range(8)]
+        threads.append(threading.Thread(target=hold))
+    cpu0 = cpu_seconds(server_pid)
+    for t in threads:
+        t.daemon = True
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    out["cpu"] = cpu_seconds(server_pid) - cpu0
+    for t in threads:
+        t.join(timeout=40)
+    return out
+
+
+def adversarial(seconds: float, workers: int) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="soak-adv-"))
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "engine.cli", "serve", "--port", str(port),
+                               "--data-dir", str(tmp / "data"), "--workers", str(workers),
+                               "--no-prepare"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for _ in range(300):
+            try:
+                if call(port, "127.0.0.3", "GET", "/api/puzzles", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise SystemExit("the server did not start")
+        call(port, "127.0.0.3", "POST", "/api/sliding/jobs", {"instance": "1 2 3/4 5 6/0 7 8"})  # warm up
+        time.sleep(3)
+        print(f"adversarial soak: {seconds:.0f} s quiet, then {seconds:.0f} s under attack "
+              f"({workers} workers, default threads and shares)")
+        results = [("quiet", phase(port, server.pid, seconds, attack=False)),
+                   ("attack", phase(port, server.pid, seconds, attack=True))]
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            log, _ = server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            log, _ = server.communicate()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{'phase':7} {'cheap GET p50/p99 ms':>22} {'other client job p50/p99 s':>28} {'jobs':>5}  "
+          f"other client's submits")
+    for name, r in results:
+        print(f"{name:7} {percentile(r['cheap_ms'], .5):10.1f} /{percentile(r['cheap_ms'], .99):9.1f} "
+              f"{percentile(r['job_s'], .5):14.2f} /{percentile(r['job_s'], .99):11.2f} "
+              f"{len(r['job_s']):5}  {dict(r['job_codes'])}")
+    attack = results[1][1]
+    answered = attack["editor"][200]
+    print(f"editor flood answers: {dict(attack['editor'])}; server CPU {attack['cpu']:.1f} s in the "
+          f"attack phase, {1000 * attack['cpu'] / max(1, answered):.1f} ms per answered editor request "
+          f"(all the server's work counted, an upper bound)")
+    print(f"queue flood from 127.0.0.1: {dict(attack['flood'])}; slow sockets held: {attack['held']}")
+    tail = [line for line in log.splitlines() if "Traceback" in line]
+    print(f"server output: {len(log.splitlines())} lines; tracebacks: {tail[:3]}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--adversarial" in sys.argv:
+        ap = argparse.ArgumentParser(description="the adversarial mix: a quiet baseline, then an attack")
+        ap.add_argument("--adversarial", action="store_true")
+        ap.add_argument("--seconds", type=float, default=40)
+        ap.add_argument("--workers", type=int, default=2)
+        opts = ap.parse_args()
+        adversarial(min(opts.seconds, MAX_SECONDS / 2), opts.workers)
+    else:
+        main()

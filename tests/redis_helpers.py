@@ -52,6 +52,15 @@ class RedisServer:
                 raise RuntimeError(f"redis-server did not start: {(self.dir / 'redis.log').read_text()}")
             time.sleep(0.05)
 
+    def restart_empty(self) -> None:
+        """A restart without persistence: stop, lose every key (the AOF is gone), start again on
+        the same port."""
+        self.stop()
+        for path in self.dir.iterdir():
+            if path.name != "redis.log":
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+        self.start()
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()  # SIGTERM: redis flushes the AOF and exits

@@ -53,7 +53,7 @@ WEB = textwrap.dedent("""
     from jobs_toy import jobs_registry
     from web import create_app
     app = create_app({{"REGISTRY": jobs_registry(), "REDIS_URL": sys.argv[1], "REDIS_QUEUE": sys.argv[2],
-                      "KILL_GRACE": 0.5, "MAX_QUEUED": 200}})
+                      "KILL_GRACE": 0.5, "MAX_QUEUED": 200, "JOBS_PER_CLIENT": 0}})
     waitress.serve(app, host="127.0.0.1", port=int(sys.argv[3]), threads=4, _quiet=True)
 """)
 

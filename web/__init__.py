@@ -22,6 +22,17 @@
 ``REDIS_URL``         run jobs on RQ in this Redis and keep answers there (default:
                       ``$PUZZLE_ENGINE_REDIS``; unset: local workers and SQLite)
 ``REDIS_QUEUE``       the RQ queue name (default ``engine.jobs.DEFAULT_QUEUE``)
+``JOBS_PER_CLIENT``   queued and running jobs one client may have at once; past it a submit
+                      answers 429 with Retry-After (default ``engine.jobs.DEFAULT_JOBS_PER_CLIENT``;
+                      0: no limit)
+``CLIENT_HEADER``     the request header that names the client (e.g. ``X-Forwarded-For``, whose
+                      last address is taken), set only behind a proxy that always sets it;
+                      default: the connection's remote address
+``HEAVY_REQUESTS``    editor requests (validate, edit, random, replay, describe, tasks) served
+                      at once, so cheap ones always find a free thread; past it they answer 429
+                      (default: half of ``THREADS``, at least 1; ``THREADS``: the WSGI server's
+                      request threads, default 8)
+``HEAVY_PER_CLIENT``  the same for one client (default 3); see :mod:`web.clients`
 
 The runner and store are chosen by :func:`engine.jobs.open_jobs`.
 """
@@ -119,13 +130,15 @@ def create_app(config: dict | None = None) -> Flask:
         app.extensions["puzzle_store_in_memory"] = True
     jobs = JobService(registry, opened.runner, opened.store,
                       max_time_limit=app.config.get("MAX_TIME_LIMIT", MAX_TIME_LIMIT),
-                      default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT))
+                      default_time_limit=app.config.get("DEFAULT_TIME_LIMIT", DEFAULT_TIME_LIMIT),
+                      shares=opened.shares)
     app.extensions["puzzle_registry"] = registry
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, errors, pages
+    from . import api, clients, errors, pages
     errors.install(app)
+    clients.install(app)
     app.after_request(_protect_pages)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

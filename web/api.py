@@ -15,6 +15,7 @@ from engine import InputError
 from engine.jobs import SOLVED, Job
 from engine.wording import shown
 
+from .clients import client_of
 from .editor_view import describe_move, editor_state, parse_seed, puzzle_details, tasks_json
 from .numbers import read_decimal, read_whole
 from .rendering import MAX_MOVE_CHARS, MAX_SOLUTION_REPLAY_WORK, parse_moves, parse_step, user_input
@@ -250,7 +251,7 @@ def job_step_svg(job_id):
     """A step of a solved job's solution as SVG: ``?step=N`` (default: the last).
 
     The job holds the instance and the moves, so the URL stays short however long the solution
-    is (83,000 moves do not fit in a query string); ``stored-N`` ids work across restarts.
+    is (83,000 moves do not fit in a query string); ``stored-...`` ids work across restarts.
     """
     job, moves = solved_job(job_id, "to show")
     step = parse_step(request.args.get("step"), moves)
@@ -289,7 +290,8 @@ def submitted(start: Callable[[dict, Any], Job]) -> Response:
 @bp.post("/<puzzle_id>/jobs")
 def submit_job(puzzle_id):
     return submitted(lambda values, time_limit: jobs().submit(
-        puzzle_id, values["instance"], optional_text(values, "solver"), time_limit))
+        puzzle_id, values["instance"], optional_text(values, "solver"), time_limit,
+        client=client_of()))
 
 
 # -- tasks (engine.Task: long-running tools such as counting solutions, run as jobs) -----------
@@ -310,7 +312,7 @@ def list_tasks(puzzle_id):
 def submit_task(puzzle_id, task_name):
     """Start a task as a job (poll and cancel it at /api/jobs/<id>, like a solve)."""
     return submitted(lambda values, time_limit: jobs().submit_task(
-        puzzle_id, task_name, values["instance"], time_limit))
+        puzzle_id, task_name, values["instance"], time_limit, client=client_of()))
 
 
 @bp.get("/jobs/<job_id>")

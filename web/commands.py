@@ -12,6 +12,7 @@ import click
 
 from engine import hookimpl
 from engine.jobs.model import DEFAULT_QUEUE
+from engine.jobs.shares import DEFAULT_JOBS_PER_CLIENT
 from engine.tablecache import KEEP_AFTER_ENV
 
 from .editor_view import KEEP_TABLES_AFTER
@@ -56,7 +57,7 @@ def waitress_options(threads: int = 8, connection_limit: int = CONNECTION_LIMIT,
 def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_dir: str | None = None,
               workers: int = 2, prepare: bool = True, redis: str | None = None,
               queue: str = DEFAULT_QUEUE, connection_limit: int = CONNECTION_LIMIT,
-              channel_timeout: float = CHANNEL_TIMEOUT) -> None:
+              channel_timeout: float = CHANNEL_TIMEOUT, fairness: dict | None = None) -> None:
     """Build the app, start its solver workers, and serve it with waitress until stopped."""
     import waitress
 
@@ -71,7 +72,7 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     os.environ.setdefault(KEEP_AFTER_ENV, str(KEEP_TABLES_AFTER))
     if prepare and not redis:  # with Redis, the `puzzle worker` processes prepare their own
         prepare_first()
-    config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare}
+    config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare, "THREADS": threads, **(fairness or {})}
     if data_dir:
         config["DATA_DIR"] = data_dir
     if redis:
@@ -112,8 +113,18 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
 @click.option("--queue", default=DEFAULT_QUEUE, show_default=True,
               help="With --redis: the RQ queue jobs go to (workers take them with the same --queue).")
+@click.option("--jobs-per-client", default=DEFAULT_JOBS_PER_CLIENT, show_default=True,
+              type=click.IntRange(0, 1000),
+              help="Queued and running jobs one client may have at once; past it a submit answers "
+                   "429 with Retry-After (0: no limit).")
+@click.option("--client-header", default=None, metavar="HEADER",
+              help="Name clients by this request header (its last entry, e.g. X-Forwarded-For) "
+                   "instead of the remote address; only behind a proxy that always sets it.")
+@click.option("--heavy-requests", default=None, type=click.IntRange(1, 64),
+              help="Editor requests (validate, edit, ...) served at once; past it they answer 429 "
+                   "(default: half of --threads).")
 def serve(host, port, threads, connection_limit, channel_timeout, workers, data_dir, prepare, redis,
-          queue):
+          queue, jobs_per_client, client_header, heavy_requests):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
     if redis:
         from engine.jobs.rq_runner import check_url
@@ -123,7 +134,9 @@ def serve(host, port, threads, connection_limit, channel_timeout, workers, data_
             raise click.BadParameter(str(exc), param_hint="--redis") from None
     serve_app(host=host, port=port, threads=threads, data_dir=data_dir, workers=workers,
               prepare=prepare, redis=redis, queue=queue, connection_limit=connection_limit,
-              channel_timeout=channel_timeout)
+              channel_timeout=channel_timeout,
+              fairness={"JOBS_PER_CLIENT": jobs_per_client, "CLIENT_HEADER": client_header,
+                        "HEAVY_REQUESTS": heavy_requests})
 
 
 @hookimpl

@@ -1,4 +1,5 @@
 """Errors as answers: InputError is a 400, an unknown job or puzzle a 404, a full queue a 503 with
+Retry-After, a client past its share of the queue (or of the editor's requests) a 429 with
 Retry-After, and anything unexpected a JSON 500 without a traceback (logged on the server).
 
 API paths (``/api/...``) always answer JSON ``{"error": message}``; pages answer a small HTML
@@ -12,7 +13,9 @@ from werkzeug.exceptions import HTTPException
 
 from engine import InputError
 from engine.errors import EnvironmentProblem, PluginError, UnknownPuzzle
-from engine.jobs import JobNotFound, JobsUnavailable, QueueFull
+from engine.jobs import JobNotFound, JobsUnavailable, QueueFull, TooManyJobs
+
+from .clients import Busy
 
 
 def _wants_json() -> bool:
@@ -65,6 +68,15 @@ def install(app) -> None:
     @app.errorhandler(QueueFull)
     def _queue_full(exc: QueueFull):
         return error_response(exc.message, 503, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.errorhandler(TooManyJobs)
+    def _too_many_jobs(exc: TooManyJobs):
+        # This client's share of the queue is used up (others may still queue): 429, not 503.
+        return error_response(exc.message, 429, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.errorhandler(Busy)
+    def _busy(exc: Busy):
+        return error_response(exc.message, 429, headers={"Retry-After": "1"})
 
     @app.errorhandler(JobsUnavailable)
     def _jobs_unavailable(exc: JobsUnavailable):

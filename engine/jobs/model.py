@@ -7,6 +7,7 @@ the errors the API maps to 404 and 503, and :class:`JobRunner`, the one interfac
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import time
@@ -37,8 +38,37 @@ DEFAULT_REGISTRY_FACTORY = "engine.plugins:get_registry"
 DEFAULT_MAX_QUEUED = 16
 #: The RQ queue web processes and ``puzzle worker`` share unless told otherwise.
 DEFAULT_QUEUE = "puzzle"
-#: Job ids of stored answers: ``stored-`` and the answer's permanent number.
+#: Job ids of stored answers: ``stored-`` and the answer's permanent key (see :func:`answer_key`).
 STORED_PREFIX = "stored-"
+#: Hex digits of an answer key: 96 bits, so two questions never share one in practice.
+ANSWER_KEY_DIGITS = 24
+#: The longest legacy number (``stored-42``, given out by earlier versions): SQLite row ids are
+#: signed 64-bit, so a longer run of digits is no row (and would overflow).
+LEGACY_NUMBER_DIGITS = 18
+
+
+def answer_key(puzzle: str, solver: str, instance: str) -> str:
+    """The permanent key of the stored answer to (puzzle, solver, canonical instance text).
+
+    A hash of the question, never a counter: a store that starts empty again (a read-only data
+    directory falling back to memory, Redis restarted without persistence, a deleted SQLite file)
+    can never hand an old ``stored-...`` link to another question's answer. The same question
+    gets the same key in every store and every process, so no coordination is needed.
+    """
+    digest = hashlib.sha256("\0".join(("answer-v1", puzzle, solver, instance)).encode())
+    return digest.hexdigest()[:ANSWER_KEY_DIGITS]
+
+
+def stored_key_kind(key: str) -> str | None:
+    """What the part of a ``stored-...`` id after the prefix is: ``"key"`` (an answer key),
+    ``"legacy"`` (a number from an earlier version), or None (no stored answer has it)."""
+    if not isinstance(key, str) or not key.isascii():
+        return None
+    if len(key) == ANSWER_KEY_DIGITS and all(c in "0123456789abcdef" for c in key):
+        return "key"
+    if key.isdigit() and len(key) <= LEGACY_NUMBER_DIGITS and not key.startswith("0"):
+        return "legacy"
+    return None
 
 
 class QueueFull(PuzzleError):
@@ -135,7 +165,7 @@ class Job:
     #: Words for the user when there is no result (error, cancelled, killed).
     message: str | None = None
     from_store: bool = False
-    #: The permanent id (``stored-N``) of the stored answer, once it is in the result store.
+    #: The permanent id (``stored-<key>``) of the stored answer, once it is in the result store.
     stored_id: str | None = None
     queue_position: int | None = None
     cancel_requested_at: float | None = None  # monotonic

@@ -5,6 +5,9 @@ Configuration keys (all optional; the web app passes its own config, see ``web/_
 ``REDIS_URL``           RQ workers and the answer store in this Redis (else local mode)
 ``REDIS_QUEUE``         the RQ queue (default :data:`~engine.jobs.model.DEFAULT_QUEUE`)
 ``MAX_QUEUED``          jobs allowed to wait (default :data:`~engine.jobs.model.DEFAULT_MAX_QUEUED`)
+``JOBS_PER_CLIENT``     queued and running jobs one client may have at once (default
+                        :data:`~engine.jobs.shares.DEFAULT_JOBS_PER_CLIENT`; 0: no limit), counted
+                        in Redis in the distributed mode (shared by every web process)
 ``KILL_GRACE``          seconds past a deadline before a solve is killed (default
                         :data:`engine.deadlines.DEFAULT_GRACE`)
 ``DATA_DIR``            local mode: the SQLite store's folder (default :func:`default_data_dir`);
@@ -32,6 +35,7 @@ from .model import (
     default_data_dir,
     load_object,
 )
+from .shares import DEFAULT_JOBS_PER_CLIENT, ClientShares, MemoryShareBook, RedisShareBook
 from .store import AnswerStore, MemoryAnswerStore, ResultStore
 
 log = logging.getLogger("engine.jobs")
@@ -39,12 +43,13 @@ log = logging.getLogger("engine.jobs")
 
 @dataclass
 class OpenedJobs:
-    """What :func:`open_jobs` chose: the runner, the store, and whether answers only last in
-    memory (no writable data directory)."""
+    """What :func:`open_jobs` chose: the runner, the store, each client's share of the queue
+    (None: no limit), and whether answers only last in memory (no writable data directory)."""
 
     runner: JobRunner
     store: AnswerStore
     in_memory: bool = False
+    shares: ClientShares | None = None
 
 
 def open_jobs(config: Mapping[str, Any], logger: logging.Logger | None = None) -> OpenedJobs:
@@ -52,14 +57,19 @@ def open_jobs(config: Mapping[str, Any], logger: logging.Logger | None = None) -
     one warning of a store that falls back to memory."""
     max_queued = config.get("MAX_QUEUED", DEFAULT_MAX_QUEUED)
     grace = config.get("KILL_GRACE", DEFAULT_GRACE)
+    per_client = int(config.get("JOBS_PER_CLIENT", DEFAULT_JOBS_PER_CLIENT) or 0)
     redis_url = config.get("REDIS_URL")
     if redis_url:  # many machines: RQ workers and the answer store in Redis
         from .rq_runner import redis_jobs
-        runner, redis_store = redis_jobs(redis_url, queue=config.get("REDIS_QUEUE") or DEFAULT_QUEUE,
-                                         max_queued=max_queued, grace=grace)
-        return OpenedJobs(runner, redis_store)
+        queue = config.get("REDIS_QUEUE") or DEFAULT_QUEUE
+        runner, redis_store = redis_jobs(redis_url, queue=queue, max_queued=max_queued, grace=grace)
+        shares = ClientShares(runner, RedisShareBook(runner.redis, queue), per_client) \
+            if per_client else None
+        return OpenedJobs(runner, redis_store, shares=shares)
     store, in_memory = _local_store(config, logger or log)
-    return OpenedJobs(_local_runner(config, max_queued, grace), store, in_memory)
+    local = _local_runner(config, max_queued, grace)
+    shares = ClientShares(local, MemoryShareBook(), per_client) if per_client else None
+    return OpenedJobs(local, store, in_memory, shares)
 
 
 def _local_runner(config: Mapping[str, Any], max_queued: int, grace: float) -> JobRunner:

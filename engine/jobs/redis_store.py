@@ -1,9 +1,16 @@
 """The answer store for many machines: answers in Redis, shared by every web process and worker.
 
 Same contract as the SQLite store (:class:`~engine.jobs.store.AnswerStore`): keyed by puzzle,
-solver and canonical instance text, each answer with a permanent number that ``stored-N`` links
+solver and canonical instance text, each answer with a permanent key
+(:func:`~engine.jobs.model.answer_key`, a hash of that question) that ``stored-<key>`` links
 name. Redis keeps it in memory: only Redis persistence (``appendonly yes``, see docs/deploy.md)
-keeps answers across a Redis restart.
+keeps answers across a Redis restart. Without it, old links answer 404 after a restart (a key is
+never given to another question, unlike a counter that would start again at 1).
+
+Keys: ``puzzle:answers:a:<key>`` holds an answer's report and ``puzzle:answers:count`` how many
+there are. Answers stored by earlier versions keep their numbers: ``puzzle:answers:<n>`` (the
+report), ``puzzle:answers:key:<sha256>`` (its number) and ``puzzle:answers:next``; they are read,
+never written.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from .model import STORED_STATUSES, JobRequest, JobsUnavailable
+from .model import STORED_STATUSES, JobRequest, JobsUnavailable, answer_key, stored_key_kind
 from .store import AnswerStore, StoreBusy
 
 if TYPE_CHECKING:
@@ -28,21 +35,28 @@ _Found = TypeVar("_Found", bound="tuple[Any, dict] | None")
 #: Every key this store writes starts with this.
 PREFIX = "puzzle:answers:"
 
-# Atomic "insert unless present, then return the number": the same answer stored twice (two
-# identical jobs in flight, on two machines) keeps its first number.
+# Atomic "insert unless present, then return the key": the same answer stored twice (two
+# identical jobs in flight, on two machines) keeps its first report, and an answer stored under
+# a number by an earlier version keeps that number.
 _PUT = """
-local n = redis.call('GET', KEYS[1])
-if n then return tonumber(n) end
-n = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], n)
-redis.call('SET', ARGV[2] .. n, ARGV[1])
-return n
+local n = redis.call('GET', KEYS[2])
+if n and redis.call('EXISTS', ARGV[2] .. n) == 1 then return n end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then redis.call('INCR', KEYS[3]) end
+return ARGV[3]
 """
 
 
-def _key(puzzle: str, solver: str, instance: str) -> str:
+def _legacy_key(puzzle: str, solver: str, instance: str) -> str:
+    """Where an earlier version kept the number of this question's answer."""
     digest = hashlib.sha256("\0".join((puzzle, solver, instance)).encode()).hexdigest()
     return f"{PREFIX}key:{digest}"
+
+
+def _report(raw: bytes | str | None) -> tuple[JobRequest, dict] | None:
+    if raw is None:
+        return None
+    report = json.loads(raw)
+    return JobRequest(report["puzzle"], report["solver"], report["instance"], 0.0), report
 
 
 class RedisAnswerStore(AnswerStore):
@@ -52,34 +66,41 @@ class RedisAnswerStore(AnswerStore):
         self.redis = connection
         self._put = connection.register_script(_PUT)
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
-        number = self.redis.get(_key(puzzle, solver, instance))
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
+        key = answer_key(puzzle, solver, instance)
+        found = _report(self.redis.get(f"{PREFIX}a:{key}"))
+        if found is not None:
+            return key, found[1]
+        number = self.redis.get(_legacy_key(puzzle, solver, instance))
         if number is None:
             return None
-        found = self.get_by_id(int(number))
-        return (int(number), found[1]) if found else None
+        legacy = number.decode() if isinstance(number, bytes) else str(number)
+        found = self.get_by_id(legacy)
+        return (legacy, found[1]) if found else None
 
-    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
-        raw = self.redis.get(f"{PREFIX}{int(number)}")
-        if raw is None:
+    def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
+        kind = stored_key_kind(key)
+        if kind is None:
             return None
-        report = json.loads(raw)
-        return JobRequest(report["puzzle"], report["solver"], report["instance"], 0.0), report
+        return _report(self.redis.get(f"{PREFIX}a:{key}" if kind == "key" else f"{PREFIX}{key}"))
 
-    def put(self, report: dict) -> int | None:
+    def put(self, report: dict) -> str | None:
         if report.get("status") not in STORED_STATUSES:
             return None
         import redis
 
+        question = (report["puzzle"], report["solver"], report["instance"])
+        key = answer_key(*question)
         try:
-            return int(self._put(keys=[_key(report["puzzle"], report["solver"], report["instance"]),
-                                       f"{PREFIX}next"],
-                                 args=[json.dumps(report), PREFIX]))
+            given = self._put(keys=[f"{PREFIX}a:{key}", _legacy_key(*question), f"{PREFIX}count"],
+                              args=[json.dumps(report), PREFIX, key])
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             raise StoreBusy(f"Redis: {exc}") from None
+        return given.decode() if isinstance(given, bytes) else str(given)
 
     def count(self) -> int:
-        return int(self.redis.get(f"{PREFIX}next") or 0)
+        new, legacy = self.redis.mget(f"{PREFIX}count", f"{PREFIX}next")
+        return int(new or 0) + int(legacy or 0)
 
 
 class GuardedRedisStore(RedisAnswerStore):
@@ -87,7 +108,7 @@ class GuardedRedisStore(RedisAnswerStore):
 
     Stored answers are permanent, so each web process keeps the last ones it read (up to
     :data:`CACHED_ANSWERS`, none longer than :data:`CACHED_MOVES` moves) in memory: a
-    ``stored-N`` link (its page, its API answer, its SVG) or a repeated request it served
+    ``stored-...`` link (its page, its API answer, its SVG) or a repeated request it served
     before keeps working while Redis is down. Anything else answers 503 until Redis is back.
     """
 
@@ -116,15 +137,16 @@ class GuardedRedisStore(RedisAnswerStore):
                     return self._cache[key]
             raise
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
         return self._cached(("key", puzzle, solver, instance), super().get, puzzle, solver, instance)
 
-    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
-        found = self._cached(("id", int(number)), super().get_by_id, number)
+    def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
+        if stored_key_kind(key) is None:
+            return None
+        found = self._cached(("id", key), super().get_by_id, key)
         if found is not None:  # the same answer, by what it answers
             request, report = found
-            self._remember(("key", request.puzzle, request.solver, request.instance),
-                           (int(number), report))
+            self._remember(("key", request.puzzle, request.solver, request.instance), (key, report))
         return found
 
     def count(self) -> int:

@@ -24,9 +24,11 @@ killed at its deadline, cancelled, lost), ``:alive`` and ``:kill_at``.
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import re
+import threading
 import time
 import uuid
 from datetime import timezone
@@ -79,6 +81,12 @@ KEEP_SECONDS = 24 * 3600
 #: The longest answer a check is allowed for, for the RQ timeout backstop.
 _LONGEST_ANSWER = 100_000
 LOST = "the worker running it was lost"
+#: What a job this web process saw queued or running answers once Redis no longer knows it.
+FORGOTTEN = ("the job queue's Redis server no longer knows this job (it was restarted without "
+             "persistence); submit it again")
+#: How many jobs each web process remembers (see RQRunner._remember), and the longest answer kept.
+REMEMBERED_JOBS = 2_000
+REMEMBERED_MOVES = 20_000
 #: RQ's worker registration TTL (seconds).
 WORKER_TTL = 60
 
@@ -199,7 +207,7 @@ def perform(request: dict, grace: float) -> dict:
         if time.monotonic() < quiet_until[0]:
             return
         try:
-            job.save_meta()
+            _save_progress(job)
         except Exception:  # progress is best effort; the solve goes on
             quiet_until[0] = time.monotonic() + 2.0
 
@@ -225,9 +233,20 @@ def perform(request: dict, grace: float) -> dict:
     return {"kind": "done", "report": payload, "stored_id": stored_id}
 
 
+# RQ's save_meta is a plain HSET: after Redis forgot the job (a restart without persistence),
+# it would make a job record holding nothing but progress. Written only while the job exists.
+_SAVE_META = """
+if redis.call('HEXISTS', KEYS[1], 'data') == 1 then redis.call('HSET', KEYS[1], 'meta', ARGV[1]) end
+"""
+
+
+def _save_progress(job: RQJob) -> None:
+    job.connection.eval(_SAVE_META, 1, job.key, job.serializer.dumps(job.meta))
+
+
 def _store(redis: redis.Redis, report: dict) -> str | None:
-    number = RedisAnswerStore(redis).put(report)
-    return None if number is None else f"{STORED_PREFIX}{number}"
+    key = RedisAnswerStore(redis).put(report)
+    return None if key is None else f"{STORED_PREFIX}{key}"
 
 
 #: How long a work horse that has its answer waits for an unreachable Redis to report it.
@@ -272,6 +291,9 @@ class RQRunner(JobRunner):
         self.max_queued = max(0, int(max_queued))
         self.grace = float(grace)
         self._down_since: float | None = None
+        #: The jobs this process has shown, newest last (see :meth:`_remember`).
+        self._seen: collections.OrderedDict[str, Job] = collections.OrderedDict()
+        self._seen_lock = threading.Lock()
 
     # Redis failures become one clear 503; the log gets one line per change of state.
     def _unavailable(self, exc: Exception) -> JobsUnavailable:
@@ -313,13 +335,50 @@ class RQRunner(JobRunner):
             result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS, ttl=KEEP_SECONDS,
             kwargs={"request": request.to_json(), "grace": self.grace},
             meta={"progress": {}})
-        return self._job(rq_job)
+        return self._remember(self._job(rq_job))
 
     def get(self, job_id: str) -> Job:
-        return self._call(lambda: self._job(self._fetch(job_id)))
+        return self._call(self._get, job_id)
+
+    def _get(self, job_id: str) -> Job:
+        try:
+            return self._remember(self._job(self._fetch(job_id)))
+        except JobNotFound:
+            return self._forgotten(job_id)
 
     def cancel(self, job_id: str) -> Job:
-        return self._call(self._cancel, job_id)
+        return self._call(self._cancelled, job_id)
+
+    def _cancelled(self, job_id: str) -> Job:
+        try:
+            return self._remember(self._cancel(job_id))
+        except JobNotFound:
+            return self._forgotten(job_id)
+
+    # A job's final status never changes, even when Redis forgets the job (it restarted without
+    # persistence): this process answers what it has shown before. A job it saw queued or
+    # running ends as an error that says why; a job it never saw is a 404, as it always was.
+    def _remember(self, job: Job) -> Job:
+        if len((job.result or {}).get("moves") or ()) > REMEMBERED_MOVES:
+            return job  # too big to keep; it answers 404 if Redis forgets it
+        with self._seen_lock:
+            self._seen[job.id] = job
+            self._seen.move_to_end(job.id)
+            while len(self._seen) > REMEMBERED_JOBS:
+                self._seen.popitem(last=False)
+        return job
+
+    def _forgotten(self, job_id: str) -> Job:
+        with self._seen_lock:
+            job = self._seen.get(job_id)
+            if job is None:
+                raise JobNotFound(f"there is no job {job_id!r} (unknown or expired)")
+            if not job.done:
+                log.warning("job %s: Redis no longer knows it (restarted without persistence?)", job_id)
+                job.status, job.message, job.result = ERROR, FORGOTTEN, None
+                job.finished_at = time.time()
+                job.queue_position = None
+            return job
 
     def _cancel(self, job_id: str) -> Job:
         from rq.command import send_stop_job_command

@@ -28,7 +28,9 @@ from .model import (
     JobRequest,
     JobRunner,
     status_of_report,
+    stored_key_kind,
 )
+from .shares import ClientShares
 from .store import AnswerStore
 
 if TYPE_CHECKING:
@@ -43,10 +45,13 @@ class JobService:
     """Validate, answer from the store, or run: the job API of the web app and other front ends."""
 
     def __init__(self, registry: Registry, runner: JobRunner, store: AnswerStore,
-                 max_time_limit: float = MAX_TIME_LIMIT, default_time_limit: float = DEFAULT_TIME_LIMIT) -> None:
+                 max_time_limit: float = MAX_TIME_LIMIT, default_time_limit: float = DEFAULT_TIME_LIMIT,
+                 shares: ClientShares | None = None) -> None:
         self.registry = registry
         self.runner = runner
         self.store = store
+        #: Each client's share of the queue (None: a client may fill it alone).
+        self.shares = shares
         self.max_time_limit = float(max_time_limit)
         self.default_time_limit = float(default_time_limit)
         #: Store writes that could not be done at once, retried in the background.
@@ -62,9 +67,9 @@ class JobService:
             return
 
         def put(job: Job = job, report: dict = report) -> None:
-            row_id = self.store.put(report)
-            if row_id is not None:
-                job.stored_id = f"{STORED_PREFIX}{row_id}"
+            key = self.store.put(report)
+            if key is not None:
+                job.stored_id = f"{STORED_PREFIX}{key}"
 
         self.later.write(f"the {report.get('status')} answer of {_describe(job.request)}", put)
 
@@ -126,23 +131,31 @@ class JobService:
         seconds = self.max_time_limit if time_limit is None or time_limit == "" else self.time_limit(time_limit)
         return JobRequest(puzzle.id, "", text, seconds, kind=TASK, task=task.name)
 
+    def _start(self, request: JobRequest, client: str | None) -> Job:
+        """Hand the request to the runner, within the client's share of the queue."""
+        if self.shares is None:
+            return self.runner.submit(request)
+        return self.shares.submit(client, request, self.runner.submit)
+
     def submit_task(self, puzzle_id: str, task_name: Any, instance_text: Any,
-                    time_limit: Any = None) -> Job:
+                    time_limit: Any = None, client: str | None = None) -> Job:
         """A job running the puzzle's task ``task_name`` on the instance (never from the store:
-        only solver answers are kept there)."""
-        job = self.runner.submit(self.task_request(puzzle_id, task_name, instance_text, time_limit))
+        only solver answers are kept there). ``client`` names who asks, for its share of the
+        queue (:class:`~engine.jobs.shares.TooManyJobs` past it)."""
+        job = self._start(self.task_request(puzzle_id, task_name, instance_text, time_limit), client)
         self._record(job, now=False)
         return job
 
     def submit(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
-               time_limit: Any = None) -> Job:
-        """A job for this request: finished at once if the store knows the answer."""
+               time_limit: Any = None, client: str | None = None) -> Job:
+        """A job for this request: finished at once if the store knows the answer (that costs
+        no share of the queue); else queued within ``client``'s share, see :meth:`submit_task`."""
         request = self.request(puzzle_id, instance_text, solver, time_limit)
         stored = self.store.get(request.puzzle, request.solver, request.instance)
         if stored is not None:
-            row_id, report = stored
-            return self._stored_job(row_id, request, report)
-        job = self.runner.submit(request)
+            key, report = stored
+            return self._stored_job(key, request, report)
+        job = self._start(request, client)
         # Written in the background: a busy store never delays a submit.
         self._record(job, now=False)
         return job
@@ -151,15 +164,15 @@ class JobService:
         if not isinstance(job_id, str) or not job_id:
             raise JobNotFound("a job id is required")
         if job_id.startswith(STORED_PREFIX):
-            # Stored answers need no memory of the job: the id names the row.
-            row = job_id[len(STORED_PREFIX):]
-            # SQLite row ids are signed 64-bit: a longer number is no row (and would overflow).
-            valid = row.isascii() and row.isdigit() and len(row) <= 18
-            found = self.store.get_by_id(int(row)) if valid else None
+            # Stored answers need no memory of the job: the id names the answer (its key, or
+            # the number an earlier version gave it; the store tells which it holds).
+            key = job_id[len(STORED_PREFIX):]
+            found = self.store.get_by_id(key) if stored_key_kind(key) else None
             if found is None:
-                raise JobNotFound(f"there is no job {job_id!r}")
+                raise JobNotFound(f"there is no job {job_id!r}: no stored answer has this id (it is "
+                                  f"unknown, or the store that kept it was emptied since)")
             request, report = found
-            return self._stored_job(int(row), request, report)
+            return self._stored_job(key, request, report)
         try:
             return self.runner.get(job_id)
         except JobNotFound:
@@ -206,9 +219,9 @@ class JobService:
         self.store.close()
 
     @staticmethod
-    def _stored_job(row_id: int, request: JobRequest, report: dict) -> Job:
+    def _stored_job(key: str, request: JobRequest, report: dict) -> Job:
         now = time.time()
-        return Job(id=f"{STORED_PREFIX}{row_id}", stored_id=f"{STORED_PREFIX}{row_id}",
+        return Job(id=f"{STORED_PREFIX}{key}", stored_id=f"{STORED_PREFIX}{key}",
                    request=request, status=status_of_report(report),
                    submitted_at=now, started_at=now, finished_at=now,
                    progress=dict(report.get("stats") or {}), result=report, from_store=True)

@@ -3,8 +3,10 @@
 :class:`AnswerStore` is the interface the job service uses. :class:`ResultStore` keeps answers
 in SQLite for the embedded mode, :class:`MemoryAnswerStore` in memory when no data directory is
 writable; ``engine.jobs.redis_store`` keeps them in Redis for many machines. Answers are keyed
-by puzzle, solver and *canonical* instance text, and each has a permanent number (``stored-N``
-links name it) that never changes once handed out.
+by puzzle, solver and *canonical* instance text, and each has a permanent key (``stored-<key>``
+links name it): :func:`~engine.jobs.model.answer_key`, a hash of that question, so a store that
+starts empty again can never give an old link to another answer. Answers stored by earlier
+versions keep the number they were given (``stored-42``) in the stores that still hold them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
-from .model import STORED_STATUSES, JobRequest
+from .model import STORED_STATUSES, JobRequest, answer_key, stored_key_kind
 
 
 class StoreBusy(Exception):
@@ -33,18 +35,20 @@ class AnswerStore(ABC):
     keeps_job_records = False
 
     @abstractmethod
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
-        """(permanent number, report) for the stored answer, or None."""
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
+        """(permanent key, report) for the stored answer, or None."""
 
     @abstractmethod
-    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
-        """(request, report) of the answer with this permanent number, or None."""
+    def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
+        """(request, report) of the answer with this permanent key (the part of its
+        ``stored-...`` id after the prefix), or None; any other text is None too."""
 
     @abstractmethod
-    def put(self, report: dict) -> int | None:
+    def put(self, report: dict) -> str | None:
         """Store a solver's answer if it is a fact (solved/unsolvable) and return its permanent
-        number, the same one every time the same answer is stored; None when not stored.
-        Raises :class:`StoreBusy` when the write cannot be done now."""
+        key, the same one every time the same answer is stored (the first answer stored is
+        kept); None when not stored. Raises :class:`StoreBusy` when the write cannot be done
+        now."""
 
     @abstractmethod
     def count(self) -> int:
@@ -101,41 +105,64 @@ class ResultStore(AnswerStore):
         self._write.execute("DELETE FROM jobs WHERE updated < ?",
                             (time.time() - JOB_RECORD_DAYS * 86400,))
         self._write.execute(f"PRAGMA busy_timeout={int(WRITE_WAIT_SECONDS * 1000)}")
+        self._add_keys()
         self._read = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+    def _add_keys(self) -> None:
+        """Give the results table its ``key`` column (a file from an earlier version has none).
+
+        Rows stored before it keep their row number as their id (``stored-42``) and are found
+        by number only; rows stored since are found by key only, so a recreated file (whose
+        row numbers start again at 1) never answers an old number with another answer.
+        """
+        columns = {row[1] for row in self._write.execute("PRAGMA table_info(results)")}
+        if "key" not in columns:
+            try:
+                self._write.execute("ALTER TABLE results ADD COLUMN key TEXT")
+            except sqlite3.OperationalError as exc:  # another process added it just now
+                if "duplicate column" not in str(exc):
+                    raise
+        self._write.execute("CREATE UNIQUE INDEX IF NOT EXISTS results_key ON results (key)")
+
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
         with self._read_lock:
             row = self._read.execute(
-                "SELECT rowid, report FROM results WHERE puzzle=? AND solver=? AND instance=?",
+                "SELECT rowid, key, report FROM results WHERE puzzle=? AND solver=? AND instance=?",
                 (puzzle, solver, instance)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+        return (row[1] or str(row[0]), json.loads(row[2])) if row else None
 
-    def get_by_id(self, row_id: int) -> tuple[JobRequest, dict] | None:
+    def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
+        kind = stored_key_kind(key)
+        if kind is None:
+            return None
+        query = ("SELECT puzzle, solver, instance, report FROM results WHERE key=?" if kind == "key"
+                 else "SELECT puzzle, solver, instance, report FROM results WHERE rowid=? AND key IS NULL")
         with self._read_lock:
-            row = self._read.execute("SELECT puzzle, solver, instance, report FROM results WHERE rowid=?",
-                                     (row_id,)).fetchone()
+            row = self._read.execute(query, (key if kind == "key" else int(key),)).fetchone()
         if not row:
             return None
         return JobRequest(row[0], row[1], row[2], 0.0), json.loads(row[3])
 
-    def put(self, report: dict) -> int | None:
+    def put(self, report: dict) -> str | None:
         if report.get("status") not in STORED_STATUSES:
             return None
-        key = (report["puzzle"], report["solver"], report["instance"])
-        # Never replace: the row id is the answer's permanent number, and links name it. The same
-        # answer stored twice (two identical jobs in flight) keeps the first row.
+        question = (report["puzzle"], report["solver"], report["instance"])
+        # Never replace: links name the answer. The same answer stored twice (two identical
+        # jobs in flight) keeps the first row, and an answer stored by an earlier version keeps
+        # its number.
         with self._write_lock:
             try:
                 self._write.execute(
-                    "INSERT INTO results (puzzle, solver, instance, status, report, created)"
-                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle, solver, instance) DO NOTHING",
-                    (*key, report["status"], json.dumps(report), time.time()))
+                    "INSERT INTO results (puzzle, solver, instance, status, report, created, key)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle, solver, instance) DO NOTHING",
+                    (*question, report["status"], json.dumps(report), time.time(),
+                     answer_key(*question)))
                 row = self._write.execute(
-                    "SELECT rowid FROM results WHERE puzzle=? AND solver=? AND instance=?",
-                    key).fetchone()
+                    "SELECT rowid, key FROM results WHERE puzzle=? AND solver=? AND instance=?",
+                    question).fetchone()
             except sqlite3.OperationalError as exc:  # "database is locked" by another process
                 raise StoreBusy(f"SQLite: {exc}") from None
-        return row[0] if row else None
+        return (row[1] or str(row[0])) if row else None
 
     def record_job(self, record: dict) -> None:
         with self._write_lock:
@@ -174,42 +201,42 @@ MEMORY_MAX_JOB_RECORDS = 10_000
 class MemoryAnswerStore(AnswerStore):
     """Answers and job records in dictionaries, for a server without a writable data dir.
 
-    They last until the server stops. The store's contract holds: an answer's permanent number
-    never changes, and the same answer stored twice keeps its first number. Bounded: past
-    :data:`MEMORY_MAX_ANSWERS` answers, new ones are not stored (the job that found one still
-    returns it).
+    They last until the server stops. The store's contract holds: an answer's permanent key
+    never changes, the same answer stored twice keeps its first report, and since keys are
+    hashes of the question (not numbers counted from 1), a link from before a restart either
+    finds its own answer again or answers 404. Bounded: past :data:`MEMORY_MAX_ANSWERS`
+    answers, new ones are not stored (the job that found one still returns it).
     """
 
     keeps_job_records = True
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._numbers: dict[tuple[str, str, str], int] = {}
-        self._answers: dict[int, tuple[JobRequest, dict]] = {}
+        self._answers: dict[str, tuple[JobRequest, dict]] = {}
         self._jobs: dict[str, dict] = {}
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[int, dict] | None:
+    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
+        key = answer_key(puzzle, solver, instance)
         with self._lock:
-            number = self._numbers.get((puzzle, solver, instance))
-            return (number, self._answers[number][1]) if number is not None else None
+            found = self._answers.get(key)
+        return (key, found[1]) if found is not None else None
 
-    def get_by_id(self, number: int) -> tuple[JobRequest, dict] | None:
+    def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
         with self._lock:
-            return self._answers.get(number)
+            return self._answers.get(key) if isinstance(key, str) else None
 
-    def put(self, report: dict) -> int | None:
+    def put(self, report: dict) -> str | None:
         if report.get("status") not in STORED_STATUSES:
             return None
-        key = (report["puzzle"], report["solver"], report["instance"])
+        question = (report["puzzle"], report["solver"], report["instance"])
+        key = answer_key(*question)
         with self._lock:
-            if key in self._numbers:
-                return self._numbers[key]
+            if key in self._answers:
+                return key
             if len(self._answers) >= MEMORY_MAX_ANSWERS:
                 return None
-            number = len(self._answers) + 1
-            self._numbers[key] = number
-            self._answers[number] = (JobRequest(*key, 0.0), report)
-            return number
+            self._answers[key] = (JobRequest(*question, 0.0), report)
+            return key
 
     def count(self) -> int:
         with self._lock:

@@ -55,6 +55,8 @@ _T = TypeVar("_T")
 
 log = logging.getLogger("engine.jobs.worker")
 
+#: Seconds between a busy worker's heartbeats (RQ's job_monitoring_interval, see make_worker).
+ALIVE_BEAT = 1
 #: Pauses between connection attempts grow from the first to the last.
 FIRST_PAUSE, LAST_PAUSE = 0.5, 15.0
 
@@ -221,6 +223,14 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
             process on this host, or one without heartbeat for longer than its TTL); refuse
             a live one with :class:`NameTaken`."""
             data = cast("dict[bytes, bytes]", self.connection.hgetall(self.key))  # RQ's Redis gives bytes
+            if data and b"birth" not in data:
+                # Only a heartbeat wrote it (after Redis forgot the registration): its worker
+                # registers afresh at its next heartbeat (at most a second while it runs a job,
+                # see _registered). Still without a birth after that, its writer is gone.
+                time.sleep(ALIVE_BEAT + 1)
+                data = cast("dict[bytes, bytes]", self.connection.hgetall(self.key))
+                if data and b"birth" not in data:
+                    data = {}
             if data and b"death" not in data:
                 pid = int(data.get(b"pid") or 0)
                 host = (data.get(b"hostname") or b"").decode()
@@ -242,10 +252,20 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
 
         # -- waiting for jobs ----------------------------------------------------------------
 
+        def _registered(self) -> None:
+            """Register again if Redis forgot this worker (it restarted without persistence):
+            RQ's heartbeat alone would leave a nameless entry (no pid, no host) that blocks the
+            name for two minutes after a kill -9, and the worker missing from RQ's lists."""
+            if not self.connection.hexists(self.key, "birth"):
+                self.connection.delete(self.key)
+                Worker.register_birth(self)
+                self.set_state(self.get_state())
+
         def heartbeat(self, timeout: int | None = None, pipeline: Pipeline | None = None) -> None:
             if pipeline is not None:  # queued only: maintain_heartbeats sends it
                 return super().heartbeat(timeout, pipeline=pipeline)
             try:
+                self._registered()
                 result = super().heartbeat(timeout)
             except _redis_errors() as exc:
                 self._lost(exc)  # the next heartbeat or dequeue tries again
@@ -292,6 +312,9 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
         def _after_outage(self, job: RQJob, queue: Queue) -> None:
             if self._pending_end is not None:  # why it ended, before RQ says that it did
                 self._write_pending_end(job.id)
+            if _forgotten(job):  # Redis restarted without persistence meanwhile: nothing to end
+                self.set_state("idle")
+                return
             status = job.get_status()
             if status not in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED):
                 job.ended_at = rq_now()
@@ -311,6 +334,7 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
                 return
             try:
                 super().maintain_heartbeats(job, *args, **kwargs)
+                self._registered()
                 self.connection.set(_key(job.id, "alive"), "1", ex=ALIVE_SECONDS)
                 extended = self.connection.get(_key(job.id, "kill_at"))
                 if extended is not None:
@@ -356,6 +380,9 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
 
         def _finalize_success(self, job: RQJob, queue: Queue, execution: Execution, return_value: Any) -> None:
             def report() -> None:
+                if _forgotten(job):  # Redis restarted without persistence: keep the answer only
+                    self._keep_answer_of_forgotten(job, return_value)
+                    return None
                 if _ended_meanwhile(job):  # e.g. declared lost during a long outage: that stays
                     return None
                 if isinstance(return_value, dict) and return_value.pop("store_pending", False):
@@ -372,9 +399,36 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
             self, job: RQJob, queue: Queue, execution: Execution,
             exc_info: tuple[type[BaseException] | None, BaseException | None, TracebackType | None],
         ) -> None:
-            return self._until_redis(Worker._finalize_failure, self, job, queue, execution, exc_info)
+            def report() -> None:
+                if _forgotten(job):
+                    log.warning("job %s ended, but Redis no longer knows it (restarted without "
+                                "persistence?); nothing to report", job.id)
+                    return None
+                return Worker._finalize_failure(self, job, queue, execution, exc_info)
+            return self._until_redis(report)
+
+        def _keep_answer_of_forgotten(self, job: RQJob, value: Any) -> None:
+            """A job Redis forgot while it ran: its answer still goes into the answer store (a
+            new request for it is answered at once), but the job is not written back: whoever
+            polls it keeps the answer they had (see RQRunner._forgotten), never a new one."""
+            report = value.get("report") if isinstance(value, dict) else None
+            stored = None
+            if value.get("kind") == "done" and isinstance(report, dict):
+                try:
+                    stored = _store(job.connection, report)
+                except StoreBusy:
+                    import redis
+                    raise redis.ConnectionError("the answer store is unreachable") from None
+            log.warning("job %s ended, but Redis no longer knows it (restarted without "
+                        "persistence?)%s", job.id, f"; its answer is stored as {stored}" if stored else "")
 
     return PuzzleWorker
+
+
+def _forgotten(job: RQJob) -> bool:
+    """Whether Redis no longer has the job (it restarted without persistence; a heartbeat may
+    have left a record without the job's data)."""
+    return not job.connection.hexists(job.key, "data")
 
 
 def _ended_meanwhile(job: RQJob) -> bool:
@@ -406,7 +460,7 @@ def make_worker(connection: redis.Redis, queue_name: str = DEFAULT_QUEUE, name: 
     # worker_ttl=60: an idle worker heartbeats every 45 s, so a registration silent for 2 min
     # is stale and its name can be taken over (see PuzzleWorker.register_birth).
     worker = _worker_class()([queue], connection=connection, serializer=_serializer(), name=name,
-                             job_monitoring_interval=1, worker_ttl=WORKER_TTL)
+                             job_monitoring_interval=ALIVE_BEAT, worker_ttl=WORKER_TTL)
     worker.max_connection_wait_time = 8.0  # RQ's own retries while idle: pauses up to 8 s
     kwargs = connection.connection_pool.connection_kwargs
     state = _ConnectionState(f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')}")
