@@ -16,6 +16,7 @@ Three rules:
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -271,23 +272,27 @@ def install_command(packages: tuple[str, ...], upgrade: bool, editables: tuple[s
                 _fail(sentence)
             _fail(f"{tool} could not install that (its output is above); the host is unchanged",
                   EXIT_INSTALLER_FAILED)
-    report = _report()
-    if "error" in report:
-        click.echo(f"installed, but {report['error']}; see `puzzle plugins`", err=True)
-        return
-    if report["host"] != host:  # the pin makes this impossible; say so loudly if it ever happens
-        _fail(f"the install changed {HOST_DISTRIBUTION} from {host} to {report['host']}", EXIT_ENVIRONMENT)
-    after = {name: d["version"] for name, d in report["distributions"].items()}
+    importlib.invalidate_caches()  # see what pip just wrote
+    after = _installed()
+    if after.get(HOST_DISTRIBUTION, host) != host:  # the pin makes this impossible; say so if it happens
+        _fail(f"the install changed {HOST_DISTRIBUTION} from {host} to {after[HOST_DISTRIBUTION]}",
+              EXIT_ENVIRONMENT)
     changed = {name for name, version in after.items() if before.get(name) != version}
+    report = _report()
     named = {n for n in names if n}
     # Arguments whose name cannot be told (a URL): every changed distribution is reported.
     shown = (named | {n for n in changed if None in names}) & set(after)
     # Dependencies that are plugins too are reported; other dependencies are pip's business.
-    shown |= {n for n in changed if report["distributions"][n]["entry_points"]}
+    shown |= {n for n in changed if report.get("distributions", {}).get(n, {}).get("entry_points")}
     for name in sorted(shown):
         state = "installed" if name in changed else "already installed:"
         click.echo(f"{state} {name} {after[name]}")
-        _say_what_it_registered(name, after[name], report)
+        if "error" not in report:
+            _say_what_it_registered(name, after[name], report)
+    if "error" in report:
+        click.echo(f"warning: installed, but {report['error']}: a plugin breaks every command that loads "
+                   f"plugins; `puzzle plugins --requirements` lists them and `puzzle uninstall` removes "
+                   f"one without loading any", err=True)
 
 
 class _Output:
