@@ -149,8 +149,9 @@ def requested_names(packages: tuple[str, ...], editables: tuple[str, ...],
 
 def _refusal(output: str, host: str) -> str | None:
     """The one sentence for an install the host pin refused, from pip's or uv's own words."""
-    wants = re.findall(r"(\S+) (?:\S+ )?depends on puzzle[-_.]engine\s*([<>=!~][^\s;,)]*(?:,\s*[<>=!~][^\s;,)]*)*)",
-                       output, flags=re.IGNORECASE)
+    # pip: "toy 0.1.0 depends on puzzle-engine==99"; uv: "toy==0.1.0 depends on puzzle-engine==99".
+    wants = re.findall(r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==\S+|\s+\d\S*)?\s+depends on puzzle[-_.]engine\s*"
+                       r"([<>=!~][^\s;,)]*(?:,\s*[<>=!~][^\s;,)]*)*)", output, flags=re.IGNORECASE)
     if not wants:
         if re.search(r"puzzle[-_.]engine", output, re.IGNORECASE) and re.search(
                 r"ResolutionImpossible|conflict|unsatisfiable|No solution found", output, re.IGNORECASE):
@@ -158,7 +159,6 @@ def _refusal(output: str, host: str) -> str | None:
                     f"nothing was installed")
         return None
     who, spec = wants[-1]
-    who = who.rstrip(":")
     return (f"{who} needs {HOST_DISTRIBUTION}{spec.replace(' ', '')}, but this is {HOST_DISTRIBUTION} {host} "
             f"and a plugin may not change the host: nothing was installed")
 
