@@ -30,7 +30,7 @@ from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .isolation import Stopped, solve_isolated
 from .jobs.worker import worker_command
-from .plugins import get_registry
+from .plugins import get_registry, loaded_registry, shadowing_warnings
 from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
 from .svgsafe import UnsafeSVG, sanitize_svg
 from .wording import plural
@@ -87,8 +87,17 @@ def cli() -> None:
 
 @cli.command("plugins")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def plugins_command(as_json: bool) -> None:
+@click.option("--requirements", is_flag=True,
+              help="Print the installed plugin distributions as requirement lines for "
+                   "`puzzle install -r` (no plugin is loaded).")
+def plugins_command(as_json: bool, requirements: bool) -> None:
     """Each plugin: name, version, hooks it implements, and load failures."""
+    if requirements:
+        from .installing import requirement_lines
+
+        for line in requirement_lines():
+            click.echo(line)
+        return
     registry = get_registry()
     infos = sorted(registry.plugins.values(), key=lambda p: p.name)
     if as_json:
@@ -102,8 +111,14 @@ def plugins_command(as_json: bool) -> None:
             click.echo(f"    imported in {p.import_seconds:.2f} s")
         if p.hooks:
             click.echo(f"    hooks: {', '.join(p.hooks)}")
-        if p.error:
+        for warning in p.warnings:
+            click.echo(f"    warning: {warning}")
+        if p.needs:
+            click.echo(f"    NOT LOADED: it {p.needs}")
+        elif p.error:
             click.echo(f"    FAILED: {p.error}")
+    for line in shadowing_warnings():
+        click.echo(f"warning: {line}")
 
 
 @cli.command("list")
@@ -130,7 +145,10 @@ def list_command() -> None:
         click.echo(f"    random options (-o KEY=VALUE): {options}")
         click.echo(f"    limits: {puzzle.limits}")
     for failed in registry.failures():
-        click.echo(f"plugin {failed.name} FAILED to load, its puzzles are missing: {failed.error}")
+        if failed.needs:
+            click.echo(f"plugin {failed.name} is not loaded, its puzzles are missing: it {failed.needs}")
+        else:
+            click.echo(f"plugin {failed.name} FAILED to load, its puzzles are missing: {failed.error}")
 
 
 class _ProgressLine:
@@ -333,6 +351,11 @@ from .cli_kit import KIT_COMMANDS  # noqa: E402  (the plugin author's commands, 
 for _command in KIT_COMMANDS:
     cli.add_command(_command)
 
+from .installing import INSTALL_COMMANDS, needs_no_plugins  # noqa: E402  (install, uninstall)
+
+for _command in INSTALL_COMMANDS:
+    cli.add_command(_command)
+
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``puzzle`` console script.
@@ -342,13 +365,17 @@ def main(argv: list[str] | None = None) -> None:
     Click's four-line usage block. Ctrl+C at any moment ends with exit 3 and no traceback.
     """
     guard_startup()  # already in place when run as `puzzle`; main() may be called otherwise
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        get_registry().add_commands(cli)
+        # Managing plugins never loads them: a plugin that breaks on import (or kills the
+        # process) must not stop `puzzle uninstall` from removing it.
+        if not needs_no_plugins(args):
+            get_registry().add_commands(cli)
     finally:
         # From here on Ctrl+C is a KeyboardInterrupt each command (and the end of main) handles.
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        cli.main(args=argv, prog_name="puzzle", standalone_mode=False)
+        cli.main(args=args, prog_name="puzzle", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `puzzle`: the help is the answer
         exc.show()
         sys.exit(exc.exit_code)
@@ -371,7 +398,8 @@ def _unexpected(exc: BaseException) -> str:
     """One line for an exception no command expected, naming the plugin whose code raised it
     (the innermost traceback frame in a plugin's package), or the engine."""
     modules = {}
-    for info in get_registry().plugins.values():
+    registry = loaded_registry()  # never load plugins just to word an error
+    for info in (registry.plugins.values() if registry else ()):
         package = (info.module or "").rsplit(".", 1)[0] if "." in (info.module or "") else info.module
         if package:
             modules[package] = info.name

@@ -65,7 +65,7 @@ def new_plugin_command(name: str, directory: str | None) -> None:
     """Write a complete plugin package for a new puzzle called NAME.
 
     The package (pyproject with the entry point, puzzle, solver, renderer, hooks, README and
-    tests) installs with `pip install -e` and passes `puzzle check` as written: change the rules
+    tests) installs with `puzzle install -e` and passes `puzzle check` as written: change the rules
     from there.
     """
     from .scaffold import names, write_plugin
@@ -78,7 +78,7 @@ def new_plugin_command(name: str, directory: str | None) -> None:
     root = files[0].parent
     for path in files:
         click.echo(f"wrote {path}")
-    click.echo(f"\nnext:\n    pip install -e {root}\n    puzzle check {values['id']}\n"
+    click.echo(f"\nnext:\n    puzzle install -e {root}\n    puzzle check {values['id']}\n"
                f"    cd {root} && python -m pytest")
 
 

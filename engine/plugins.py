@@ -16,6 +16,13 @@ Slow imports: each plugin's import time is recorded (``PluginInfo.import_seconds
 that has not finished after ``PUZZLE_ENGINE_IMPORT_TIMEOUT`` seconds (default 10; ``0`` waits
 for ever) is recorded as a failure and left out, so one hanging plugin cannot stall the CLI or
 the web app's start.
+
+Compatibility: before a plugin is imported, the ``Requires-Dist: puzzle-engine ...`` range in its
+distribution's metadata is compared with the running host (:mod:`engine.compat`); a plugin the
+host falls outside of is not imported at all and is listed with one line saying what it needs
+and what is running. Deprecation warnings that pluggy raises while registering a plugin (a hook
+spec's ``warn_on_impl``) are raised again with the plugin's name and kept on its
+:class:`PluginInfo`.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import os
 import threading
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from importlib import metadata
 from importlib import util as import_util
@@ -32,6 +40,7 @@ from typing import Any, Callable, Iterable
 import pluggy
 
 from . import hookspecs
+from .compat import HOST_DISTRIBUTION, incompatibility
 from .contract import Puzzle, Renderer, Solver, Task
 from .errors import InputError, UnknownPuzzle
 
@@ -59,6 +68,11 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
     error: str | None = None  # why it failed to load or register, if it did
     import_seconds: float | None = None  # None: not imported through an entry point
+    #: Set when the plugin's declared puzzle-engine range leaves the running host out, e.g.
+    #: "needs puzzle-engine<0.1, this is 0.2.0"; the plugin is then not imported at all.
+    needs: str | None = None
+    #: Warnings raised while registering it (deprecated hooks), each naming the plugin.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -78,7 +92,15 @@ class PluginInfo:
             "hooks": list(self.hooks),
             "error": self.error,
             "import_seconds": None if self.import_seconds is None else round(self.import_seconds, 3),
+            "needs": self.needs,
+            "warnings": list(self.warnings),
         }
+
+    def notice(self) -> str:
+        """The one line that listings show for a plugin that is not working."""
+        if self.needs:
+            return f"plugin {self.name} is not loaded: it {self.needs}"
+        return f"plugin {self.name} failed to load: {self.error}"
 
 
 @dataclass(frozen=True)
@@ -120,21 +142,31 @@ class Registry:
                           version=version, distribution=distribution, import_seconds=import_seconds)
         self.plugins[name] = info
         try:
-            self.pm.register(module, name=name)
-            self.pm.check_pending()
+            # pluggy warns (a spec's warn_on_impl) when a plugin implements a deprecated hook;
+            # its message names the hook, not the plugin, so it is raised again naming both.
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                self.pm.register(module, name=name)
+                self.pm.check_pending()
         except Exception as exc:  # a broken plugin must not take the host down
             info.error = f"rejected by the plugin manager: {_describe(exc)}"
             if self.pm.is_registered(module):
                 self.pm.unregister(module)
             return info
+        for warning in caught:
+            text = f"plugin {name}: {warning.message}"
+            info.warnings.append(text)
+            warnings.warn(text, warning.category, stacklevel=2)
         info.hooks = sorted(impl.name for impl in self.pm.get_hookcallers(module) or [])
         return info
 
     def record_failure(self, name: str, module: str, error: str, *, version: str | None = None,
-                       distribution: str | None = None, import_seconds: float | None = None) -> PluginInfo:
-        """Record a plugin that could not be loaded at all (its import failed or hung)."""
+                       distribution: str | None = None, import_seconds: float | None = None,
+                       needs: str | None = None) -> PluginInfo:
+        """Record a plugin that could not be loaded at all (its import failed or hung, or its
+        declared puzzle-engine range leaves this host out: ``needs``)."""
         info = PluginInfo(name=name, module=module, version=version, distribution=distribution,
-                          error=error, import_seconds=import_seconds)
+                          error=error, import_seconds=import_seconds, needs=needs)
         self.plugins[name] = info
         return info
 
@@ -330,8 +362,12 @@ class Registry:
         raise InputError(f"unknown {kind} {name!r} for {puzzle_id!r}; choose one of: {names}")
 
     def failures(self) -> list[PluginInfo]:
-        """The plugins that failed to load or register, by name."""
+        """The plugins that failed to load or register (incompatible ones too), by name."""
         return sorted((p for p in self.plugins.values() if not p.ok), key=lambda p: p.name)
+
+    def incompatible(self) -> list[PluginInfo]:
+        """The plugins left out because their puzzle-engine range leaves this host out."""
+        return [p for p in self.failures() if p.needs]
 
     def slow_plugins(self) -> list[PluginInfo]:
         """Plugins whose import took longer than :data:`SLOW_IMPORT_SECONDS`, by name."""
@@ -340,7 +376,10 @@ class Registry:
 
 def startup_warnings(registry: Registry) -> list[str]:
     """One line per failed or slow plugin, for a server to log when it starts."""
-    lines = [f"plugin {p.name} failed to load and is left out: {p.error}" for p in registry.failures()]
+    lines = [p.notice() if p.needs else f"plugin {p.name} failed to load and is left out: {p.error}"
+             for p in registry.failures()]
+    lines += [text for p in sorted(registry.plugins.values(), key=lambda p: p.name) for text in p.warnings]
+    lines += shadowing_warnings()
     lines += [f"plugin {p.name} took {p.import_seconds:.1f} s to import (over {SLOW_IMPORT_SECONDS:g} s); "
               f"every worker pays this at start (exclude it with {ENV_RESTRICT})"
               for p in registry.slow_plugins()]
@@ -418,6 +457,11 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
             dist = getattr(ep, "dist", None)
             version = dist.version if dist else None
             dist_name = dist.metadata["Name"] if dist else None
+            needs = incompatibility(dist)
+            if needs is not None:  # never imported: its code may not even run on this host
+                registry.record_failure(ep.name, ep.value, f"not loaded: it {needs}", version=version,
+                                        distribution=dist_name, needs=needs)
+                continue
             started = time.perf_counter()
             try:
                 module = _load(ep, timeout)
@@ -427,7 +471,7 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
                 continue
             except Exception as exc:
                 registry.record_failure(ep.name, ep.value,
-                                        f"failed to import: {_describe(exc)}{_shadow_hint(ep.value)}",
+                                        f"failed to import: {_describe(exc)}{_shadow_hint(ep.value, exc)}",
                                         version=version, distribution=dist_name,
                                         import_seconds=time.perf_counter() - started)
                 continue
@@ -439,25 +483,54 @@ def load_registry(extra: Iterable[tuple[str, Any]] = ()) -> Registry:
     return registry
 
 
-def _shadow_hint(target: str) -> str:
+#: The top-level packages the host installs. They are generic names that other distributions
+#: use too (the old ``web.py`` framework installs ``web``); whichever comes first on
+#: ``sys.path`` wins, and the other's modules go missing.
+HOST_PACKAGES = ("engine", "plugins", "web")
+
+
+def _others_owning(top: str) -> list[str]:
+    """Distributions other than the host that install the top-level package ``top``."""
+    owned = metadata.packages_distributions().get(top, [])
+    return sorted({d for d in owned if d.lower().replace("_", "-") != HOST_DISTRIBUTION})
+
+
+def _shadow_hint(target: str, exc: BaseException | None = None) -> str:
     """Why an entry point's module may be missing: another package with the same top-level name.
 
-    The web app installs as the top-level package ``web``, a name the old ``web.py`` framework
-    also uses; whichever comes first on ``sys.path`` wins, and the other's modules are missing.
+    Both the entry point's own package and, for a ``ModuleNotFoundError``, the package of the
+    module that was not found are looked at (a plugin fails on ``import engine.x`` when another
+    ``engine`` shadows the host's).
     """
-    top = target.split(":")[0].split(".")[0]
-    try:
-        spec = import_util.find_spec(top) if top else None
-    except (ImportError, ValueError):
-        spec = None
-    origin = getattr(spec, "origin", None) or ""
-    owned = metadata.packages_distributions().get(top, [])
-    others = [d for d in owned if d.lower().replace("_", "-") != "puzzle-engine"]
-    if not others:
-        return ""
-    return (f" (the top-level package {top!r} here is {origin or 'another package'}, installed by "
-            f"{', '.join(sorted(others))}; it shadows this plugin's: uninstall it or use a separate "
-            f"virtual environment)")
+    tops = [target.split(":")[0].split(".")[0]]
+    missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if missing:
+        tops.append(missing.split(".")[0])
+    for top in dict.fromkeys(t for t in tops if t):
+        others = _others_owning(top)
+        if not others:
+            continue
+        try:
+            spec = import_util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        origin = getattr(spec, "origin", None) or ""
+        return (f" (the top-level package {top!r} here is {origin or 'another package'}, installed by "
+                f"{', '.join(others)}; it shadows this plugin's: uninstall it or use a separate "
+                f"virtual environment)")
+    return ""
+
+
+def shadowing_warnings() -> list[str]:
+    """One line per host package (engine, plugins, web) that another distribution also installs."""
+    lines = []
+    for top in HOST_PACKAGES:
+        others = _others_owning(top)
+        if others:
+            lines.append(f"the top-level package {top!r} is also installed by {', '.join(others)}: one "
+                         f"shadows the other, so parts of the puzzle engine may go missing (uninstall "
+                         f"{others[0]} or use a separate virtual environment)")
+    return lines
 
 
 _default: Registry | None = None
@@ -468,4 +541,9 @@ def get_registry() -> Registry:
     global _default
     if _default is None:
         _default = load_registry()
+    return _default
+
+
+def loaded_registry() -> Registry | None:
+    """The process-wide registry if it has been loaded, without loading it."""
     return _default

@@ -58,3 +58,46 @@ def puzzle_cli(*args: str, paths: list[Path] = (), cwd: Path, env: dict | None =
                    **(env or {})}
     return subprocess.run([sys.executable, "-m", "engine.cli", *args], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def wheel(out: Path, dist: str, version: str, files: dict[str, str], *, requires: tuple[str, ...] = (),
+          entry_points: dict[str, str] | None = None) -> Path:
+    """Write a real wheel (PEP 427: dist-info with METADATA, WHEEL and a hashed RECORD) holding
+    ``files`` (archive path -> text), for pip to install; much quicker than building one."""
+    import base64
+    import hashlib
+    import zipfile
+
+    stem = f"{dist.replace('-', '_')}-{version}"
+    info = f"{stem}.dist-info"
+    meta = [f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n"]
+    meta += [f"Requires-Dist: {r}\n" for r in requires]
+    contents = {**files, f"{info}/METADATA": "".join(meta),
+                f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    if entry_points:
+        contents[f"{info}/entry_points.txt"] = "[puzzle_engine]\n" + "".join(
+            f"{k} = {v}\n" for k, v in entry_points.items())
+    record = []
+    for name, text in contents.items():
+        data = text.encode()
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{info}/RECORD,,")
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{stem}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in contents.items():
+            archive.writestr(name, text)
+        archive.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+    return path
+
+
+def scaffold_wheel(out: Path, name: str, version: str, requires: tuple[str, ...]) -> Path:
+    """The ``puzzle new-plugin NAME`` package as a wheel of ``version`` with these requirements."""
+    values = names(name)
+    folder = out / f"src-{name}-{version}"
+    write_plugin(name, folder)
+    files = {p.relative_to(folder).as_posix(): p.read_text()
+             for p in (folder / values["pkg"]).rglob("*.py")}
+    return wheel(out, values["dist"], version, files, requires=requires,
+                 entry_points={values["id"]: f"{values['pkg']}.hooks"})

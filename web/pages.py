@@ -44,7 +44,10 @@ def gallery():
         except Exception:  # a broken plugin still gets its card, without a picture
             thumb = None
         cards.append({"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules, "thumb": thumb})
-    return render_template("gallery.html", cards=cards, failures=registry().failures())
+    failures = registry().failures()
+    # A plugin left out for its engine range gets its own line: what it needs, what is running.
+    return render_template("gallery.html", cards=cards, failures=[f for f in failures if not f.needs],
+                           incompatible=[f for f in failures if f.needs])
 
 
 @bp.get("/-/plugins")

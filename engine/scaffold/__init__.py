@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from string import Template
 
+from ..compat import CONTRACT_VERSION, contract_range
 from ..errors import InputError
 from .templates import FILES
 
@@ -32,6 +33,8 @@ def names(name: str) -> dict[str, str]:
         "cls": "".join(w.capitalize() for w in words) + "Puzzle",
         "title": " ".join(w.capitalize() for w in words),
         "name": raw,
+        "contract": CONTRACT_VERSION,
+        "host_range": contract_range(),
     }
 
 

@@ -16,8 +16,10 @@ version = "0.1.0"
 description = "$title: a puzzle plugin for the puzzle engine"
 readme = "README.md"
 requires-python = ">=3.11"
-# Add "puzzle-engine" here once the host is published on PyPI; until then install the host first.
-dependencies = ["svgwrite>=1.4"]
+# The engine versions this plugin works with (the plugin contract $contract): the host reads this
+# range before importing the plugin and leaves the plugin out when it is running outside it.
+# Install the host first, then this package with `puzzle install -e .`.
+dependencies = ["$host_range", "svgwrite>=1.4"]
 
 [project.optional-dependencies]
 test = ["pytest>=8", "hypothesis>=6.100"]
@@ -39,15 +41,23 @@ The rules: start from a number and reach the target by adding 1 or doubling.
 
 ## Install and check
 
-Install the engine first (from its repository: `pip install -e .`), then this package:
+Install the engine first (from its repository: `pip install -e .`), then this package into the
+same environment (`puzzle install` keeps the engine's version where it is):
 
 ```sh
-pip install -e .
+puzzle install -e .
 puzzle plugins          # $id is listed, with its hooks
 puzzle check $id        # the engine's conformance laws, one line each
 puzzle solve $id small
 python -m pytest        # tests/, which run the same conformance check
 ```
+
+## Engine versions
+
+`pyproject.toml` says which engine versions this plugin works with
+(`$host_range`, the plugin contract $contract). The engine reads that range before it imports
+the plugin: outside it, the plugin is left out and `puzzle plugins` says what it needs. Widen
+the range once the plugin is tested against a newer contract.
 
 ## Where things are
 

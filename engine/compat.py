@@ -1,0 +1,88 @@
+"""Which plugins fit the running host: the contract version and plugins' declared ranges.
+
+The host is the distribution ``puzzle-engine``. Its plugin contract (the names in
+``engine.__all__``, the hook specs, the methods the engine calls) has a version,
+:data:`CONTRACT_VERSION`, which is the host's ``MAJOR.MINOR`` while the major version is 0
+(the host's patch releases never change the contract). A plugin states what it works with in
+its own distribution's metadata, as an ordinary dependency::
+
+    dependencies = ["puzzle-engine>=0.1,<0.2"]
+
+which becomes ``Requires-Dist: puzzle-engine<0.2,>=0.1`` in the installed ``METADATA``. The
+host reads that line before importing the plugin (:func:`incompatibility`); a plugin whose
+range leaves the running version out is not imported, and every listing says why in one line.
+A plugin that declares no range is loaded as before.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+#: The host's distribution name (what plugins name in ``Requires-Dist``).
+HOST_DISTRIBUTION = "puzzle-engine"
+#: The plugin contract's version: the host's MAJOR.MINOR while MAJOR is 0 (see docs/plugins.md).
+CONTRACT_VERSION = "0.1"
+#: Used when the host runs from a source tree that was never installed (no metadata to read).
+_SOURCE_VERSION = "0.1.0"
+
+
+def host_version() -> str:
+    """The running host's version, from its installed metadata."""
+    try:
+        return metadata.version(HOST_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return _SOURCE_VERSION
+
+
+def contract_range() -> str:
+    """The ``Requires-Dist`` range a plugin written against this contract declares."""
+    major, minor = (int(part) for part in CONTRACT_VERSION.split("."))
+    upper = f"{major + 1}" if major else f"{major}.{minor + 1}"
+    return f"{HOST_DISTRIBUTION}>={CONTRACT_VERSION},<{upper}"
+
+
+def host_requirements(dist: metadata.Distribution | None) -> list[Requirement]:
+    """The distribution's ``Requires-Dist`` lines that name the host and apply here.
+
+    Lines with an environment marker that is false (for example ``extra == "test"``) do not
+    apply; an unreadable line is ignored, as pip would refuse it anyway.
+    """
+    if dist is None:
+        return []
+    found = []
+    for line in dist.requires or []:
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(req.name) != HOST_DISTRIBUTION:
+            continue
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        found.append(req)
+    return found
+
+
+def incompatibility(dist: metadata.Distribution | None, running: str | None = None) -> str | None:
+    """Why this distribution's plugins must not load here, in a few words; None if they may.
+
+    For example ``needs puzzle-engine<0.1, this is 0.2.0``. The host's own distribution (the
+    built-in plugins) always fits.
+    """
+    if dist is None or canonicalize_name(dist.metadata["Name"] or "") == HOST_DISTRIBUTION:
+        return None
+    running = running or host_version()
+    try:
+        version = Version(running)
+    except InvalidVersion:
+        return None
+    for req in host_requirements(dist):
+        # A pre-release host still counts as inside ">=0.1": pip's own pre-release rule is for
+        # choosing what to install, not for deciding whether what is installed fits.
+        if req.specifier and not req.specifier.contains(version, prereleases=True):
+            return f"needs {HOST_DISTRIBUTION}{req.specifier}, this is {running}"
+    return None
