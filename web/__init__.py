@@ -124,10 +124,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, errors, pages
+    from . import api, embed, errors, pages
     errors.install(app)
     app.after_request(_protect_pages)
     app.register_blueprint(api.bp)
+    app.register_blueprint(embed.bp)  # before pages: /embed.js is not a puzzle called "embed.js"
     app.register_blueprint(pages.bp)
     return app
 

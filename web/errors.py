@@ -17,7 +17,8 @@ from engine.jobs import JobNotFound, JobsUnavailable, QueueFull
 
 def _wants_json() -> bool:
     path = request.path
-    return path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
+    return (path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
+            or path == "/oembed")
 
 
 def error_response(message: str, status: int, where: str | None = None, headers=None):
