@@ -171,3 +171,30 @@ def test_only_embed_routes_may_be_framed_by_another_site(page, server, host):
     host.page(host_page(server, embed_path(), script=False))
     page.goto(host.url)
     page.frame_locator("#frame").locator("#board svg").wait_for()
+
+
+def test_the_share_dialog(page, server):
+    page.goto(server + "/sliding?" + urllib.parse.urlencode({"instance": INSTANCE, "moves": MOVES}) + "#step=1")
+    page.locator("#playback-board[data-step='1'] svg").wait_for()
+    opener = page.locator("#share-open")
+    opener.click()
+    dialog = page.locator("#share-dialog")
+    dialog.wait_for()
+    snippet = dialog.get_by_role("textbox", name="Embed code")
+    page.wait_for_function("() => document.activeElement && document.activeElement.closest('#share-dialog')")
+    html = snippet.input_value()
+    assert "<iframe" in html and "/embed/sliding?" in html and 'loading="lazy"' in html and "#step=1" in html
+    assert "<a href=" in html  # the fallback link for sites that strip iframes
+    assert dialog.get_by_role("textbox", name="Link to this step").input_value().endswith("#step=1")
+    assert "render.png?" in dialog.get_by_role("textbox", name="PNG image").input_value()
+    for name in ("GIF", "WebP", "SVG"):
+        assert dialog.get_by_role("link", name=name, exact=True).get_attribute("download")
+    count, report = axe_violations(page)
+    assert count == 0, report
+    # Focus stays in the dialog: Tab from its last control comes back to its first.
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => !!document.activeElement.closest('#share-dialog')")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    assert page.evaluate("() => document.activeElement.id") == "share-open"
