@@ -223,6 +223,7 @@ def test_animations_have_one_frame_per_step(client, kind):
     durations = []
     for i in range(image.n_frames):
         image.seek(i)
+        image.load()  # WebP tells a frame's duration once the frame is decoded
         durations.append(image.info["duration"])
     assert durations[0] == 500 and durations[-1] > durations[0]  # the solved board stays up longer
     download = client.get(f"/api/sliding/animation.{kind}?{SOURCE}&size=120&download=1")
