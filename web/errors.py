@@ -20,7 +20,8 @@ from .clients import Busy
 
 def _wants_json() -> bool:
     path = request.path
-    return path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
+    return (path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
+            or path == "/oembed")
 
 
 def error_response(message: str, status: int, where: str | None = None, headers=None):

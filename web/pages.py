@@ -142,5 +142,8 @@ def editor(puzzle_id):
         "default_time_limit": jobs().default_time_limit,
         "moves_param": format_moves(solution["moves"]) if solution and not solution.get("job") else None,
     }
+    from .embed import share_meta  # link previews and oEmbed discovery (docs/embed.md)
+    shared = solution if solution and not error else {}
+    meta = share_meta(puzzle, state["instance"], tuple(shared.get("moves") or ()), shared.get("job"))
     return render_template("editor.html", puzzle=puzzle, page=page, details=page["puzzle"],
-                           svg=svg)
+                           svg=svg, meta=meta)

@@ -359,6 +359,15 @@
     }
   });
 
+  // The Share dialog lives in share.js, fetched on the first press (most visits never share).
+  const shareButton = $("share-open");
+  shareButton.addEventListener("click", () => {
+    if (window.PuzzleShare) return;
+    const script = Object.assign(document.createElement("script"), { src: shareButton.dataset.script });
+    script.onload = () => window.PuzzleShare.open();
+    document.head.append(script);
+  }, { once: true });
+
   // -- hints
 
   const HINT_SECONDS = 2;

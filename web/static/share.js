@@ -1,0 +1,143 @@
+/* The editor's Share dialog: the link to this step, the embed snippet, image links and
+ * animated downloads, each with a Copy button. Loaded on the first press of Share (the editor
+ * page does not carry it otherwise). It reads what to share from the page's address, which
+ * the editor keeps up to date (instance, moves or job, #step=N), so it needs no editor state.
+ * A modal <dialog>: focus stays inside (Tab wraps), Esc closes, focus returns to Share.
+ */
+(function () {
+  "use strict";
+
+  const opener = document.getElementById("share-open");
+  let dialog = null;
+
+  function make(tag, props, children) {
+    const node = Object.assign(document.createElement(tag), props || {});
+    (children || []).forEach((c) => node.append(c));
+    return node;
+  }
+
+  // What the address shows: the puzzle, its source query (instance + moves, or job) and step.
+  function current() {
+    const puzzle = location.pathname.replace(/^\/+/, "").split("/")[0];
+    const params = new URLSearchParams(location.search);
+    const source = new URLSearchParams();
+    ["instance", "moves", "job"].forEach((k) => { if (params.get(k)) source.set(k, params.get(k)); });
+    const match = /^#step=(\d+)$/.exec(location.hash);
+    return { puzzle, source, moves: params.get("moves"), job: params.get("job"), step: match ? Number(match[1]) : null };
+  }
+
+  function query(source, extra) {
+    const q = new URLSearchParams(source);
+    Object.entries(extra || {}).forEach(([k, v]) => { if (v !== null && v !== undefined) q.set(k, String(v)); });
+    return q.toString().replace(/\+/g, "%20");
+  }
+
+  const status = make("p", { className: "share-status", role: "status" });
+
+  async function copy(text, what) {
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = what + " copied.";
+    } catch (err) {
+      status.textContent = "Copy failed: select the text and copy it yourself.";
+    }
+  }
+
+  let fieldCount = 0;
+  function field(label, value, options) {
+    fieldCount += 1;
+    const id = "share-field-" + fieldCount;
+    const box = options && options.multiline ? make("textarea", { id, rows: 4, readOnly: true, value })
+      : make("input", { id, type: "text", readOnly: true, value });
+    box.spellcheck = false;
+    box.addEventListener("focus", () => box.select());
+    const button = make("button", { type: "button", textContent: "Copy" });
+    button.setAttribute("aria-label", "Copy " + label.toLowerCase());
+    button.addEventListener("click", () => copy(box.value, label));
+    const row = make("div", { className: "share-row" }, [make("label", { htmlFor: id, textContent: label }), box, button]);
+    if (options && options.open) {
+      row.append(make("a", { href: value, textContent: options.open, target: "_blank", rel: "noopener" }));
+    }
+    return row;
+  }
+
+  function download(label, href, name) {
+    const row = make("div", { className: "share-row" });
+    const link = make("a", { href, textContent: label });
+    link.setAttribute("download", name);
+    const button = make("button", { type: "button", textContent: "Copy" });
+    button.setAttribute("aria-label", "Copy the " + label.toLowerCase() + " link");
+    button.addEventListener("click", () => copy(new URL(href, location.href).href, label + " link"));
+    row.append(link, button);
+    return row;
+  }
+
+  async function fill(body) {
+    const now = current();
+    const origin = location.origin;
+    const api = origin + "/api/" + encodeURIComponent(now.puzzle);
+    const step = now.step;
+    body.replaceChildren(make("p", { textContent: "Preparing…" }));
+    let snippet = "";
+    try {
+      const answer = await fetch("/oembed?format=json&url=" + encodeURIComponent(location.href));
+      snippet = answer.ok ? (await answer.json()).html : "";
+    } catch (err) { snippet = ""; }
+    const stepText = step !== null && (now.moves || now.job) ? "step " + step : "the start";
+    const parts = [
+      field("Link to this step", location.href),
+    ];
+    if (snippet) parts.push(field("Embed code", snippet, { multiline: true }));
+    parts.push(
+      field("PNG image", api + "/render.png?" + query(now.source, { step, size: 600 }), { open: "Open PNG" }),
+      field("SVG image", api + "/render.svg?" + query(now.source, { step }), { open: "Open SVG" }));
+    body.replaceChildren(make("p", { className: "share-note", textContent: "Showing " + stepText + "." }), ...parts);
+    if (now.moves) {
+      const source = query(now.source, { download: 1 });
+      body.append(make("h3", { textContent: "Animated solution" }), make("div", { className: "share-downloads" }, [
+        download("GIF", api + "/animation.gif?" + source, now.puzzle + "-solution.gif"),
+        download("WebP", api + "/animation.webp?" + source, now.puzzle + "-solution.webp"),
+        download("SVG", api + "/animation.svg?" + source, now.puzzle + "-solution.svg"),
+      ]));
+    }
+  }
+
+  function trap(event) {
+    if (event.key !== "Tab") return;
+    const focusable = Array.from(dialog.querySelectorAll("button, a[href], input, textarea"))
+      .filter((n) => !n.disabled && n.getClientRects().length);
+    if (!focusable.length) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+  }
+
+  function build() {
+    const body = make("div", { className: "share-body" });
+    const close = make("button", { type: "button", className: "share-close", textContent: "Close" });
+    dialog = make("dialog", { id: "share-dialog", className: "share-dialog" }, [
+      make("div", { className: "share-head" }, [make("h2", { id: "share-title", textContent: "Share" }), close]),
+      body, status,
+    ]);
+    dialog.setAttribute("aria-labelledby", "share-title");
+    dialog.addEventListener("keydown", trap);
+    close.addEventListener("click", () => dialog.close());
+    dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });  // the backdrop
+    dialog.addEventListener("close", () => opener.focus());
+    dialog.body = body;
+    document.body.append(dialog);
+  }
+
+  async function open() {
+    if (!dialog) build();
+    status.textContent = "";
+    dialog.showModal();
+    await fill(dialog.body);
+    const first = dialog.querySelector("input, textarea");
+    if (first && dialog.open) first.focus();
+  }
+
+  opener.addEventListener("click", open);
+  window.PuzzleShare = { open };
+})();
