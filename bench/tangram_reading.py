@@ -90,11 +90,11 @@ def main() -> None:
     ap.add_argument("--baseline", action="store_true", help="exact reading only (the state before)")
     args = ap.parse_args()
     if args.baseline:
-        import plugins.tangram.silhouette as sil_mod
+        import plugins.tangram.decimals as decimals
 
         def refuse(rings, exact_error):
             raise exact_error
-        sil_mod._read_noisy = refuse
+        decimals.read_noisy_rings = refuse
     figures = exact_figures(args.figures, seed=1000)
     print(f"{'noise':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
           f"{'+solve p50':>10} {'+solve p95':>10}")

@@ -74,3 +74,14 @@ def test_free_angle_piece_is_named():
     # the square with a corner cut at 30 degrees, as a piece turned by 30 degrees leaves it
     with pytest.raises(InputError, match=r"a piece seems turned by about \d+ degrees near \("):
         parse_silhouette("outer 0,0 4.0,0 4.0,2.0 0.536,4.0 0,4.0")
+
+
+def test_area_refusal_names_the_area_and_share():
+    with pytest.raises(InputError, match=r"the outline's area is 15\.0 units, 6% less than the seven pieces"):
+        parse_silhouette("outer 0,0 5.0,0 5.0,3.0 0,3.0")
+
+
+def test_free_angle_piece_is_named_with_its_angle():
+    # the square's corner cut by an edge at 120 degrees: a piece turned by 30 degrees
+    with pytest.raises(InputError, match=r"turned by about (29|30|31) degrees near \(3\.4, 3\.0\)"):
+        parse_silhouette("outer 0,0 4.0,0 4.0,2.0 2.845,4.0 0,4.0")

@@ -186,9 +186,9 @@ def test_ring_locator_agrees_with_exact_point_in_ring(ring):
 def test_prechecked_segment_tests_agree_with_the_exact_ones():
     import random
 
-    from plugins.tangram.geometry import (
+    from plugins.tangram.geometry import direction
+    from plugins.tangram.segments import (
         coordinate_scale,
-        direction,
         float_point,
         segments_cross,
         segments_cross_prechecked,
@@ -294,8 +294,8 @@ def test_crossing_check_agrees_with_sampled_insides():
     sampling points between the lattice's lines) or they share a piece of edge."""
     import random
 
-    from plugins.tangram.geometry import segments_overlap
-    from plugins.tangram.silhouette import _check_no_crossings
+    from plugins.tangram.segments import segments_overlap
+    from plugins.tangram.silhouette import check_no_crossings
     rng = random.Random(5)
     kinds = ["square", "diamond", "triangle", "slanted", "stair", "arrow"]
     # at least 1/32 off every line x, y = k/2 and x +- y = k/2 that these rings' edges lie on
@@ -317,7 +317,7 @@ def test_crossing_check_agrees_with_sampled_insides():
                      for i in range(len(a)) for j in range(len(b)))
         crossing = both and only_a and only_b
         try:
-            _check_no_crossings([a, b])
+            check_no_crossings([a, b])
             refused = False
         except InputError:
             refused = True

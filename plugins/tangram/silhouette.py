@@ -22,8 +22,6 @@ Also accepted: an SVG document; its ``<polygon>``/``<polyline>`` elements and si
 from __future__ import annotations
 
 import math
-import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Sequence
@@ -34,21 +32,23 @@ from .geometry import (
     Point,
     Ring,
     RingLocator,
-    boundaries_cross_at,
-    coordinate_scale,
     direction,
-    float_point,
     normalize_ring,
-    point_inside_segment_prechecked,
     point_text,
     ring_inside_ring,
-    segments_cross_prechecked,
-    segments_overlap_prechecked,
     signed_area,
 )
 from .lattice import MAX_UNITS, Lattice, common_denominator
-from .numbers import QS2, R2, format_number, is_decimal, parse_coordinate, parse_number, sqrt_in_field
+from .numbers import QS2, R2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
+from .segments import (
+    boundaries_cross_at,
+    coordinate_scale,
+    float_point,
+    point_inside_segment_prechecked,
+    segments_cross_prechecked,
+    segments_overlap_prechecked,
+)
 
 MAX_RINGS = 24
 MAX_VERTICES = 400
@@ -115,58 +115,21 @@ def parse_silhouette(text: str) -> Silhouette:
         raise InputError("the silhouette must be text")
     if len(text) > MAX_TEXT:
         raise InputError(f"the silhouette text is {len(text):,} characters; the limit is {MAX_TEXT:,}")
+    from . import decimals, svg  # they build on this module
+
     if text.lstrip().startswith("<"):
-        return silhouette_from_svg(text)
+        return svg.silhouette_from_svg(text)
     try:
-        return _parse_text(text)
+        return parse_exact_text(text)
     except InputError as exc:
-        floats = _decimal_rings(text)
+        floats = decimals.decimal_rings(text)
         if floats is None:
             raise
-        return _read_noisy(floats, exc)
+        return decimals.read_noisy_rings(floats, exc)
 
 
-def _decimal_rings(text: str) -> list[list[tuple[float, float]]] | None:
-    """The rings of the text as floats, if any coordinate is a decimal (else None: exact input
-    keeps its exact refusal). Draft lines are ignored: a tracing has none."""
-    rings, decimal = [], False
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        word, _, rest = line.partition(" ")
-        if word.lower() not in ("outer", "hole", "ring"):
-            continue
-        ring = []
-        for tok in rest.split():
-            parts = tok.strip("()").split(",")
-            if len(parts) != 2:
-                return None
-            try:
-                xy = []
-                for part in parts:
-                    decimal = decimal or is_decimal(part)
-                    xy.append(float(part) if is_decimal(part) else float(parse_number(part)))
-            except (InputError, ValueError):
-                return None
-            ring.append((xy[0], xy[1]))
-        rings.append(ring)
-    return rings if decimal and rings else None
-
-
-def _read_noisy(rings: list[list[tuple[float, float]]], exact_error: InputError) -> Silhouette:
-    """The nearest exact figure to a noisy outline (see reading.py), or a refusal in words."""
-    from .reading import read_noisy
-    try:
-        reading = read_noisy(rings)
-    except InputError as exc:
-        raise InputError(f"{exc.message} (read exactly, it was refused: {exact_error.message})") from None
-    sil = _parse_text(reading.text)
-    note = (f"read as an exact figure; vertices moved at most {reading.moved:.2f} units "
-            f"(the outline was turned by {math.degrees(reading.normalised.angle):.1f} degrees and "
-            f"scaled by {1 / reading.normalised.scale:.4g})")
-    return Silhouette(sil.components, sil.draft, (note,))
-
-
-def _parse_text(text: str) -> Silhouette:
+def parse_exact_text(text: str) -> Silhouette:
+    """The text form read exactly (decimals snapped within 0.002), with no noisy reading."""
     rings: list[tuple[list[Point], str]] = []
     draft: list[Placement] = []
     snaps: list[str] = []
@@ -298,7 +261,7 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
     norm_input = [normalize_ring(r, True) for r in cleaned]
     ring_areas = [signed_area(r) if len(r) >= 3 else QS2(0) for r in norm_input]
     if any(a.sign() == 0 for a in ring_areas):
-        _check_no_crossings(cleaned)  # a figure eight has area 0: name the crossing instead
+        check_no_crossings(cleaned)  # a figure eight has area 0: name the crossing instead
         raise InputError("a ring encloses no area")
     # each ring is prepared once for point location (a float pre-check, exact where it matters)
     locators = [RingLocator(r) for r in norm_input]
@@ -315,7 +278,7 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
         raise InputError(f"the figure's area is {format_number(area)} (about {float(area):.4g}); a tangram "
                          f"figure has area 16, or 16*q^2 for a number q = a + b*r2 (area 1, 4, 8, "
                          f"32, ... is scaled exactly)")
-    _check_no_crossings(cleaned)
+    check_no_crossings(cleaned)
     for i, (_, word) in enumerate(rings):
         if word == "hole" and depth[i] % 2 == 0:
             raise InputError(f"ring {i + 1} is given as a hole but is not inside an outline")
@@ -364,7 +327,7 @@ def _check_lattice(s: Silhouette) -> None:
                          f"{d}, largest coefficient {worst} units; the limit is {MAX_UNITS} units)")
 
 
-def _check_no_crossings(rings: list[list[Point]]) -> None:
+def check_no_crossings(rings: list[list[Point]]) -> None:
     """Refuse rings that cross each other or themselves, or share an edge.
 
     Two edges cross in the middle of both (a proper crossing), or boundaries meet at a point that
@@ -444,113 +407,6 @@ def _check_contacts(rings: list[list[Point]], edge_dirs: list[list[int]],
                 who = f"ring {r1 + 1} crosses itself" if r1 == r2 else f"ring {r1 + 1} crosses ring {r2 + 1}"
                 raise InputError(f"{who} at {point_text(p)} ({name1}, {name2}): rings may touch "
                                  f"at points but not cross, and their insides may not overlap")
-
-
-# ------------------------------------------------------------------------------------------------
-# SVG import
-
-_PATH_TOKEN = re.compile(r"[MmLlHhVvZz]|[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-
-
-def silhouette_from_svg(text: str) -> Silhouette:
-    """Rings from an SVG's polygons, polylines and simple paths (y flipped), then validated."""
-    if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        raise InputError("SVG with DOCTYPE or ENTITY declarations is not accepted")
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise InputError(f"cannot read the SVG: {exc}") from None
-    raw_rings: list[list[tuple[str, str]]] = []
-    for el in root.iter():
-        tag = el.tag.rsplit("}", 1)[-1]
-        if tag in ("polygon", "polyline"):
-            nums = re.findall(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", el.get("points", ""))
-            if len(nums) % 2 or len(nums) < 6:
-                raise InputError(f"an SVG {tag} has an odd or too small number of coordinates")
-            raw_rings.append([(nums[i], nums[i + 1]) for i in range(0, len(nums), 2)])
-        elif tag == "path":
-            raw_rings.extend(_path_rings(el.get("d", "")))
-    if not raw_rings:
-        raise InputError("the SVG has no polygon, polyline or path")
-    try:
-        return _svg_exact(raw_rings)
-    except InputError as exc:
-        try:
-            floats = [[(float(x), -float(y)) for x, y in rr] for rr in raw_rings]
-        except ValueError:
-            raise exc from None
-        return _read_noisy(floats, exc)
-
-
-def _svg_exact(raw_rings: list[list[tuple[str, str]]]) -> Silhouette:
-    snaps: list[str] = []
-    rings = []
-    for rr in raw_rings:
-        pts = []
-        for xs, ys in rr:
-            x, mx = parse_coordinate(xs)
-            y, my = parse_coordinate(ys)
-            for raw, v, m in ((xs, x, mx), (ys, y, my)):
-                if m:
-                    snaps.append(f"{raw} snapped to {format_number(v)} (moved {m:.2g})")
-            pts.append((x, -y))
-        rings.append((pts, "ring"))
-    if len(snaps) > 20:
-        snaps = snaps[:20] + [f"... and {len(snaps) - 20} more snapped coordinates"]
-    return build_silhouette(rings, (), snaps)
-
-
-def _path_rings(d: str) -> list[list[tuple[str, str]]]:
-    tokens = _PATH_TOKEN.findall(d)
-    rings, cur = [], []
-    x = y = "0"
-    cmd = None
-    i = 0
-
-    def add(a: str, b: str) -> str:
-        return repr(float(a) + float(b))
-
-    while i < len(tokens):
-        t = tokens[i]
-        if t.isalpha():
-            cmd = t
-            i += 1
-            if cmd in "Zz":
-                if cur:
-                    rings.append(cur)
-                cur = []
-            continue
-        if cmd is None:
-            raise InputError("an SVG path must start with a command such as M")
-        try:
-            if cmd in "MLml":
-                nx, ny = tokens[i], tokens[i + 1]
-                i += 2
-                if cmd in "ml" and (cur or cmd == "l"):
-                    nx, ny = add(x, nx), add(y, ny)
-                if cmd in "Mm" and cur:
-                    rings.append(cur)
-                    cur = []
-                x, y = nx, ny
-                cur.append((x, y))
-                cmd = {"M": "L", "m": "l"}.get(cmd, cmd)
-            elif cmd in "Hh":
-                x = tokens[i] if cmd == "H" else add(x, tokens[i])
-                i += 1
-                cur.append((x, y))
-            elif cmd in "Vv":
-                y = tokens[i] if cmd == "V" else add(y, tokens[i])
-                i += 1
-                cur.append((x, y))
-            else:
-                raise InputError(f"SVG path command {cmd!r} is not supported (only M, L, H, V, Z)")
-        except IndexError:
-            raise InputError("an SVG path ends in the middle of a command") from None
-        if tokens[i - 1].isalpha():
-            break
-    if len(cur) >= 3:
-        rings.append(cur)
-    return rings
 
 
 def symmetric_image(silhouette: Silhouette, turns: int, mirror: bool = False) -> Silhouette:

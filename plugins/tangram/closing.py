@@ -1,0 +1,315 @@
+"""Exact closed walks near a noisy ring: the heart of reading an outline as an exact figure.
+
+A ring whose edges are snapped to the eight directions is an exact figure once every edge has
+an exact length a + b*r2. The lengths are chosen by a beam search along the ring: each vertex
+keeps the best few hundred exact positions (cost: how far each edge's length moved, a small
+penalty for unusual numbers, and how far the vertex drifted from where it was drawn). The last
+two edges are not guessed but solved exactly so that the ring closes; a slid piece's odd offset
+(a third or a quarter of an edge) is often absorbed there.
+
+Exact numbers are kept as integers: lengths in twelfths, ``L = (la + lb*r2) / 12``, and
+positions in 24ths, ``x = (xa + xb*r2) / 24``, so the search does no Fraction arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from .geometry import DIRECTION_STEPS
+from .numbers import QS2
+
+R2 = math.sqrt(2)
+#: Vertices kept per step of the beam search.
+BEAM = 300
+#: Exact lengths considered per edge.
+PER_EDGE = 7
+#: A vertex may drift this far (figure units) from where it was drawn, relative to the start.
+MAX_DRIFT = 0.8
+#: Weight of the drift in the cost (the edge lengths' own error counts 1).
+DRIFT_WEIGHT = 0.4
+EDGE_WEIGHT = 1.0
+
+_FINE = (1, 2, 3, 4, 6, 12)  # denominators a length's parts may have (twelfths)
+
+
+def _penalty(num: int, den: int) -> float:
+    """How unusual a part ``num/den`` of a length is: whole numbers cost nothing, halves a
+    little (pieces slid by half an edge), thirds and quarters more (other slides)."""
+    f = Fraction(num, den)
+    if f.denominator == 1:
+        return 0.0
+    if f.denominator == 2:
+        return 0.12
+    if f.denominator in (3, 4):
+        return 0.3
+    return 0.6
+
+
+def length_cost(la: int, lb: int) -> float:
+    """The complexity penalty of the length (la + lb*r2)/12."""
+    pen = _penalty(la, 12) + _penalty(lb, 12)
+    if la and lb:
+        pen += 0.06
+    if la < 0 or lb < 0:
+        pen += 0.1
+    return pen
+
+
+def _table() -> list[tuple[float, int, int, float]]:
+    """Every length the pieces plausibly make: (value, la, lb, penalty), by value."""
+    out = []
+    for la in range(-24, 145):
+        if la % 3 and la % 4:
+            continue
+        for lb in range(-72, 193):
+            if lb % 3 and lb % 4:
+                continue
+            if (la < 0 and lb < 0) or (la % 6 and lb % 6 and la and lb):
+                continue  # both parts fine: too unlikely to be worth the search
+            if (la < 0 and lb > 36) or (lb < 0 and (lb < -24 or la > 48)):
+                continue  # a short length as a difference of long ones: a coincidence, not a piece
+            v = (la + lb * R2) / 12
+            if 0.05 < v <= 12.5:
+                out.append((v, la, lb, length_cost(la, lb)))
+    out.sort()
+    return out
+
+
+_LENGTHS = _table()
+_VALUES = [t[0] for t in _LENGTHS]
+
+
+def candidates(length: float, count: int = PER_EDGE, window: float = 0.55) -> list[tuple[float, int, int]]:
+    """The ``count`` exact lengths nearest ``length`` (with their penalty) as (cost, la, lb)."""
+    import bisect
+
+    lo = bisect.bisect_left(_VALUES, length - window)
+    hi = bisect.bisect_right(_VALUES, length + window)
+    scored = sorted((abs(v - length) + pen, la, lb) for v, la, lb, pen in _LENGTHS[lo:hi])
+    return scored[:count]
+
+
+def _whole_lengths() -> list[float]:
+    values = sorted({a + b * R2 for a in range(0, 13) for b in range(0, 9) if 0 < a + b * R2 <= 13})
+    return values
+
+
+_WHOLE = _whole_lengths()
+
+
+def scales(lengths: Sequence[float], count: int = 3, spread: float = 0.08) -> list[float]:
+    """Factors near 1 that bring the drawn edge lengths nearest to whole sums of piece edges
+    (a + b*r2, a and b whole), best first: the area gives the scale only to a few per cent,
+    since noise on every vertex changes the area too."""
+    import bisect
+
+    def cost(f: float) -> float:
+        total = 0.0
+        for ln in lengths:
+            v = ln * f
+            i = bisect.bisect_left(_WHOLE, v)
+            near = min((abs(_WHOLE[j] - v) for j in (i - 1, i) if 0 <= j < len(_WHOLE)), default=1.0)
+            total += min(near, 0.35)
+        return total
+
+    grid = [1 + spread * (k / 20) for k in range(-20, 21)]
+    scored = [(cost(f) + 0.5 * abs(f - 1), f) for f in grid]
+    minima = [scored[i] for i in range(len(scored))
+              if all(scored[i][0] <= scored[j][0] for j in (i - 1, i + 1) if 0 <= j < len(scored))]
+    minima.sort()
+    out = [f for _, f in minima[:count]]
+    return out if 1.0 in out else out + [1.0]
+
+
+def _step(k: int, la: int, lb: int) -> tuple[int, int, int, int]:
+    """The move (in 24ths) along direction ``k`` by the length (la + lb*r2)/12."""
+    sx, sy = DIRECTION_STEPS[k]
+    if sx and sy:  # diagonal: L/r2 per axis = (lb + la*r2/2)/12
+        return (2 * lb * sx, la * sx, 2 * lb * sy, la * sy)
+    return (2 * la * sx, 2 * lb * sx, 2 * la * sy, 2 * lb * sy)
+
+
+def _edge_candidates(a: tuple[float, float], b: tuple[float, float], k0: int):
+    """Exact moves for the drawn edge a -> b: (cost, move in 24ths, (k, la, lb)). A short edge
+    may also run along a neighbouring direction: 0.2 units of noise on its ends turn a
+    0.6-unit edge by up to 40 degrees."""
+    vx, vy = b[0] - a[0], b[1] - a[1]
+    drawn = math.hypot(vx, vy)
+    ks = [k0] if drawn > 1.6 else [k0, (k0 + 1) % 8, (k0 - 1) % 8]
+    out = []
+    for k in ks:
+        ux, uy = DIRECTION_STEPS[k]
+        norm = math.hypot(ux, uy)
+        along = (vx * ux + vy * uy) / norm
+        across = abs(vx * uy - vy * ux) / norm
+        if along <= 0.05 or (k != k0 and across > 0.6 * drawn):
+            continue
+        for c, la, lb in candidates(along):
+            err = c - length_cost(la, lb)
+            out.append((math.hypot(err, across) + length_cost(la, lb), _step(k, la, lb), (k, la, lb)))
+    out.sort(key=lambda t: t[0])
+    return out[:PER_EDGE + 2]
+
+
+def _fl(a: int, b: int) -> float:
+    return (a + b * R2) / 24
+
+
+@dataclass(frozen=True)
+class Walk:
+    """An exact closed ring near a noisy one: its vertices relative to the first corner."""
+
+    cost: float
+    points: tuple[tuple[QS2, QS2], ...]  # exact, corner 0 at (0, 0)
+
+    def floats(self) -> list[tuple[float, float]]:
+        return [(float(x), float(y)) for x, y in self.points]
+
+
+def _unit(k: int) -> tuple[QS2, QS2]:
+    sx, sy = DIRECTION_STEPS[k]
+    if sx and sy:
+        h = QS2(0, Fraction(1, 2))
+        return h * sx, h * sy
+    return QS2(sx), QS2(sy)
+
+
+def _close(pos, k1: int, k2: int) -> tuple[QS2, QS2] | None:
+    """Exact lengths along ``k1`` then ``k2`` that lead from ``pos`` back to (0, 0)."""
+    xa, xb, ya, yb = pos
+    x, y = QS2(Fraction(xa, 24), Fraction(xb, 24)), QS2(Fraction(ya, 24), Fraction(yb, 24))
+    (ux1, uy1), (ux2, uy2) = _unit(k1), _unit(k2)
+    det = ux1 * uy2 - uy1 * ux2
+    if det == 0:
+        return None
+    l1 = (-x * uy2 + y * ux2) / det
+    l2 = (-ux1 * y + uy1 * x) / det
+    if l1.sign() <= 0 or l2.sign() <= 0:
+        return None
+    return l1, l2
+
+
+def _qs2_cost(q: QS2) -> float:
+    if 12 % q.a.denominator or 12 % q.b.denominator:
+        return 0.9 + length_cost(0, 0)  # finer than twelfths: a poor reading, kept as a last resort
+    return length_cost(int(q.a * 12), int(q.b * 12))
+
+
+def closed_walks(corners: Sequence[tuple[float, float]], dirs: Sequence[int], lengths: Sequence[float],
+                 limit: int = 40, area: float | None = None) -> list[Walk]:
+    """Up to ``limit`` exact closed rings near the noisy one, best first.
+
+    ``corners[i]`` is where edge ``i`` starts (figure units), ``dirs[i]`` its direction 0..7 and
+    ``lengths[i]`` its drawn length along that direction. With ``area``, only rings of exactly
+    that area (up to sign) are kept: a lone outline must have area 16.
+    """
+    n = len(dirs)
+    if n < 3:
+        return []
+    # the two closing edges: the consecutive non-parallel pair with the longest shorter edge
+    best_j, best_len = -1, -1.0
+    for j in range(n):
+        j2 = (j + 1) % n
+        if (dirs[j] - dirs[j2]) % 4 and min(lengths[j], lengths[j2]) > best_len:
+            best_j, best_len = j, min(lengths[j], lengths[j2])
+    if best_j < 0:
+        return []
+    start = (best_j + 2) % n  # walk the others first, starting just after the pair
+    order = [(start + i) % n for i in range(n)]
+    p0 = corners[start]
+    # state: exact position and (rounded) twice the area so far -> (cost, path, twice area);
+    # the area is part of the key so that a cheaper walk to the same point does not push out
+    # the one whose area will come out right
+    beam: dict[tuple, tuple[float, tuple, float]] = {(0, 0, 0, 0, 0.0): (0.0, (), 0.0)}
+    for step, e in enumerate(order[:-2]):
+        target = corners[order[step + 1]]
+        tx, ty = target[0] - p0[0], target[1] - p0[1]
+        nxt: dict[tuple, tuple[float, tuple, float]] = {}
+        cands = _edge_candidates(corners[e], target, dirs[e])
+        for key, (cost, path, a2) in beam.items():
+            xa, xb, ya, yb = key[:4]
+            fx, fy = _fl(xa, xb), _fl(ya, yb)
+            for c, (dxa, dxb, dya, dyb), ln in cands:
+                qxa, qxb, qya, qyb = xa + dxa, xb + dxb, ya + dya, yb + dyb
+                gx, gy = _fl(qxa, qxb), _fl(qya, qyb)
+                drift = math.hypot(gx - tx, gy - ty)
+                if drift > MAX_DRIFT:
+                    continue
+                total = cost + EDGE_WEIGHT * c + DRIFT_WEIGHT * drift
+                na2 = a2 + fx * gy - gx * fy
+                q = (qxa, qxb, qya, qyb, round(na2, 6))
+                old = nxt.get(q)
+                if old is None or total < old[0]:
+                    nxt[q] = (total, (path, ln), na2)
+        if not nxt:
+            return []
+        beam = dict(sorted(nxt.items(), key=lambda kv: kv[1][0])[:BEAM])
+    e1, e2 = order[-2], order[-1]
+    (u1x, u1y), (u2x, u2y) = _funit(dirs[e1]), _funit(dirs[e2])
+    det = u1x * u2y - u1y * u2x
+    if abs(det) < 1e-9:
+        return []
+    finals = []
+    for key, (cost, path, a2) in beam.items():
+        px, py = _fl(key[0], key[1]), _fl(key[2], key[3])
+        l1 = (-px * u2y + py * u2x) / det
+        l2 = (-u1x * py + u1y * px) / det
+        if l1 <= 1e-9 or l2 <= 1e-9:
+            continue
+        qx, qy = px + l1 * u1x, py + l1 * u1y
+        twice = a2 + px * qy - qx * py
+        if area is not None and abs(abs(twice) / 2 - area) > 1e-6:
+            continue
+        c = cost + EDGE_WEIGHT * (abs(l1 - lengths[e1]) + abs(l2 - lengths[e2]))
+        finals.append((c, key, path))
+    finals.sort(key=lambda t: t[0])
+    out: list[Walk] = []
+    for c, key, path in finals[:4 * limit]:
+        closing = _close(key[:4], dirs[e1], dirs[e2])
+        if closing is None:
+            continue
+        l1q, l2q = closing
+        steps: list[tuple[int, QS2]] = []
+        while path:
+            path, (k, la, lb) = path
+            steps.append((k, QS2(Fraction(la, 12), Fraction(lb, 12))))
+        steps.reverse()
+        steps += [(dirs[e1], l1q), (dirs[e2], l2q)]
+        pts = _ring(steps)
+        if area is not None and abs(_exact_area(pts)) != QS2(Fraction(area)):
+            continue
+        # corner 0 of the original order first, moved to (0, 0)
+        i0 = order.index(0)
+        ox, oy = pts[i0]
+        cost = c + EDGE_WEIGHT * (_qs2_cost(l1q) + _qs2_cost(l2q))
+        out.append(Walk(cost, tuple((x - ox, y - oy) for x, y in pts[i0:] + pts[:i0])))
+    out.sort(key=lambda w: w.cost)
+    return out[:limit]
+
+
+def _funit(k: int) -> tuple[float, float]:
+    sx, sy = DIRECTION_STEPS[k]
+    norm = math.hypot(sx, sy)
+    return sx / norm, sy / norm
+
+
+def _exact_area(pts: Sequence[tuple[QS2, QS2]]) -> QS2:
+    n = len(pts)
+    twice = QS2(0)
+    for i in range(n):
+        (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % n]
+        twice = twice + x1 * y2 - x2 * y1
+    return twice / 2
+
+
+def _ring(steps: Sequence[tuple[int, QS2]]) -> list[tuple[QS2, QS2]]:
+    x, y = QS2(0), QS2(0)
+    pts = []
+    for k, ln in steps:
+        pts.append((x, y))
+        ux, uy = _unit(k)
+        x, y = x + ux * ln, y + uy * ln
+    return pts
