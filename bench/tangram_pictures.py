@@ -128,9 +128,15 @@ def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
     and with both put at the origin (the picture fixes neither the turn nor the position)."""
     def at_origin(s: Silhouette):
         rings = [[(float(x), float(y)) for x, y in r] for r in s.rings()]
-        pts = [p for r in rings for p in r]
-        cx = sum(p[0] for p in pts) / len(pts)
-        cy = sum(p[1] for p in pts) / len(pts)
+        ax = ay = total = 0.0  # the area centroid (holes subtract): the same for any vertex list
+        for comp in s.components:
+            for ring in (comp.outer, *comp.holes):  # holes run clockwise: their area is negative
+                pts = [(float(x), float(y)) for x, y in ring]
+                for i in range(len(pts)):
+                    (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % len(pts)]
+                    cr = x1 * y2 - x2 * y1
+                    ax, ay, total = ax + (x1 + x2) * cr, ay + (y1 + y2) * cr, total + cr
+        cx, cy = ax / (3 * total), ay / (3 * total)
         return [[(x - cx, y - cy) for x, y in r] for r in rings]
     ref = at_origin(sil)
     return min(hausdorff(at_origin(symmetric_image(got, t, m)), ref, step=0.2)

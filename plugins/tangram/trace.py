@@ -88,7 +88,7 @@ def outlines(fig: Figure) -> list[FloatRing]:
     out = []
     for r in kept:
         pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
-                      short=max(2.5 * px, 0.12 * unit), reach=max(6 * px, 0.3 * unit))
+                      short=max(4.0, 0.15 * unit), reach=max(8.0, 0.35 * unit))
         if len(pts) >= 3:
             out.append(pts)
     return out
