@@ -10,7 +10,7 @@ within 0.25 units, Hausdorff, of the figure drawn), the share read back as the e
 and time p50 / p95 for reading and for reading plus solving.
 
     .venv/bin/python bench/tangram_pictures.py --figures 100 --sizes 128 256 512
-    .venv/bin/python bench/tangram_pictures.py --compare-contours   # scikit-image vs OpenCV
+    .venv/bin/python bench/tangram_pictures.py --contours opencv   # OpenCV instead of scikit-image
 """
 
 from __future__ import annotations
@@ -175,13 +175,36 @@ def run(size: int, figs, seed: int, verbose: bool = False):
     return solved, exact, t_read, t_all
 
 
+def use_opencv() -> None:
+    """Swap scikit-image's marching squares for OpenCV's border following (for --contours)."""
+    import types
+
+    import cv2
+    import numpy as np
+
+    import plugins.tangram.trace as trace
+    from skimage import measure
+
+    def find_contours(level, threshold):
+        mask = (level > threshold).astype(np.uint8)
+        found, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        # OpenCV walks pixel centres of the figure; the edge lies half a pixel further out
+        return [c[:, 0, ::-1].astype(np.float64) for c in found]
+    trace.measure = types.SimpleNamespace(find_contours=find_contours,
+                                          approximate_polygon=measure.approximate_polygon)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--figures", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sizes", type=int, nargs="*", default=[128, 256, 512])
     ap.add_argument("-v", action="store_true", help="list the failures")
+    ap.add_argument("--contours", choices=["skimage", "opencv"], default="skimage",
+                    help="the contour library (opencv-python-headless must be installed for opencv)")
     args = ap.parse_args()
+    if args.contours == "opencv":
+        use_opencv()
     figs = figures(args.figures)
     print(f"{len(figs)} figures per size (presets and random ones; JPEG 60, blur, noise, any turn)")
     print(f"{'size':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
