@@ -105,17 +105,25 @@ def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: b
     return out.getvalue()
 
 
-def _canon(sil: Silhouette):
-    pts = [p for r in sil.rings() for p in r]
+def _canon(rings):
+    pts = [p for r in rings for p in r]
     mx = min(p[0] for p in pts)
     my = min(p[1] for p in pts)
-    return sorted(sorted((x - mx, y - my) for x, y in r) for r in sil.rings())
+    return sorted(sorted((round(x - mx, 6) + 0.0, round(y - my, 6) + 0.0) for x, y in r) for r in rings)
 
 
 def same_figure(a: Silhouette, b: Silhouette) -> bool:
-    """Equal up to translation and the eight symmetries."""
-    target = _canon(b)
-    return any(_canon(symmetric_image(a, t, m)) == target for t in range(4) for m in (False, True))
+    """The same shape: equal up to translation, mirroring and turns by 45 degrees (a figure
+    turned by 45 degrees is still a tangram figure, written with other numbers)."""
+    target = _canon([[(float(x), float(y)) for x, y in r] for r in b.rings()])
+    for k in range(8):
+        c, s = math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)
+        for m in (1, -1):
+            rings = [[(c * m * float(x) - s * float(y), s * m * float(x) + c * float(y)) for x, y in r]
+                     for r in a.rings()]
+            if _canon(rings) == target:
+                return True
+    return False
 
 
 def pct(xs, q):
@@ -181,9 +189,9 @@ def use_opencv() -> None:
 
     import cv2
     import numpy as np
+    from skimage import measure
 
     import plugins.tangram.trace as trace
-    from skimage import measure
 
     def find_contours(level, threshold):
         mask = (level > threshold).astype(np.uint8)

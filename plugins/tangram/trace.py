@@ -26,6 +26,8 @@ import numpy as np
 from scipy import ndimage
 from skimage import measure
 
+from engine import InputError
+
 from .picture import Figure, PictureError, decode, figure_map
 from .reading import fit, nesting_area, read_noisy
 
@@ -36,6 +38,7 @@ MIN_RING_SHARE = 0.005
 SIMPLIFY_UNITS = 0.02
 #: Most rings traced (a tangram figure has a few; hundreds mean a photo of something else).
 MAX_RINGS = 24
+_H = math.sqrt(0.5)
 
 
 @dataclass(frozen=True)
@@ -175,11 +178,24 @@ def trace_figure(fig: Figure) -> Trace:
     """Read the figure-ness map as an exact figure; PictureError or InputError in words."""
     started = time.monotonic()
     traced = outlines(fig)
-    up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
-    reading = read_noisy(up)
+    up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
+    try:
+        reading = read_noisy(up)
+    except InputError as exc:
+        # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
+        # near the boundary between two frames reads in the other one, so turn it by 45
+        # degrees and try once more before refusing (with the first refusal's words).
+        turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
+        try:
+            reading = read_noisy(turned)
+        except InputError:
+            raise exc from None
+        up = turned
     norm = reading.normalised
     exact = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
     fitted = fit(exact, up)  # the exact outline turned and moved onto the traced one
+    if up is not traced_up:  # back from the extra 45-degree turn
+        fitted = [[((x + y) * _H, (y - x) * _H) for x, y in r] for r in fitted]
     outline = [[(x, -y) for x, y in r] for r in fitted]
     notes = [f"read from a {fig.width} x {fig.height} {fig.format} picture as an exact figure; "
              f"vertices moved at most {reading.moved:.2f} units"]
