@@ -304,7 +304,8 @@ def picture_bytes() -> bytes:
     """The picture sent as the raw body or as the first file of a multipart form, bounded."""
     request.max_content_length = MAX_PICTURE_BYTES + MULTIPART_SLACK
     if request.content_length is None and not request.mimetype.startswith("multipart/"):
-        raise InputError("send the picture as the request body (with a Content-Length) or as a multipart file")
+        raise InputError("the picture is empty or missing: send it as the request body (with a Content-Length) "
+                         "or as a multipart file")
     if request.mimetype == "multipart/form-data":
         files = list(request.files.values())
         if not files:
