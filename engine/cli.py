@@ -189,17 +189,38 @@ def _summary(report_json: dict) -> str:
     return f"gave up ({report_json['reason']}) after {secs}{nodes_text}"
 
 
+#: The largest picture ``puzzle solve --image`` reads (a puzzle may refuse smaller ones).
+MAX_PICTURE_BYTES = 5 * 1024 * 1024
+
+
+def read_picture_file(puzzle: Any, path: str) -> Mapping[str, Any]:
+    """A puzzle's reading of a picture file (``Puzzle.read_picture``), the file bounded first."""
+    if not puzzle.picture_formats:
+        raise InputError(f"{puzzle.title} cannot read an instance from a picture")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_PICTURE_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read the picture {path!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_PICTURE_BYTES:
+        raise InputError(f"the picture {path!r} is larger than {MAX_PICTURE_BYTES // 2**20} MB")
+    return puzzle.read_picture(data)
+
+
 @cli.command("solve")
 @click.argument("puzzle_id", metavar="PUZZLE")
-@click.argument("instance")
+@click.argument("instance", required=False)
+@click.option("--image", "image", metavar="FILE",
+              help="Read the instance from a picture (puzzles that read pictures, e.g. tangram).")
 @click.option("--solver", "solver_name", help="Solver name (default: the puzzle's first).")
 @click.option("--timeout", type=float, help="Give up after this many seconds.")
 @click.option("--grace", type=click.FloatRange(0, 3600), default=DEFAULT_GRACE, show_default=True,
               help="Seconds a solver may overrun --timeout (or a Ctrl+C) before it is killed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve_command(puzzle_id: str, instance: str, solver_name: str | None,
+def solve_command(puzzle_id: str, instance: str | None, image: str | None, solver_name: str | None,
                   timeout: float | None, grace: float, as_json: bool) -> None:
-    """Solve INSTANCE (instance text, a preset name, or - for stdin).
+    """Solve INSTANCE (instance text, a preset name, or - for stdin), or the instance read from
+    a picture with --image FILE.
 
     The solver runs in a child process: with --timeout, one that is still running --grace
     seconds after it is killed (exit 3); one whose process dies is reported (exit 4).
@@ -207,8 +228,13 @@ def solve_command(puzzle_id: str, instance: str, solver_name: str | None,
     progress = _ProgressLine()
     try:
         registry = get_registry()
-        text = _read_instance(instance)
         puzzle = registry.puzzle(puzzle_id)
+        if (instance is None) == (image is None):
+            raise InputError("give either INSTANCE or --image FILE (one of them)")
+        if image is not None:
+            text = str(read_picture_file(puzzle, image)["instance"])
+        else:
+            text = _read_instance(str(instance))
         solver = registry.solver(puzzle_id, solver_name)
         if timeout is not None and not timeout > 0:
             raise InputError("the timeout must be a positive number of seconds")

@@ -118,6 +118,11 @@ class Puzzle(ABC):
     random_options: ClassVar[Mapping[str, str]] = {}
     #: Optional JavaScript (source text) that the web editor loads for richer input.
     client_script: ClassVar[str | None] = None
+    #: Optional sentence the editor shows when a solve succeeds, instead of "Solved: N moves"
+    #: (for puzzles whose answers always have the same length, e.g. "the seven pieces cover it").
+    solved_sentence: ClassVar[str | None] = None
+    #: Picture formats ``read_picture`` accepts (e.g. ``("PNG", "JPEG")``); empty: it reads none.
+    picture_formats: ClassVar[tuple[str, ...]] = ()
 
     # -- instances -------------------------------------------------------------------------
 
@@ -209,6 +214,17 @@ class Puzzle(ABC):
         if self.is_solved(state):
             return Assessment("solved", "Solved.")
         return Assessment("unknown")
+
+    def read_picture(self, data: bytes) -> Mapping[str, Any]:
+        """Read an instance from a picture's bytes (a photo, a scan, a drawing).
+
+        Returns a JSON-able mapping with ``"instance"`` (instance text ``parse`` accepts) and
+        whatever a preview needs (the tangram plugin adds the outline it read, in the picture's
+        pixels). Raise InputError in words for a picture that cannot be read. The host bounds
+        the bytes it passes (``puzzle solve --image``, ``POST /api/<puzzle>/trace``); the
+        picture is never stored. Default: this puzzle reads no pictures.
+        """
+        raise InputError(f"{self.title} cannot read an instance from a picture")
 
     def describe_solution(self, instance: Instance, moves: Sequence[str]) -> Mapping[str, Any]:
         """Extra JSON-able facts about a (replayed, valid) solution, shown with it.

@@ -294,6 +294,49 @@ def submit_job(puzzle_id):
         client=client_of()))
 
 
+# -- pictures (Puzzle.read_picture: an instance read from a picture, never stored) ------------
+
+#: The largest picture accepted (the tangram plugin's own limit is the same 5 MB), and a
+#: multipart form's overhead on top of it.
+MAX_PICTURE_BYTES = 5 * 1024 * 1024
+MULTIPART_SLACK = 64 * 1024
+
+
+def picture_bytes() -> bytes:
+    """The picture sent as the raw body or as the first file of a multipart form, bounded."""
+    request.max_content_length = MAX_PICTURE_BYTES + MULTIPART_SLACK
+    if request.content_length is None and not request.mimetype.startswith("multipart/"):
+        raise InputError("the picture is empty or missing: send it as the request body (with a Content-Length) "
+                         "or as a multipart file")
+    if request.mimetype == "multipart/form-data":
+        files = list(request.files.values())
+        if not files:
+            raise InputError("the form has no file: send the picture as a file field (e.g. 'image')",
+                             where="image")
+        data = files[0].stream.read(MAX_PICTURE_BYTES + 1)
+    else:
+        data = request.get_data(cache=False)
+    if len(data) > MAX_PICTURE_BYTES:
+        raise InputError(f"the picture is larger than {MAX_PICTURE_BYTES // 2**20} MB")
+    if not data:
+        raise InputError("the picture is empty: send its bytes as the body or as a multipart file")
+    return data
+
+
+@bp.post("/<puzzle_id>/trace")
+def trace_picture(puzzle_id):
+    """Read an instance from a picture (docs/api.md): its text and what a preview needs."""
+    puzzle = registry().puzzle(puzzle_id)
+    if not puzzle.picture_formats:
+        raise InputError(f"{puzzle.title} cannot read an instance from a picture")
+    result = dict(puzzle.read_picture(picture_bytes()))
+    if not isinstance(result.get("instance"), str):
+        raise InputError("the picture was read but gave no instance text")
+    _, text = boards().instance(puzzle_id, result["instance"])
+    result["instance"] = text
+    return jsonify(result)
+
+
 # -- tasks (engine.Task: long-running tools such as counting solutions, run as jobs) -----------
 
 

@@ -58,6 +58,8 @@ def puzzle_details(puzzle) -> dict:
         "tasks": [{"name": t.name, "label": t.label, "description": t.description}
                   for t in reg.tasks(puzzle.id)],
         "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
+        "solved_sentence": puzzle.solved_sentence,
+        "picture_formats": list(puzzle.picture_formats),
     }
 
 

@@ -1,4 +1,5 @@
-"""Registers the tangram puzzle, its exact solver (the default) and its renderer."""
+"""Registers the tangram puzzle, its exact solver (the default), its renderer and its
+``puzzle tangram`` commands."""
 
 from __future__ import annotations
 
@@ -22,3 +23,10 @@ def register_solvers(register):
 @hookimpl
 def register_renderers(register):
     register(DefaultRenderer())
+
+
+@hookimpl
+def register_commands(cli):
+    from .commands import tangram_group  # click and the picture readers load only for the CLI
+
+    cli.add_command(tangram_group)

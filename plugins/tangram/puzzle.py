@@ -54,7 +54,12 @@ class Tangram(Puzzle):
               "coordinates within about 32,000 units of their common denominator.")
     random_options = RANDOM_OPTIONS
     #: Optional dragging of draft pieces in the web editor (the tools work without it).
-    client_script = (Path(__file__).parent / "static" / "compose.js").read_text(encoding="utf-8")
+    #: "From a picture" (picture.js) rides along: it only talks to the generic trace endpoint.
+    client_script = "\n".join((Path(__file__).parent / "static" / name).read_text(encoding="utf-8")
+                              for name in ("compose.js", "picture.js"))
+    #: Every cover uses the seven pieces, so "7 moves, the fewest possible" would say nothing.
+    solved_sentence = "Solved: the figure is covered with the seven pieces."
+    picture_formats = ("PNG", "JPEG", "WEBP", "GIF")
 
     # -- instances ------------------------------------------------------------------------------
     def parse(self, text: str) -> Silhouette:
@@ -68,6 +73,12 @@ class Tangram(Puzzle):
 
     def from_json(self, data: Any) -> Silhouette:
         return silhouette_from_json(data)
+
+    def read_picture(self, data: bytes) -> Mapping[str, Any]:
+        """The exact figure in a picture (see trace.py); InputError in words otherwise."""
+        from .trace import trace_picture  # Pillow and scikit-image load only when needed
+
+        return trace_picture(data).to_json()
 
     def presets(self) -> Mapping[str, str]:
         return PRESETS

@@ -544,7 +544,7 @@
       setStatus(task + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
     } else if (state.status === "solved") {
       const n = r.moves.length;
-      setStatus(n === 0 ? "Already solved: no moves needed." :
+      setStatus(n === 0 ? "Already solved: no moves needed." : puzzle.solved_sentence ||
         "Solved: " + plural(n, "move") + (r.optimal ? ", the fewest possible." : "."), "success");
       if (!changed) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);

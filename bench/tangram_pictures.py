@@ -1,0 +1,228 @@
+"""Pictures of tangram figures as people have them, and the bench that reads them back.
+
+The generator (``draw``) starts from an exact figure (a preset or a seeded random assembly
+with slid pieces, holes and point contacts), turns it by any angle, and renders it with
+anti-aliasing at a given size; then blur, noise, uneven light and JPEG quality 60. Half the
+pictures are light figures on a dark ground; a share are coloured pieces with dividing lines.
+
+The bench prints, per picture size: the share solved (a cover counts only when its outline lies
+within 0.25 units, Hausdorff, of the figure drawn), the share read back as the exact original,
+and time p50 / p95 for reading and for reading plus solving.
+
+    .venv/bin/python bench/tangram_pictures.py --figures 100 --sizes 128 256 512
+    .venv/bin/python bench/tangram_pictures.py --contours opencv   # OpenCV instead of scikit-image
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFilter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import InputError, SolveContext, Solved  # noqa: E402
+from plugins.tangram.assembly import random_assembly  # noqa: E402
+from plugins.tangram.figures import PRESETS  # noqa: E402
+from plugins.tangram.reading import hausdorff  # noqa: E402
+from plugins.tangram.silhouette import Silhouette, parse_silhouette, symmetric_image  # noqa: E402
+from plugins.tangram.solver import ExactSolver  # noqa: E402
+
+SUPERSAMPLE = 4
+PALETTE = [(230, 57, 70), (244, 162, 97), (233, 196, 106), (42, 157, 143), (38, 70, 83), (131, 56, 236),
+           (58, 134, 255)]
+
+
+def figures(count: int, seed: int = 1000) -> list[tuple[str, Silhouette, list | None]]:
+    """(name, exact figure, the pieces that make it or None): the presets, then random ones."""
+    out: list[tuple[str, Silhouette, list | None]] = [(n, parse_silhouette(t), None) for n, t in PRESETS.items()]
+    k = 0
+    while len(out) < count:
+        sil, pieces = random_assembly(seed + k, {"slide": "0.3", "touch": "0.15", "hole": "0.2"})
+        out.append((f"random-{seed + k}", sil, pieces))
+        k += 1
+    return out[:count]
+
+
+def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: bool = True,
+         blur: float | None = None, noise: float | None = None, dark_ground: bool | None = None,
+         uneven: bool | None = None, coloured: bool | None = None, margin: float = 0.12) -> bytes:
+    """One picture of ``sil`` (``size`` pixels on the longer side) as PNG or JPEG bytes."""
+    angle = rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(angle), math.sin(angle)
+    turn = lambda p: (c * float(p[0]) - s * float(p[1]), s * float(p[0]) + c * float(p[1]))
+    rings = [[turn(p) for p in r] for r in sil.rings()]
+    xs = [p[0] for r in rings for p in r]
+    ys = [p[1] for r in rings for p in r]
+    span = max(max(xs) - min(xs), max(ys) - min(ys))
+    big = size * SUPERSAMPLE
+    k = big * (1 - 2 * margin) / span
+    ox = big / 2 - k * (max(xs) + min(xs)) / 2
+    oy = big / 2 + k * (max(ys) + min(ys)) / 2
+    px = lambda p: (ox + k * p[0], oy - k * p[1])  # y down in the picture
+    dark_ground = rng.random() < 0.5 if dark_ground is None else dark_ground
+    coloured = (pieces is not None and rng.random() < 0.3) if coloured is None else coloured
+    ground, ink = ((30, 30, 40), (240, 240, 230)) if dark_ground else ((245, 243, 236), (25, 25, 30))
+    img = Image.new("RGB", (big, big), ground)
+    d = ImageDraw.Draw(img)
+    if coloured and pieces:
+        line = max(1, round(big * 0.004))
+        for i, piece in enumerate(pieces):
+            d.polygon([px(turn(v)) for v in piece.vertices()], fill=PALETTE[i % len(PALETTE)],
+                      outline=ground, width=line)
+    else:
+        # even-odd: draw outers then holes in nesting order (rings() gives outer, its holes, ...)
+        for comp in sil.components:
+            d.polygon([px(turn(v)) for v in comp.outer], fill=ink)
+            for hole in comp.holes:
+                d.polygon([px(turn(v)) for v in hole], fill=ground)
+    img = img.resize((size, size), Image.Resampling.LANCZOS)  # anti-aliased
+    blur = rng.uniform(0, 1.2) if blur is None else blur
+    if blur:
+        img = img.filter(ImageFilter.GaussianBlur(blur))
+    import numpy as np
+    arr = np.asarray(img, dtype=np.float32)
+    if uneven if uneven is not None else rng.random() < 0.5:
+        yy, xx = np.mgrid[0:size, 0:size] / size
+        gx, gy = rng.uniform(-1, 1), rng.uniform(-1, 1)
+        light = 1 + 0.3 * (gx * (xx - 0.5) + gy * (yy - 0.5))
+        arr = arr * light[..., None]
+    sigma = rng.uniform(0, 12) if noise is None else noise
+    if sigma:
+        arr = arr + np.random.default_rng(rng.getrandbits(32)).normal(0, sigma, arr.shape)
+    img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+    out = io.BytesIO()
+    if jpeg:
+        img.save(out, "JPEG", quality=60)
+    else:
+        img.save(out, "PNG")
+    return out.getvalue()
+
+
+def _canon(rings):
+    pts = [p for r in rings for p in r]
+    mx = min(p[0] for p in pts)
+    my = min(p[1] for p in pts)
+    return sorted(sorted((round(x - mx, 6) + 0.0, round(y - my, 6) + 0.0) for x, y in r) for r in rings)
+
+
+def same_figure(a: Silhouette, b: Silhouette) -> bool:
+    """The same shape: equal up to translation, mirroring and turns by 45 degrees (a figure
+    turned by 45 degrees is still a tangram figure, written with other numbers)."""
+    target = _canon([[(float(x), float(y)) for x, y in r] for r in b.rings()])
+    for k in range(8):
+        c, s = math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)
+        for m in (1, -1):
+            rings = [[(c * m * float(x) - s * float(y), s * m * float(x) + c * float(y)) for x, y in r]
+                     for r in a.rings()]
+            if _canon(rings) == target:
+                return True
+    return False
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
+    """Hausdorff distance between the figure read and the one drawn, best over the symmetries
+    and with both put at the origin (the picture fixes neither the turn nor the position)."""
+    def at_origin(s: Silhouette):
+        rings = [[(float(x), float(y)) for x, y in r] for r in s.rings()]
+        ax = ay = total = 0.0  # the area centroid (holes subtract): the same for any vertex list
+        for comp in s.components:
+            for ring in (comp.outer, *comp.holes):  # holes run clockwise: their area is negative
+                pts = [(float(x), float(y)) for x, y in ring]
+                for i in range(len(pts)):
+                    (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % len(pts)]
+                    cr = x1 * y2 - x2 * y1
+                    ax, ay, total = ax + (x1 + x2) * cr, ay + (y1 + y2) * cr, total + cr
+        cx, cy = ax / (3 * total), ay / (3 * total)
+        return [[(x - cx, y - cy) for x, y in r] for r in rings]
+    ref = at_origin(sil)
+    return min(hausdorff(at_origin(symmetric_image(got, t, m)), ref, step=0.2)
+               for t in range(4) for m in (False, True))
+
+
+def run(size: int, figs, seed: int, verbose: bool = False):
+    from plugins.tangram.trace import trace_picture
+    solver = ExactSolver()
+    rng = random.Random(seed * 1000 + size)
+    solved = exact = 0
+    t_read, t_all = [], []
+    for name, sil, pieces in figs:
+        data = draw(sil, size, rng, pieces=pieces)
+        t0 = time.perf_counter()
+        try:
+            got = parse_silhouette(trace_picture(data).text)
+        except InputError as exc:
+            t_read.append(time.perf_counter() - t0)
+            t_all.append(t_read[-1])
+            if verbose:
+                print(f"    {name}: {exc.message[:140]}")
+            continue
+        t1 = time.perf_counter()
+        out = ExactSolver.solve(solver, got, SolveContext.with_timeout(2.0))
+        t2 = time.perf_counter()
+        t_read.append(t1 - t0)
+        t_all.append(t2 - t0)
+        same = same_figure(got, sil)
+        exact += same
+        # the cover's union is the figure read; it must lie near the figure drawn
+        ok = isinstance(out, Solved) and (same or _cover_distance(got, sil) <= 0.25)
+        solved += ok
+        if verbose and not same:
+            print(f"    {name}: read as another figure ({'solved within 0.25' if ok else 'not near'})")
+    return solved, exact, t_read, t_all
+
+
+def use_opencv() -> None:
+    """Swap scikit-image's marching squares for OpenCV's border following (for --contours)."""
+    import types
+
+    import cv2
+    import numpy as np
+    from skimage import measure
+
+    import plugins.tangram.trace as trace
+
+    def find_contours(level, threshold):
+        mask = (level > threshold).astype(np.uint8)
+        found, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        # OpenCV walks pixel centres of the figure; the edge lies half a pixel further out
+        return [c[:, 0, ::-1].astype(np.float64) for c in found]
+    trace.measure = types.SimpleNamespace(find_contours=find_contours,
+                                          approximate_polygon=measure.approximate_polygon)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--figures", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sizes", type=int, nargs="*", default=[128, 256, 512])
+    ap.add_argument("-v", action="store_true", help="list the failures")
+    ap.add_argument("--contours", choices=["skimage", "opencv"], default="skimage",
+                    help="the contour library (opencv-python-headless must be installed for opencv)")
+    args = ap.parse_args()
+    if args.contours == "opencv":
+        use_opencv()
+    figs = figures(args.figures)
+    print(f"{len(figs)} figures per size (presets and random ones; JPEG 60, blur, noise, any turn)")
+    print(f"{'size':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
+          f"{'+solve p50':>10} {'+solve p95':>10}")
+    for size in args.sizes:
+        solved, exact, tr, ta = run(size, figs, args.seed, args.v)
+        n = len(figs)
+        print(f"{size:6d} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
+              f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""``puzzle tangram ...``: command-line tools of the tangram plugin (``trace``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from engine import InputError
+
+from .picture import MAX_BYTES
+
+
+@click.group("tangram")
+def tangram_group() -> None:
+    """Tangram tools."""
+
+
+@tangram_group.command("trace")
+@click.argument("image", metavar="IMAGE")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the text, the outline read, ...).")
+def trace_command(image: str, as_json: bool) -> None:
+    """Read the tangram figure in IMAGE (PNG, JPEG, WebP or GIF, at most 5 MB and 25
+    megapixels) and print it as figure text, which `puzzle solve tangram` accepts.
+
+    How far the outline moved to become exact goes to standard error. Exit 2 when the picture
+    cannot be read, with the reason in one line.
+    """
+    from .trace import trace_picture  # Pillow and scikit-image load only for this command
+
+    try:
+        try:
+            with open(image, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read the picture {image!r}: {exc.strerror or exc}") from None
+        result = trace_picture(data)
+    except InputError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    click.echo(result.text.rstrip("\n"))
+    for note in result.notes:
+        click.echo(note, err=True)

@@ -1,0 +1,166 @@
+"""Decoding a picture of a tangram figure into a grey "figure-ness" map, within fixed limits.
+
+The picture comes from a user (an upload, a file on the command line), so it is decoded by
+Pillow with every limit checked before the pixels are: the byte size, the format (PNG, JPEG,
+WebP, GIF only), the pixel count (decompression bombs are refused from the header), and a
+truncated file is refused rather than half drawn. Nothing is stored.
+
+The map is "how unlike the ground is this pixel", so the figure's polarity (dark on light or
+light on dark), its colours (pieces in different colours) and uneven light do not matter:
+
+- the ground's colour is modelled as a quadratic surface per channel, fitted to the pixels a
+  first pass called ground (a shadow or a lamp's fall-off is smooth; a figure is not);
+- each pixel's distance from that surface, smoothed a little against noise and JPEG blocks,
+  is the map, and Otsu's threshold on it separates figure from ground;
+- a picture with transparency uses its alpha channel: an opaque figure on a clear ground.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageFilter, UnidentifiedImageError
+
+from engine import InputError
+
+#: What a picture may be: the formats Pillow is asked to try, and the limits checked first.
+FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
+MAX_BYTES = 5 * 1024 * 1024
+MAX_PIXELS = 25_000_000
+#: The longest side the picture is worked at (small pictures are enlarged to the shortest).
+WORK_MAX = 1024
+WORK_MIN = 512
+
+
+class PictureError(InputError):
+    """A picture that cannot be read: too large, not a supported format, truncated, or with no
+    figure in it. An InputError, so the web app answers 400 and the CLI exits 2, in words."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """The figure-ness map of a picture at its working size, and how it maps back."""
+
+    level: np.ndarray  # float32, high on the figure; the outline is at ``threshold``
+    threshold: float
+    zoom: float  # working pixels per picture pixel
+    width: int  # the picture's own size
+    height: int
+    format: str
+
+
+def decode(data: bytes) -> Image.Image:
+    """The picture's first frame, decoded within the limits; PictureError in words otherwise."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise PictureError("the picture must be the file's bytes")
+    if not data:
+        raise PictureError("the picture is empty (0 bytes)")
+    if len(data) > MAX_BYTES:
+        raise PictureError(f"the picture is {len(data) / 2**20:.1f} MB; the limit is {MAX_BYTES // 2**20} MB")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            image = Image.open(io.BytesIO(data), formats=FORMATS)
+        except UnidentifiedImageError:
+            raise PictureError("this is not a PNG, JPEG, WebP or GIF picture (or it is damaged)") from None
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise PictureError(f"the picture claims more than {MAX_PIXELS:,} pixels (a decompression bomb?)") \
+                from None
+        except (OSError, ValueError, SyntaxError) as exc:  # Pillow's words for a broken header
+            raise PictureError(f"the picture's header cannot be read: {exc}") from None
+        width, height = image.size
+        if width < 8 or height < 8:
+            raise PictureError(f"the picture is {width} x {height} pixels; at least 8 x 8 are needed")
+        if width * height > MAX_PIXELS:
+            raise PictureError(f"the picture is {width} x {height} = {width * height:,} pixels; the limit is "
+                               f"{MAX_PIXELS:,}")
+        if image.format == "JPEG":  # decode a large JPEG at a reduced size straight away
+            image.draft("RGB", (WORK_MAX, WORK_MAX))
+        try:
+            image.load()
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise PictureError("the picture decodes to more pixels than it claims (a decompression bomb?)") from None
+        except (OSError, ValueError, SyntaxError, EOFError) as exc:
+            raise PictureError(f"the picture is truncated or damaged and cannot be decoded ({exc})") from None
+    return image
+
+
+def _working(image: Image.Image) -> tuple[Image.Image, float]:
+    """The picture as RGBA at a size where a figure's edges are a few hundred pixels long."""
+    if image.mode not in ("RGB", "RGBA"):
+        image = image.convert("RGBA" if "transparency" in image.info or image.mode in ("LA", "PA") else "RGB")
+    w, h = image.size
+    longest = max(w, h)
+    zoom = min(1.0, WORK_MAX / longest) if longest > WORK_MAX else max(1.0, WORK_MIN / longest)
+    if zoom != 1.0:
+        image = image.resize((max(1, round(w * zoom)), max(1, round(h * zoom))),
+                             Image.Resampling.BILINEAR if zoom > 1 else Image.Resampling.BOX)
+    return image, zoom
+
+
+def otsu(values: np.ndarray) -> float:
+    """Otsu's threshold of a float array (256 bins between its extremes)."""
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1e-6:
+        return hi
+    hist, edges = np.histogram(values, bins=256, range=(lo, hi))
+    hist = hist.astype(np.float64)
+    centres = (edges[:-1] + edges[1:]) / 2
+    w0 = np.cumsum(hist)
+    w1 = w0[-1] - w0
+    m0 = np.cumsum(hist * centres)
+    mean0 = m0 / np.maximum(w0, 1e-9)
+    mean1 = (m0[-1] - m0) / np.maximum(w1, 1e-9)
+    between = w0 * w1 * (mean0 - mean1) ** 2
+    return float(edges[int(np.argmax(between[:-1])) + 1])
+
+
+def _quadratic_ground(channels: np.ndarray, ground: np.ndarray) -> np.ndarray:
+    """Per channel, the quadratic surface a*x^2 + ... + f fitted to the ground pixels."""
+    h, w, c = channels.shape
+    step = max(1, round(max(h, w) / 128))  # a sparse grid is plenty for a smooth surface
+    ys, xs = np.mgrid[0:h:step, 0:w:step]
+    pick = ground[::step, ::step]
+    x, y = xs[pick] / w - 0.5, ys[pick] / h - 0.5
+    if x.size < 12:
+        return np.broadcast_to(np.median(channels.reshape(-1, c), axis=0), channels.shape)
+    basis = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    coef, *_ = np.linalg.lstsq(basis, channels[::step, ::step][pick], rcond=None)
+    gy, gx = np.mgrid[0:h, 0:w]
+    fx, fy = gx / w - 0.5, gy / h - 0.5
+    full = np.stack([np.ones_like(fx), fx, fy, fx * fx, fx * fy, fy * fy], axis=-1)
+    return full @ coef
+
+
+def figure_map(image: Image.Image) -> Figure:
+    """The figure-ness map of a decoded picture and its threshold (see the module docstring)."""
+    width, height = image.size
+    fmt = image.format or "?"
+    work, zoom = _working(image)
+    blur = ImageFilter.GaussianBlur(radius=max(0.7, 0.7 * zoom))
+    rgba = np.asarray(work.convert("RGBA").filter(blur), dtype=np.float32)
+    alpha = rgba[..., 3]
+    if alpha.min() < 128 and alpha.max() > 128 and (alpha < 128).mean() > 0.02:
+        level = alpha / 255.0  # transparency draws the figure exactly
+    else:
+        rgb = rgba[..., :3] / 255.0
+        # first pass: the ground is the colour of the border (the figure should not touch it)
+        border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+        dist = np.linalg.norm(rgb - np.median(border, axis=0), axis=-1)
+        ground = dist < otsu(dist)
+        for _ in range(2):  # then model the ground's light and measure against that model
+            dist = np.linalg.norm(rgb - _quadratic_ground(rgb, ground), axis=-1)
+            ground = dist < otsu(dist)
+        level = dist
+    threshold = otsu(level)
+    inside = level > threshold
+    share = float(inside.mean())
+    if share < 0.002 or float(level.max() - level.min()) < 0.08:
+        raise PictureError("no figure stands out from the ground in this picture")
+    edge = np.concatenate([inside[0], inside[-1], inside[:, 0], inside[:, -1]])
+    if edge.mean() > 0.5:
+        raise PictureError("the figure covers most of the picture's border; leave a margin of ground around it")
+    return Figure(level.astype(np.float32), threshold, zoom, width, height, fmt)

@@ -1,0 +1,173 @@
+/* Tangram: a figure from a picture. A "From a picture" button (a file chooser), dropping a
+ * picture anywhere on the page, or pasting one (Ctrl+V) sends it to POST /api/<puzzle>/trace;
+ * the answer's exact outline is drawn over the picture with the largest vertex move, and
+ * Accept puts the figure text in the instance box (then solved as usual).
+ *
+ * It needs from the host only window.PuzzleEditor = {puzzle, setInstance(text)} and the page's
+ * instance text box (#instance-text). The picture stays in the browser (a data: URL for the
+ * preview) and the server does not keep it.
+ */
+(function () {
+  "use strict";
+  const ed = window.PuzzleEditor;
+  const box = document.getElementById("instance-text");
+  if (!ed || !ed.puzzle || !box || !(ed.puzzle.picture_formats || []).length) return;
+  const TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+  const MAX_BYTES = 5 * 1024 * 1024;
+  const SVG = "http://www.w3.org/2000/svg";
+
+  const style = document.createElement("style");
+  style.textContent = [
+    ".picture-tool { margin-top: 0.6rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }",
+    ".picture-tool .hint { color: var(--muted); font-size: 0.9rem; }",
+    ".picture-preview { margin: 0.6rem 0 0; border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; }",
+    ".picture-preview svg { display: block; width: 100%; max-height: 22rem; background: #fff; }",
+    ".picture-preview .outline { fill: rgba(36, 87, 197, 0.18); stroke: #d7263d; stroke-linejoin: round; }",
+    ".picture-preview figcaption { margin: 0.4rem 0; }",
+    "body.picture-dragging #board { outline: 3px dashed var(--accent); outline-offset: 4px; }",
+  ].join("\n");
+  document.head.appendChild(style);
+
+  const tool = document.createElement("div");
+  tool.className = "picture-tool";
+  tool.innerHTML =
+    '<button type="button" id="picture-button" aria-describedby="picture-hint">From a picture…</button>' +
+    '<input type="file" id="picture-file" accept="' + TYPES.join(",") + '" hidden aria-label="Picture of a figure">' +
+    '<small id="picture-hint" class="hint">PNG, JPEG, WebP or GIF up to 5 MB; or drop a picture on the page, or paste one.</small>';
+  const status = document.createElement("p");
+  status.id = "picture-status";
+  status.className = "edit-message";
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const preview = document.createElement("figure");
+  preview.id = "picture-preview";
+  preview.className = "picture-preview";
+  preview.hidden = true;
+  preview.setAttribute("aria-labelledby", "picture-caption");
+  preview.innerHTML =
+    '<svg role="img" aria-labelledby="picture-caption" preserveAspectRatio="xMidYMid meet"></svg>' +
+    '<figcaption id="picture-caption"></figcaption>' +
+    '<button type="button" id="picture-accept" class="primary">Accept</button> ' +
+    '<button type="button" id="picture-discard">Discard</button>';
+  const anchor = document.getElementById("instance-error") || box;
+  anchor.after(tool, status, preview);
+
+  const button = tool.querySelector("#picture-button");
+  const input = tool.querySelector("#picture-file");
+  const svg = preview.querySelector("svg");
+  const caption = preview.querySelector("figcaption");
+  let answer = null;
+
+  function say(text, warn) {
+    status.textContent = text;
+    status.classList.toggle("error-text", !!warn);
+  }
+
+  function readAsDataUrl(file) {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+  }
+
+  function draw(picture, result) {
+    svg.textContent = "";
+    svg.setAttribute("viewBox", "0 0 " + result.width + " " + result.height);
+    const image = document.createElementNS(SVG, "image");
+    image.setAttribute("href", picture);
+    image.setAttribute("width", result.width);
+    image.setAttribute("height", result.height);
+    svg.appendChild(image);
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("class", "outline");
+    path.setAttribute("fill-rule", "evenodd");
+    path.setAttribute("stroke-width", Math.max(1.5, Math.max(result.width, result.height) / 200));
+    path.setAttribute("d", result.outline.map((ring) => "M" + ring.map((p) => p[0] + "," + p[1]).join("L") + "Z").join(""));
+    svg.appendChild(path);
+  }
+
+  async function read(file) {
+    if (!file) return;
+    if (TYPES.indexOf(file.type) < 0 && file.type) {
+      say("That file is " + (file.type || "of an unknown type") + "; choose a PNG, JPEG, WebP or GIF picture.", true);
+      return;
+    }
+    if (file.size > MAX_BYTES) {
+      say("That picture is " + (file.size / 1048576).toFixed(1) + " MB; the limit is 5 MB.", true);
+      return;
+    }
+    say("Reading the picture…");
+    preview.hidden = true;
+    let response, body;
+    try {
+      response = await fetch("/api/" + encodeURIComponent(ed.puzzle.id) + "/trace", {
+        method: "POST", headers: { Accept: "application/json", "Content-Type": file.type || "application/octet-stream" }, body: file,
+      });
+      body = await response.json();
+    } catch (err) {
+      say("The picture could not be sent: the server cannot be reached.", true);
+      return;
+    }
+    if (!response.ok) {
+      say("The picture cannot be read: " + (body && body.error ? body.error : "error " + response.status) + ".", true);
+      return;
+    }
+    answer = body;
+    draw(await readAsDataUrl(file), body);
+    caption.textContent = "Read as an exact figure (outlined in red); vertices moved at most " +
+      Number(body.moved).toFixed(2) + " units. Accept to put it in the instance box.";
+    preview.hidden = false;
+    say("");
+    preview.querySelector("#picture-accept").focus();
+  }
+
+  button.addEventListener("click", () => input.click());
+  input.addEventListener("change", () => { read(input.files[0]); input.value = ""; });
+  preview.querySelector("#picture-accept").addEventListener("click", async () => {
+    if (!answer) return;
+    box.value = answer.instance;
+    preview.hidden = true;
+    await ed.setInstance(answer.instance);
+    say("The figure from the picture is in the instance box; press Solve to cover it.");
+    button.focus();
+  });
+  preview.querySelector("#picture-discard").addEventListener("click", () => {
+    preview.hidden = true;
+    answer = null;
+    say("Picture discarded.");
+    button.focus();
+  });
+
+  function pictureIn(list) {
+    for (const item of list || []) {
+      const file = item.getAsFile ? (item.kind === "file" ? item.getAsFile() : null) : item;
+      if (file && (TYPES.indexOf(file.type) >= 0 || !file.type)) return file;
+    }
+    return null;
+  }
+  const hasFiles = (evt) => evt.dataTransfer && Array.from(evt.dataTransfer.types || []).indexOf("Files") >= 0;
+  document.addEventListener("dragover", (evt) => {
+    if (!hasFiles(evt)) return;
+    evt.preventDefault();
+    document.body.classList.add("picture-dragging");
+  });
+  document.addEventListener("dragleave", (evt) => {
+    if (evt.target === document.documentElement || evt.target === document.body) document.body.classList.remove("picture-dragging");
+  });
+  document.addEventListener("drop", (evt) => {
+    if (!hasFiles(evt)) return;
+    evt.preventDefault();
+    document.body.classList.remove("picture-dragging");
+    const file = pictureIn(evt.dataTransfer.files);
+    if (file) read(file);
+    else say("Drop a PNG, JPEG, WebP or GIF picture.", true);
+  });
+  document.addEventListener("paste", (evt) => {
+    const file = evt.clipboardData && pictureIn(evt.clipboardData.items);
+    if (!file) return;  // text pastes go where they always went
+    evt.preventDefault();
+    read(file);
+  });
+})();

@@ -1,0 +1,213 @@
+"""Tracing a picture of a tangram figure: picture -> outlines with holes -> exact figure.
+
+The steps after :mod:`.picture` has made the figure-ness map:
+
+1. a grey closing (a few pixels wide) bridges thin dividing lines between pieces, so a
+   coloured picture that shows each piece has the same outline as a plain silhouette;
+2. scikit-image's marching squares finds every outline at the threshold, outer edges and holes
+   alike, to a fraction of a pixel (it interpolates the map, which a binary mask cannot);
+   scikit-image was chosen over OpenCV by measurement (docs/tangram.md, "Pictures");
+3. specks (rings under half a per cent of the figure) are dropped and each ring is simplified
+   by Douglas-Peucker to about a fiftieth of a unit, which keeps every real corner;
+4. the rings (y turned up) go to :func:`.reading.read_noisy`, the same reader as decimal text,
+   which finds scale, rotation and the nearest exact figure.
+
+The preview is the exact outline drawn back onto the picture (turned and moved to fit it best)
+with the largest distance a traced vertex moved.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import ndimage
+from skimage import measure
+
+from engine import InputError
+
+from .picture import Figure, PictureError, decode, figure_map
+from .reading import fit, nesting_area, read_noisy
+
+FloatRing = list[tuple[float, float]]
+#: Rings smaller than this share of the largest are specks of noise or dust.
+MIN_RING_SHARE = 0.005
+#: Douglas-Peucker tolerance in figure units (one unit is a quarter of the big square's side).
+SIMPLIFY_UNITS = 0.02
+#: Most rings traced (a tangram figure has a few; hundreds mean a photo of something else).
+MAX_RINGS = 24
+_H = math.sqrt(0.5)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What a picture was read as: the exact figure's text, how far the outline moved, and the
+    exact outline in the picture's own pixels (x right, y down) for a preview."""
+
+    text: str
+    moved: float  # figure units
+    width: int
+    height: int
+    outline: list[FloatRing]  # the exact figure, fitted onto the picture
+    traced: list[FloatRing]  # the simplified outlines found in the picture
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The JSON answer of the trace endpoint (coordinates rounded to 0.1 pixel)."""
+        def rings(rs: list[FloatRing]) -> list[list[list[float]]]:
+            return [[[round(x, 1), round(y, 1)] for x, y in r] for r in rs]
+        return {"instance": self.text, "moved": round(self.moved, 3), "width": self.width,
+                "height": self.height, "outline": rings(self.outline), "traced": rings(self.traced),
+                "seconds": round(self.seconds, 3), "notes": self.notes}
+
+
+def outlines(fig: Figure) -> list[FloatRing]:
+    """The figure's outlines (outer edges and holes) in picture pixels, x right and y down."""
+    level = fig.level
+    size = max(3, round(0.012 * max(level.shape)))
+    closed = ndimage.grey_closing(level, size=(size, size))
+    low = float(min(closed.min(), fig.threshold)) - 1.0
+    padded = np.pad(closed, 1, constant_values=low)  # so outlines touching the border close
+    contours = measure.find_contours(padded, fig.threshold)
+    rings = []
+    for c in contours:
+        if len(c) < 4:
+            continue
+        ring = [((float(col) - 1) / fig.zoom, (float(row) - 1) / fig.zoom) for row, col in c]
+        rings.append(ring)
+    if not rings:
+        raise PictureError("no outline was found in the picture")
+    areas = [abs(_area(r)) for r in rings]
+    biggest = max(areas)
+    kept = [r for r, a in sorted(zip(rings, areas), key=lambda t: -t[1]) if a >= MIN_RING_SHARE * biggest]
+    if len(kept) > MAX_RINGS:
+        raise PictureError(f"the picture has {len(kept)} separate outlines; a tangram figure has at most "
+                           f"{MAX_RINGS} (is it a photograph of something else?)")
+    unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
+    px = 1 / fig.zoom  # one working pixel, in picture pixels
+    out = []
+    for r in kept:
+        pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
+                      short=max(4.0, 0.15 * unit), reach=max(8.0, 0.35 * unit))
+        if len(pts) >= 3:
+            out.append(pts)
+    return out
+
+
+def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Total least squares: (a point on the line, its unit direction)."""
+    centre = points.mean(axis=0)
+    if len(points) < 3:
+        d = points[-1] - points[0]
+    else:
+        d = np.linalg.svd(points - centre, full_matrices=False)[2][0]
+    n = float(np.hypot(*d)) or 1.0
+    return centre, d / n
+
+
+def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    """Where two lines cross, or None when they are nearly parallel (under 10 degrees)."""
+    (p, d), (q, e) = a, b
+    cross = d[0] * e[1] - d[1] * e[0]
+    if abs(cross) < math.sin(math.radians(10)):
+        return None
+    t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / cross
+    return p + t * d
+
+
+def sharpen(contour: np.ndarray, tolerance: float, short: float, reach: float) -> FloatRing:
+    """A closed contour as a polygon with sharp corners.
+
+    Blur and anti-aliasing round a picture's corners, an acute one by a few pixels, and a
+    simplified contour then cuts the corner, shortening both edges. So each edge's straight
+    middle is fitted with a line, corners are put where neighbouring lines cross, and an edge
+    shorter than ``short`` between two that cross within ``reach`` of it is taken as a
+    rounded corner and dropped."""
+    simple = measure.approximate_polygon(contour, tolerance)[:-1]
+    if len(simple) < 3:
+        return []
+    index = {(float(x), float(y)): i for i, (x, y) in enumerate(contour)}
+    idx = [index[(float(x), float(y))] for x, y in simple]
+    n = len(contour)
+    lines = []
+    for k, i in enumerate(idx):
+        j = idx[(k + 1) % len(idx)]
+        span = (j - i) % n or n
+        seg = contour[[(i + t) % n for t in range(span + 1)]]
+        cut = len(seg) // 5  # the ends bend into the corners
+        lines.append(_line(seg[cut:len(seg) - cut] if len(seg) - 2 * cut >= 2 else seg))
+    ends = [contour[i] for i in idx]
+
+    def corners() -> list[np.ndarray]:
+        out = []
+        for k in range(len(lines)):
+            p = _meet(lines[k - 1], lines[k])
+            out.append(ends[k] if p is None or np.hypot(*(p - ends[k])) > reach else p)
+        return out
+
+    pts = corners()
+    changed = True
+    while changed and len(lines) > 3:
+        changed = False
+        m = len(lines)
+        lengths = [float(np.hypot(*(pts[(k + 1) % m] - pts[k]))) for k in range(m)]
+        for k in sorted(range(m), key=lambda k: lengths[k]):
+            if lengths[k] >= short:
+                break
+            p = _meet(lines[k - 1], lines[(k + 1) % m])
+            mid = (pts[k] + pts[(k + 1) % m]) / 2
+            if p is not None and np.hypot(*(p - mid)) <= reach:
+                del lines[k]
+                del ends[k]
+                pts = corners()
+                changed = True
+                break
+    return [(float(x), float(y)) for x, y in pts]
+
+
+def _area(ring: FloatRing) -> float:
+    xs = np.array([p[0] for p in ring])
+    ys = np.array([p[1] for p in ring])
+    return float((xs * np.roll(ys, -1) - np.roll(xs, -1) * ys).sum() / 2)
+
+
+def trace_figure(fig: Figure) -> Trace:
+    """Read the figure-ness map as an exact figure; PictureError or InputError in words."""
+    started = time.monotonic()
+    traced = outlines(fig)
+    up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
+    try:
+        reading = read_noisy(up)
+    except InputError as exc:
+        # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
+        # near the boundary between two frames reads in the other one, so turn it by 45
+        # degrees and try once more before refusing (with the first refusal's words).
+        turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
+        try:
+            reading = read_noisy(turned)
+        except InputError:
+            raise exc from None
+        up = turned
+    norm = reading.normalised
+    exact = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
+    fitted = fit(exact, up)  # the exact outline turned and moved onto the traced one
+    if up is not traced_up:  # back from the extra 45-degree turn
+        fitted = [[((x + y) * _H, (y - x) * _H) for x, y in r] for r in fitted]
+    outline = [[(x, -y) for x, y in r] for r in fitted]
+    notes = [f"read from a {fig.width} x {fig.height} {fig.format} picture as an exact figure; "
+             f"vertices moved at most {reading.moved:.2f} units"]
+    return Trace(reading.text, reading.moved, fig.width, fig.height, outline, traced,
+                 time.monotonic() - started, notes)
+
+
+def trace_picture(data: bytes) -> Trace:
+    """The exact tangram figure in a picture's bytes (PNG, JPEG, WebP or GIF, within the
+    limits of :mod:`.picture`). Raises InputError (PictureError for the picture itself) in
+    words when the picture cannot be read or no exact figure lies near its outline."""
+    started = time.monotonic()
+    result = trace_figure(figure_map(decode(data)))
+    return Trace(result.text, result.moved, result.width, result.height, result.outline, result.traced,
+                 time.monotonic() - started, result.notes)
