@@ -136,11 +136,13 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, clients, embed, errors, pages
+    from . import api, bundles, clients, embed, errors, pages
     errors.install(app)
     clients.install(app)
     app.after_request(_protect_pages)
     app.register_blueprint(api.bp)
+    app.register_blueprint(bundles.bp)
+    app.jinja_env.globals["script_version"] = bundles.bundle_version
     app.register_blueprint(embed.bp)  # before pages: /embed.js is not a puzzle called "embed.js"
     app.register_blueprint(pages.bp)
     return app
