@@ -47,7 +47,8 @@ def page_figures(get: Get, tries: int = 30) -> list[str]:
     html = body.decode()
     lean = re.sub(r'<div id="board".*?</div>', "", html, count=1, flags=re.S)
     total = len(gzip.compress(lean.encode()))
-    for src in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+    # Static files and script bundles (/-/scripts/<page>.js): whatever the page loads.
+    for src in re.findall(r'(?:src|href)="(/(?:static|-/scripts)/[^"]+)"', html):
         total += len(gzip.compress(get(src)[1]))
     times = [get(f"/embed/sliding?{source}&step={i % 3}")[2] for i in range(tries)]
     return [f"embed page weight: {total / 1024:.1f} KB gzip, scripts and style included, board "
