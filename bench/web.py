@@ -16,7 +16,10 @@ installed puzzle's editor page:
 * page weight: the bytes of the HTML, scripts and styles the editor page loads (target <= 60 KB),
 * from a Next step click to the new board painted, p50 (target <= 50 ms; clicks 350 ms apart,
   as a person steps, so the next step's prefetch has landed),
-* from a click on a board part to the updated board painted, p50 (target <= 60 ms).
+* from a click on a board part to the updated board painted, p50 (target <= 60 ms);
+
+and bench/embed.py's figures over the same server: the embed page's weight and time to first
+byte, render.png at 600 px cold and warm, and the animated GIF of the peg solution.
 
 Run: .venv/bin/python bench/web.py [--requests 2000] [--concurrency 8] [--clicks 20] [--no-browser]
 """
@@ -158,6 +161,14 @@ class Client:
         payload = response.read()
         return response.status, payload
 
+    def timed_get(self, path: str) -> tuple[int, bytes, float]:
+        """GET ``path``: status, body and the seconds until the answer's headers arrived."""
+        started = time.perf_counter()
+        self.conn.request("GET", path)
+        response = self.conn.getresponse()
+        first_byte = time.perf_counter() - started
+        return response.status, response.read(), first_byte
+
     def json(self, method: str, path: str, body: dict | None = None) -> dict:
         status, payload = self.request(method, path, body)
         result = json.loads(payload)
@@ -234,6 +245,20 @@ def load(port: int, paths: list[str], total: int, concurrency: int) -> dict:
             "rps": len(latencies) / wall, "p50": pct(50), "p99": pct(99), "max": latencies[-1] * 1000}
 
 
+def embed_figures(client: Client, solutions: dict) -> None:
+    """bench/embed.py's figures, over this server."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import embed as embed_bench  # bench/embed.py
+
+    for line in embed_bench.page_figures(client.timed_get):
+        print(line)
+    if "pegs" in solutions:
+        instance, moves = solutions["pegs"]
+        for line in embed_bench.png_figures(client.timed_get, "pegs", instance, moves):
+            print(line)
+        print(embed_bench.gif_figure(client.timed_get, "pegs", instance, moves))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=2000, help="requests per puzzle (bounded)")
@@ -290,6 +315,7 @@ def main() -> None:
                     assert again["from_store"] and again["result"]["moves"] == moves
                 print(f"{puzzle} {preset}: second solve from the store, end to end: "
                       f"median {statistics.median(timings):.1f} ms, max {max(timings):.1f} ms (20 tries)")
+            embed_figures(client, solutions)
             if not args.no_browser:
                 for puzzle in installed:  # third-party puzzles too (e.g. Lights Out)
                     if puzzle not in solutions and puzzle not in BUILT_IN:

@@ -198,3 +198,85 @@ def test_the_share_dialog(page, server):
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
     assert page.evaluate("() => document.activeElement.id") == "share-open"
+
+
+def solution_of(server: str, puzzle: str, instance: str) -> list[str]:
+    """The default solver's moves for ``instance`` (through the job API, as a site would)."""
+    import json
+    import time
+    import urllib.request
+
+    def call(method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(server + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.load(response)
+
+    job = call("POST", f"/api/{puzzle}/jobs", {"instance": instance, "time_limit": 60})
+    deadline = time.monotonic() + 60
+    while not job["done"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+        job = call("GET", f"/api/jobs/{job['id']}")
+    assert job["status"] == "solved", job
+    return job["result"]["moves"]
+
+
+@pytest.mark.parametrize("puzzle", ["pegs", "tangram"])
+def test_pegs_and_tangram_embeds_step_with_the_keys_and_pass_axe(browser, server, installed, puzzle):
+    details = installed[puzzle]
+    instance = next(iter(details["presets"].values()))
+    moves = solution_of(server, puzzle, instance)
+    import json
+    query = {"instance": instance, "list": "1",
+             "moves": json.dumps(moves) if any("," in m for m in moves) else ",".join(moves)}
+    context = browser.new_context(viewport={"width": 600, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(server + f"/embed/{puzzle}?" + urllib.parse.urlencode(query))
+        page.locator("#play").wait_for()
+        first_board = page.locator("#board").inner_html()
+        page.locator("#player").focus()
+        page.keyboard.press("ArrowRight")
+        page.locator("#board[data-step='1']").wait_for()
+        assert page.locator("#board").inner_html() != first_board
+        page.locator(f"#step-status:has-text('Move 1 of {len(moves)}')").wait_for()
+        count, report = axe_violations(page)
+        assert count == 0, report
+    finally:
+        context.close()
+
+
+def test_a_page_with_several_embeds_gets_every_players_words(page, server, host):
+    """Each player asks for its moves in words as it loads; the editor requests' per-client
+    share must not leave some of the frames of one page without them."""
+    frames = 8
+    body = "".join(f'<iframe id="f{i}" src="{server}{embed_path(id=str(i), list="1")}" '
+                   f'title="Puzzle {i}" width="400" height="500"></iframe>' for i in range(frames))
+    host.page(f"<!doctype html><html lang=en><title>Host</title><body>{body}</body></html>")
+    page.goto(host.url)
+    for i in range(frames):
+        frame = page.frame_locator(f"#f{i}")
+        frame.locator("#play").wait_for()
+        # Both moves of the list carry their words ("tile 7 …"), not only the raw move codes.
+        frame.locator("#move-list li:nth-child(2) .words").wait_for(timeout=10_000)
+        assert frame.locator("#move-list .words").count() == 2
+
+
+def test_a_player_told_to_wait_asks_again_for_its_words(page, server):
+    """When the visitor's share of editor requests is taken (a 429 with Retry-After, as when
+    many embeds load at once), the player waits and asks again rather than going without."""
+    refused = []
+
+    def busy_once(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, headers={"Retry-After": "1", "Content-Type": "application/json"},
+                          body='{"error": "you already have 3 editor requests in progress"}')
+        else:
+            route.continue_()
+
+    page.route("**/api/sliding/describe?**", busy_once)
+    page.goto(server + embed_path(list="1"))
+    page.locator("#move-list li:nth-child(2) .words").wait_for(timeout=10_000)
+    assert refused and page.locator("#move-list .words").count() == 2

@@ -240,3 +240,23 @@ def test_over_long_animations_are_refused_in_words(client):
 
 def test_images_without_an_instance_are_400(client):
     assert "instance" in words(client.get("/api/sliding/render.png"))
+
+
+def test_a_full_editor_share_does_not_hold_back_embeds_or_images(client):
+    """A page of several embeds: while the visitor's share of editor requests is taken, the
+    embed page and its pictures still answer (only the move words wait, and the player asks
+    again for them)."""
+    gate = client.application.extensions["puzzle_heavy_gate"]
+    held = [gate.enter("127.0.0.1") for _ in range(gate.per_client)]
+    try:
+        busy = client.post("/api/sliding/describe", json={"instance": INSTANCE, "moves": ["7", "8"]})
+        assert busy.status_code == 429 and busy.headers["Retry-After"]
+        for path in (f"/embed/sliding?{SOURCE}&id={n}" for n in range(6)):
+            assert client.get(path).status_code == 200, path
+        for path in (f"/api/sliding/render.svg?{SOURCE}&step=1", f"/api/sliding/render.png?{SOURCE}&size=200",
+                     f"/api/sliding/animation.gif?{SOURCE}&size=120", "/embed.js"):
+            assert client.get(path).status_code == 200, path
+    finally:
+        for _ in held:
+            gate.leave("127.0.0.1")
+    assert client.post("/api/sliding/describe", json={"instance": INSTANCE, "moves": ["7", "8"]}).status_code == 200

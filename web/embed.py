@@ -343,21 +343,12 @@ def _draw_png(puzzle_id, renderer, text, moves, step, size, work_limit):
 
 
 def _draw_animation(puzzle_id, renderer, text, moves, size, delay_ms, kind):
-    frames = [_caches()["png"](puzzle_id, renderer, text, moves, i, size, None)
+    # Each frame is drawn on the frame background by resvg itself: flattening render.png's
+    # transparent PNGs cost a decode, a composite and a re-encode per frame on top.
+    frames = [raster.png(boards().step(puzzle_id, renderer, text, moves, i)[0], size,
+                         background=raster.FRAME_BACKGROUND)
               for i in range(len(moves) + 1)]
-    frames = [_flatten(f) for f in frames]
     return raster.animation(frames, delay_ms, max(2000, 3 * delay_ms), kind)
-
-
-def _flatten(frame: bytes) -> bytes:
-    import io
-
-    from PIL import Image
-    image = Image.open(io.BytesIO(frame)).convert("RGBA")
-    white = Image.new("RGBA", image.size, raster.FRAME_BACKGROUND)
-    out = io.BytesIO()
-    Image.alpha_composite(white, image).convert("RGB").save(out, "PNG", compress_level=1)
-    return out.getvalue()
 
 
 def image_source(puzzle_id: str) -> tuple[Source, dict]:

@@ -107,9 +107,15 @@
       : api + "/render.svg?" + sourceQuery(sol) + "&step=" + n) + extra.replace(/&(autoplay|step)=[^&]*/g, ""),
     describe: async (sol, first, count) => {
       const query = "from=" + first + "&count=" + count;
-      const result = sol.job ? await J.call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
-        : await J.call("POST", api + "/describe?" + query, { instance: data.instance, moves: sol.moves });
-      return result.ok ? result.body : null;
+      // The embeds of one page share their visitor's few editor requests at a time: a 429
+      // (Retry-After) means another frame's words are being worked out, so wait and ask again.
+      for (let attempt = 0; ; attempt++) {
+        const result = sol.job ? await J.call("GET", "/api/jobs/" + encodeURIComponent(sol.job) + "/describe?" + query)
+          : await J.call("POST", api + "/describe?" + query, { instance: data.instance, moves: sol.moves });
+        if (result.status !== 429 || attempt >= 5) return result.ok ? result.body : null;
+        const after = Math.min(5, Number(result.headers && result.headers.get("Retry-After")) || 1);
+        await new Promise((done) => setTimeout(done, after * 1000 * (0.5 + Math.random())));
+      }
     },
     animate: () => true,
     onActivate: () => {},
