@@ -230,7 +230,8 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
         registry = get_registry()
         puzzle = registry.puzzle(puzzle_id)
         if (instance is None) == (image is None):
-            raise InputError("give either INSTANCE or --image FILE (one of them)")
+            raise InputError("give either INSTANCE or --image FILE (one of them); see "
+                             "`puzzle solve --help`")
         if image is not None:
             text = str(read_picture_file(puzzle, image)["instance"])
         else:
