@@ -106,6 +106,7 @@ def test_a_chosen_picture_is_previewed_accepted_and_solved(page, server):
     page.get_by_role("button", name="Solve", exact=True).click()
     expect(page.locator("#solve-status")).to_contain_text("covered", timeout=60_000)
     expect(page.locator("#solve-status")).to_have_attribute("data-kind", "success")
+    expect(page.locator("#picture-status")).to_be_empty()  # the "press Solve" hint is gone
 
 
 def test_a_dropped_picture_gives_a_preview_and_discard_hides_it(page, server):

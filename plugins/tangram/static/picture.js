@@ -168,6 +168,11 @@
     button.focus();
   });
 
+  // The "press Solve" hint is stale once the figure is solved or edited by hand.
+  const solve = document.getElementById("solve");
+  if (solve) solve.addEventListener("click", () => { if (!status.classList.contains("error-text")) say(""); });
+  box.addEventListener("input", () => say(""));
+
   function pictureIn(list) {
     for (const item of list || []) {
       const file = item.getAsFile ? (item.kind === "file" ? item.getAsFile() : null) : item;
