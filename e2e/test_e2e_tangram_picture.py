@@ -120,6 +120,28 @@ def test_a_dropped_picture_gives_a_preview_and_discard_hides_it(page, server):
     expect(page.get_by_role("button", name="From a picture…")).to_be_focused()
 
 
+def test_a_pasted_picture_gives_a_preview_and_pasted_text_still_goes_in_the_box(page, server):
+    open_editor(page, server)
+    page.evaluate(
+        """(b64) => {
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            const dt = new DataTransfer();
+            dt.items.add(new File([bytes], "image.png", { type: "image/png" }));
+            document.body.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true }));
+        }""", base64.b64encode(preset_png(PRESET, angle=60)).decode())
+    expect_preview(page)
+    # a text paste is not taken for a picture: it is left to the text box
+    handled = page.evaluate(
+        """() => {
+            const dt = new DataTransfer();
+            dt.setData("text/plain", "outer 0,0 4,0 4,4 0,4");
+            const evt = new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true });
+            document.querySelector("#instance-text").dispatchEvent(evt);
+            return evt.defaultPrevented;
+        }""")
+    assert handled is False
+
+
 def test_a_picture_of_nothing_is_refused_in_words(page, server):
     from PIL import Image
 
