@@ -105,23 +105,49 @@ def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: b
     return out.getvalue()
 
 
-def _canon(rings):
-    pts = [p for r in rings for p in r]
-    mx = min(p[0] for p in pts)
-    my = min(p[1] for p in pts)
-    return sorted(sorted((round(x - mx, 6) + 0.0, round(y - my, 6) + 0.0) for x, y in r) for r in rings)
+def _boundary(rings, cuts) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The region's boundary as sorted elementary directed segments (interior on the left),
+    each edge cut at every point of ``cuts`` lying on it. Two spellings of one region (a hole
+    touching the outline written as a pinch or as a hole, two pieces meeting at a corner as
+    one ring or two, a vertex in the middle of a straight edge) give the same list."""
+    out = []
+    for r, hole in rings:
+        area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]))
+        if (area < 0) != hole:  # outlines counter-clockwise, holes clockwise
+            r = r[::-1]
+        for a, b in zip(r, r[1:] + r[:1]):
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            length = dx * dx + dy * dy
+            ts = sorted({0.0, 1.0} | {t for p in cuts
+                                      if abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) < 1e-6 * math.sqrt(length)
+                                      for t in [((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length]
+                                      if 1e-9 < t < 1 - 1e-9})
+            pts = [(round(a[0] + t * dx, 6) + 0.0, round(a[1] + t * dy, 6) + 0.0) for t in ts]
+            out.extend(zip(pts, pts[1:]))
+    return sorted(out)
+
+
+def _rings(sil: Silhouette, k: int = 0, m: int = 1) -> list[tuple[list[tuple[float, float]], bool]]:
+    """(ring, is a hole) of ``sil`` turned by ``k`` eighths, mirrored when ``m`` is -1, and moved
+    so its lowest left corner of the bounding box is at the origin."""
+    c, s = math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)
+    rings = [([(c * m * float(x) - s * float(y), s * m * float(x) + c * float(y)) for x, y in r], i > 0)
+             for comp in sil.components for i, r in enumerate(comp.rings())]
+    mx = min(p[0] for r, _ in rings for p in r)
+    my = min(p[1] for r, _ in rings for p in r)
+    return [([(x - mx, y - my) for x, y in r], hole) for r, hole in rings]
 
 
 def same_figure(a: Silhouette, b: Silhouette) -> bool:
-    """The same shape: equal up to translation, mirroring and turns by 45 degrees (a figure
-    turned by 45 degrees is still a tangram figure, written with other numbers)."""
-    target = _canon([[(float(x), float(y)) for x, y in r] for r in b.rings()])
+    """The same region: equal up to translation, mirroring and turns by 45 degrees (a figure
+    turned by 45 degrees is still a tangram figure, written with other numbers), however its
+    rings are spelled."""
+    target = _rings(b)
     for k in range(8):
-        c, s = math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)
         for m in (1, -1):
-            rings = [[(c * m * float(x) - s * float(y), s * m * float(x) + c * float(y)) for x, y in r]
-                     for r in a.rings()]
-            if _canon(rings) == target:
+            rings = _rings(a, k, m)
+            cuts = [p for r, _ in rings + target for p in r]
+            if _boundary(rings, cuts) == _boundary(target, cuts):
                 return True
     return False
 

@@ -26,9 +26,15 @@ from tangram_pictures import draw, same_figure  # noqa: E402  (the bench's own g
 PUZZLE = [sys.executable, "-m", "engine.cli"]
 
 
-@pytest.mark.xfail(reason="the noisy reader (reading.py, being improved separately) still refuses or "
-                          "misreads some accurately traced outlines; see bench/tangram_pictures.py", strict=False)
-@pytest.mark.parametrize("name", list(PRESETS))
+#: Presets with pieces slid off the lattice or touching at a corner that the noisy reader
+#: (reading.py) still reads as a nearby but different exact figure.
+MISREAD = {"assembly-hole-slid-2", "assembly-touch", "assembly-slid", "assembly-slid-2"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(reason="read as a nearby exact figure with the slid piece "
+                                                   "elsewhere; see bench/tangram_pictures.py", strict=False))
+    if n in MISREAD else n for n in PRESETS])
 def test_every_preset_drawn_as_a_picture_reads_back_as_that_preset(name):
     sil = parse_silhouette(PRESETS[name])
     rng = random.Random(name)

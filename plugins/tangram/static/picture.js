@@ -21,8 +21,13 @@
     ".picture-tool { margin-top: 0.6rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }",
     ".picture-tool .hint { color: var(--muted); font-size: 0.9rem; }",
     ".picture-preview { margin: 0.6rem 0 0; border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; }",
+    "#picture-status:empty { min-height: 0; margin: 0; }",
     ".picture-preview svg { display: block; width: 100%; max-height: 22rem; background: #fff; }",
-    ".picture-preview .outline { fill: rgba(36, 87, 197, 0.18); stroke: #d7263d; stroke-linejoin: round; }",
+    // the picture is faded so the outline read from it stands out on a dark or a light figure
+    ".picture-preview image { opacity: 0.45; }",
+    ".picture-preview .halo { fill: none; stroke: #fff; stroke-linejoin: round; }",
+    ".picture-preview .outline { fill: rgba(215, 38, 61, 0.12); stroke: #d7263d; stroke-linejoin: round; }",
+    ".picture-preview .corner { fill: #d7263d; stroke: #fff; }",
     ".picture-preview figcaption { margin: 0.4rem 0; }",
     "body.picture-dragging #board { outline: 3px dashed var(--accent); outline-offset: 4px; }",
   ].join("\n");
@@ -49,7 +54,9 @@
     '<figcaption id="picture-caption"></figcaption>' +
     '<button type="button" id="picture-accept" class="primary">Accept</button> ' +
     '<button type="button" id="picture-discard">Discard</button>';
-  const anchor = document.getElementById("instance-error") || box;
+  // Below the instance box's own row (Apply, Share), so Accept is not read as Apply's twin.
+  const apply = document.getElementById("apply");
+  const anchor = (apply && apply.closest(".row")) || document.getElementById("instance-error") || box;
   anchor.after(tool, status, preview);
 
   const button = tool.querySelector("#picture-button");
@@ -57,6 +64,7 @@
   const svg = preview.querySelector("svg");
   const caption = preview.querySelector("figcaption");
   let answer = null;
+  let asked = 0;  // the latest picture sent: an older answer arriving late is dropped
 
   function say(text, warn) {
     status.textContent = text;
@@ -80,12 +88,27 @@
     image.setAttribute("width", result.width);
     image.setAttribute("height", result.height);
     svg.appendChild(image);
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("class", "outline");
-    path.setAttribute("fill-rule", "evenodd");
-    path.setAttribute("stroke-width", Math.max(1.5, Math.max(result.width, result.height) / 200));
-    path.setAttribute("d", result.outline.map((ring) => "M" + ring.map((p) => p[0] + "," + p[1]).join("L") + "Z").join(""));
-    svg.appendChild(path);
+    const line = Math.max(1.5, Math.max(result.width, result.height) / 160);
+    const d = result.outline.map((ring) => "M" + ring.map((p) => p[0] + "," + p[1]).join("L") + "Z").join("");
+    for (const [cls, width] of [["halo", line * 2.2], ["outline", line]]) {
+      const path = document.createElementNS(SVG, "path");
+      path.setAttribute("class", cls);
+      path.setAttribute("fill-rule", "evenodd");
+      path.setAttribute("stroke-width", width);
+      path.setAttribute("d", d);
+      svg.appendChild(path);
+    }
+    for (const ring of result.outline) {  // the exact corners, where the snapping shows
+      for (const p of ring) {
+        const dot = document.createElementNS(SVG, "circle");
+        dot.setAttribute("class", "corner");
+        dot.setAttribute("cx", p[0]);
+        dot.setAttribute("cy", p[1]);
+        dot.setAttribute("r", line * 1.6);
+        dot.setAttribute("stroke-width", line * 0.6);
+        svg.appendChild(dot);
+      }
+    }
   }
 
   async function read(file) {
@@ -100,22 +123,27 @@
     }
     say("Reading the picture…");
     preview.hidden = true;
+    answer = null;
+    const mine = ++asked;
     let response, body;
     try {
       response = await fetch("/api/" + encodeURIComponent(ed.puzzle.id) + "/trace", {
         method: "POST", headers: { Accept: "application/json", "Content-Type": file.type || "application/octet-stream" }, body: file,
       });
-      body = await response.json();
+      body = await response.json().catch(() => null);  // a proxy's error page is not JSON
     } catch (err) {
-      say("The picture could not be sent: the server cannot be reached.", true);
+      if (mine === asked) say("The picture could not be sent: the server cannot be reached.", true);
       return;
     }
-    if (!response.ok) {
+    if (mine !== asked) return;
+    if (!response.ok || !body || !body.outline) {
       say("The picture cannot be read: " + (body && body.error ? body.error : "error " + response.status) + ".", true);
       return;
     }
+    const picture = await readAsDataUrl(file);
+    if (mine !== asked) return;
     answer = body;
-    draw(await readAsDataUrl(file), body);
+    draw(picture, body);
     caption.textContent = "Read as an exact figure (outlined in red); vertices moved at most " +
       Number(body.moved).toFixed(2) + " units. Accept to put it in the instance box.";
     preview.hidden = false;
@@ -140,6 +168,11 @@
     button.focus();
   });
 
+  // The "press Solve" hint is stale once the figure is solved or edited by hand.
+  const solve = document.getElementById("solve");
+  if (solve) solve.addEventListener("click", () => { if (!status.classList.contains("error-text")) say(""); });
+  box.addEventListener("input", () => say(""));
+
   function pictureIn(list) {
     for (const item of list || []) {
       const file = item.getAsFile ? (item.kind === "file" ? item.getAsFile() : null) : item;
@@ -154,7 +187,8 @@
     document.body.classList.add("picture-dragging");
   });
   document.addEventListener("dragleave", (evt) => {
-    if (evt.target === document.documentElement || evt.target === document.body) document.body.classList.remove("picture-dragging");
+    // relatedTarget is null when the drag leaves the window (from over any element)
+    if (!evt.relatedTarget || evt.target === document.documentElement) document.body.classList.remove("picture-dragging");
   });
   document.addEventListener("drop", (evt) => {
     if (!hasFiles(evt)) return;
