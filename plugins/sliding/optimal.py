@@ -168,13 +168,9 @@ class OptimalSolver(Solver):
                     "used 6-6-3")
         lc = lambda: LinearConflictSearch(instance.tiles, rows, cols, instance.goal)
         if mapping is not None and not pdb.available(rows, cols, self.partition):
-            search = lc()
-            path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
-                              or ctx.should_stop())
-            if path is not None:
-                return self._solved(path, None, search, "linear conflict", started, None)
-            if ctx.should_stop():
-                return ctx.gave_up(**search.stats())
+            quick = self._quick_try(instance, ctx, started)
+            if quick is not None:
+                return quick
         if mapping is not None:
             tables = self._tables(rows, cols, ctx)
             if isinstance(tables, GaveUp):
@@ -186,6 +182,19 @@ class OptimalSolver(Solver):
             heuristic = "linear conflict"
             note = None
         return self._run(search, mapping, heuristic, ctx, started, note)
+
+    def _quick_try(self, board: Board, ctx: SolveContext, started):
+        """Before building missing tables: :attr:`quick_try_nodes` of linear-conflict search,
+        which answers easy boards (presets, short scrambles) at once, still shortest. The
+        outcome when it answered or time ran out, else None (go on and build)."""
+        search = LinearConflictSearch(board.tiles, board.rows, board.cols, board.goal)
+        path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
+                          or ctx.should_stop())
+        if path is not None:
+            return self._solved(path, None, search, "linear conflict", started, None)
+        if ctx.should_stop():
+            return ctx.gave_up(**search.stats())
+        return None
 
     def _solve_small(self, instance: Board, mapping: GoalMapping, ctx: SolveContext, started):
         """A board of 10 to 16 cells other than 4x4 (:mod:`.small_boards`): its shape's tables,
@@ -199,13 +208,9 @@ class OptimalSolver(Solver):
         rows, cols = board.rows, board.cols
         note = None
         if not small_boards.available(rows, cols):
-            search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
-            path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
-                              or ctx.should_stop())
-            if path is not None:
-                return self._solved(path, None, search, "linear conflict", started, None)
-            if ctx.should_stop():
-                return ctx.gave_up(**search.stats())
+            quick = self._quick_try(board, ctx, started)
+            if quick is not None:
+                return quick
             if not small_boards.build_fits(rows, cols, ctx.remaining()):
                 note = small_tables_note(rows, cols)
                 search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
