@@ -19,8 +19,15 @@ def bfs_distances(rows: int, cols: int, goal) -> dict[tuple[int, ...], int]:
     return _bfs(rows, cols, tuple(goal))
 
 
+def bfs_within(rows: int, cols: int, goal, depth: int) -> dict[tuple[int, ...], int]:
+    """Every board within ``depth`` moves of ``goal``, with its distance (boards too big for
+    :func:`bfs_distances`, such as 2 x 5 and 3 x 4)."""
+    return _bfs(rows, cols, tuple(goal), depth)
+
+
 @lru_cache(maxsize=None)
-def _bfs(rows: int, cols: int, goal: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+def _bfs(rows: int, cols: int, goal: tuple[int, ...],
+         max_depth: int | None = None) -> dict[tuple[int, ...], int]:
     cells = rows * cols
     nbrs = []
     for cell in range(cells):
@@ -30,7 +37,7 @@ def _bfs(rows: int, cols: int, goal: tuple[int, ...]) -> dict[tuple[int, ...], i
     dist = {goal: 0}
     frontier = [goal]
     depth = 0
-    while frontier:
+    while frontier and (max_depth is None or depth < max_depth):
         depth += 1
         following = []
         for state in frontier:

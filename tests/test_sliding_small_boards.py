@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from sliding_reference import bfs_distances
+from sliding_reference import bfs_distances, bfs_within
 
 from engine import SolveContext
 from plugins.sliding import ida, pdb, small_boards
@@ -65,7 +65,7 @@ def test_near_the_goal_the_heuristic_never_overestimates(rows, cols, depth):
     goal = standard_goal(rows, cols)
     tables = small_boards.get_tables(rows, cols)
     checked = 0
-    for state, d in _bfs_upto(rows, cols, goal, depth).items():
+    for state, d in bfs_within(rows, cols, goal, depth).items():
         assert heuristic(tables, rows, cols, state) <= d
         checked += 1
     assert checked > 1000
@@ -75,7 +75,7 @@ def test_the_optimal_solver_finds_breadth_first_lengths_on_a_2x5_and_its_transpo
     rng = random.Random(5)
     goal = standard_goal(2, 5)
     # Every board within 18 moves, and six of those at exactly 18.
-    dist = _bfs_upto(2, 5, goal, 18)
+    dist = bfs_within(2, 5, goal, 18)
     states = rng.sample(sorted(s for s, d in dist.items() if d == 18), 6)
     solver = OptimalSolver()
     small_boards.get_tables(2, 5)   # built first, so no quick linear-conflict try answers
@@ -120,23 +120,6 @@ def test_a_generous_limit_builds_the_tables_and_a_tight_one_says_what_would_help
 def _adjacent(state, cols, tile) -> bool:
     a, b = state.index(tile), state.index(0)
     return (abs(a - b) == 1 and a // cols == b // cols) or abs(a - b) == cols
-
-
-def _bfs_upto(rows, cols, goal, depth):
-    dist = {tuple(goal): 0}
-    frontier = [tuple(goal)]
-    board_goal = tuple(goal)
-    for d in range(1, depth + 1):
-        following = []
-        for state in frontier:
-            board = Board(rows, cols, state, board_goal)
-            for tile in (t for t in state if t and _adjacent(state, cols, t)):
-                nxt = slide(board, tile).tiles
-                if nxt not in dist:
-                    dist[nxt] = d
-                    following.append(nxt)
-        frontier = following
-    return dist
 
 
 def _scramble(rows, cols, seed):
