@@ -33,6 +33,8 @@
                       (default: half of ``THREADS``, at least 1; ``THREADS``: the WSGI server's
                       request threads, default 8)
 ``HEAVY_PER_CLIENT``  the same for one client (default 3); see :mod:`web.clients`
+``EDITOR_CHILD``      set by :mod:`web.editor_process` in the child process that serves the
+                      editor's requests for ``puzzle serve`` (it reports each request's CPU time)
 
 The runner and store are chosen by :func:`engine.jobs.open_jobs`.
 """
@@ -139,6 +141,9 @@ def create_app(config: dict | None = None) -> Flask:
     from . import api, bundles, clients, embed, errors, pages
     errors.install(app)
     clients.install(app)
+    if app.config.get("EDITOR_CHILD"):
+        from . import editor_process
+        editor_process.install_child(app)
     app.after_request(_protect_pages)
     app.register_blueprint(api.bp)
     app.register_blueprint(bundles.bp)

@@ -51,9 +51,10 @@ def client_of() -> str | None:
 class Busy(Exception):
     """Too many heavy requests in flight (for everyone, or for this client): a 429."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, retry_after: int = 1):
         super().__init__(message)
         self.message = message
+        self.retry_after = retry_after
 
 
 class HeavyGate:

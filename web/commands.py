@@ -39,6 +39,10 @@ def prepare_first() -> None:
 #: second) made every new visitor wait. Open sockets cost little (no thread is held until a
 #: request is complete), so allow many; the file-descriptor limit must allow them too.
 CONNECTION_LIMIT = 1000
+#: CPU-seconds one client's editor requests may use per minute (web.editor_process): a third of
+#: a core, far more than a person editing needs (tens of milliseconds per edit), and little
+#: enough that two flooding clients leave most of the editor process's core to everyone else.
+EDITOR_CPU_PER_CLIENT = 20.0
 #: Seconds a connection may stay silent before it is closed (waitress's default is 120).
 CHANNEL_TIMEOUT = 30
 
@@ -57,8 +61,10 @@ def waitress_options(threads: int = 8, connection_limit: int = CONNECTION_LIMIT,
 def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_dir: str | None = None,
               workers: int = 2, prepare: bool = True, redis: str | None = None,
               queue: str = DEFAULT_QUEUE, connection_limit: int = CONNECTION_LIMIT,
-              channel_timeout: float = CHANNEL_TIMEOUT, fairness: dict | None = None) -> None:
-    """Build the app, start its solver workers, and serve it with waitress until stopped."""
+              channel_timeout: float = CHANNEL_TIMEOUT, fairness: dict | None = None,
+              editor_process: bool = True, editor_cpu: float = EDITOR_CPU_PER_CLIENT) -> None:
+    """Build the app, start its solver workers (and the editor's process, see
+    :mod:`web.editor_process`), and serve it with waitress until stopped."""
     import waitress
 
     from engine.plugins import get_registry, startup_warnings
@@ -81,6 +87,15 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     app = create_app(config)
     jobs = app.extensions["puzzle_jobs"]
     jobs.runner.start()  # spawn the workers now, so the first Solve does not wait for them
+    editor = None
+    if editor_process:
+        from .editor_process import EditorProcess, install
+        gate = app.extensions["puzzle_heavy_gate"]
+        # The parent's gate bounds what is in flight; the child serves all of it at once.
+        editor = EditorProcess({**config, "HEAVY_REQUESTS": gate.total, "HEAVY_PER_CLIENT": gate.total},
+                               threads=gate.total, cpu_per_client=editor_cpu or float("inf"))
+        editor.start()  # until it answers (a second or two), editor requests are served here
+        install(app, editor)
     if redis:
         click.echo("Jobs run on the RQ queue in Redis: start `puzzle worker --redis URL` to solve them")
     click.echo(f"Serving the puzzle engine on http://{host}:{port}/ (Ctrl+C to stop)")
@@ -88,6 +103,8 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
         waitress.serve(app, host=host, port=port, ident="puzzle-engine",
                        **waitress_options(threads, connection_limit, channel_timeout))
     finally:
+        if editor is not None:
+            editor.close()
         jobs.close()
 
 
@@ -123,8 +140,15 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
 @click.option("--heavy-requests", default=None, type=click.IntRange(1, 64),
               help="Editor requests (validate, edit, ...) served at once; past it they answer 429 "
                    "(default: half of --threads).")
+@click.option("--editor-process/--no-editor-process", default=True, show_default=True,
+              help="Serve editor requests in a process of their own, so a flood of them never "
+                   "slows the other pages.")
+@click.option("--editor-cpu", default=EDITOR_CPU_PER_CLIENT, show_default=True,
+              type=click.FloatRange(0, 3600),
+              help="CPU-seconds one client's editor requests may use per minute; past it they "
+                   "answer 429 with Retry-After (0: no limit; needs --editor-process).")
 def serve(host, port, threads, connection_limit, channel_timeout, workers, data_dir, prepare, redis,
-          queue, jobs_per_client, client_header, heavy_requests):
+          queue, jobs_per_client, client_header, heavy_requests, editor_process, editor_cpu):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
     if redis:
         from engine.jobs.rq_runner import check_url
@@ -136,7 +160,8 @@ def serve(host, port, threads, connection_limit, channel_timeout, workers, data_
               prepare=prepare, redis=redis, queue=queue, connection_limit=connection_limit,
               channel_timeout=channel_timeout,
               fairness={"JOBS_PER_CLIENT": jobs_per_client, "CLIENT_HEADER": client_header,
-                        "HEAVY_REQUESTS": heavy_requests})
+                        "HEAVY_REQUESTS": heavy_requests},
+              editor_process=editor_process, editor_cpu=editor_cpu)
 
 
 @hookimpl

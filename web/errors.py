@@ -16,6 +16,7 @@ from engine.errors import EnvironmentProblem, PluginError, UnknownPuzzle
 from engine.jobs import JobNotFound, JobsUnavailable, QueueFull, TooManyJobs
 
 from .clients import Busy
+from .editor_process import RequestTooLong
 
 
 def _wants_json() -> bool:
@@ -77,7 +78,11 @@ def install(app) -> None:
 
     @app.errorhandler(Busy)
     def _busy(exc: Busy):
-        return error_response(exc.message, 429, headers={"Retry-After": "1"})
+        return error_response(exc.message, 429, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.errorhandler(RequestTooLong)
+    def _too_long(exc: RequestTooLong):
+        return error_response(str(exc), 503, headers={"Retry-After": "5"})
 
     @app.errorhandler(JobsUnavailable)
     def _jobs_unavailable(exc: JobsUnavailable):
