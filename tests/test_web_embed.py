@@ -260,3 +260,23 @@ def test_a_full_editor_share_does_not_hold_back_embeds_or_images(client):
         for _ in held:
             gate.leave("127.0.0.1")
     assert client.post("/api/sliding/describe", json={"instance": INSTANCE, "moves": ["7", "8"]}).status_code == 200
+
+
+def test_a_stored_jobs_solution_animates_frame_by_frame(client):
+    import time
+
+    job = client.post("/api/sliding/jobs", json={"instance": "4 1 3/7 2 6/0 5 8"}).get_json()
+    deadline = time.monotonic() + 120
+    while not job.get("done") and time.monotonic() < deadline:
+        time.sleep(0.2)
+        job = client.get(f"/api/jobs/{job['id']}").get_json()
+    assert job["status"] == "solved", job
+    moves = job["result"]["moves"]
+    r = client.get(f"/api/sliding/animation.gif?job={job['stored_id']}&size=120")
+    assert r.status_code == 200 and r.headers["Cache-Control"].startswith("public")
+    image = Image.open(io.BytesIO(r.data))
+    assert image.n_frames == len(moves) + 1  # the start, then one frame per move of the job
+    image.seek(0)
+    start = image.convert("RGB").tobytes()
+    image.seek(image.n_frames - 1)
+    assert image.convert("RGB").tobytes() != start

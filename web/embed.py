@@ -342,11 +342,11 @@ def _draw_png(puzzle_id, renderer, text, moves, step, size, work_limit):
     return raster.png(svg, size)
 
 
-def _draw_animation(puzzle_id, renderer, text, moves, size, delay_ms, kind):
+def _draw_animation(puzzle_id, renderer, text, moves, size, delay_ms, kind, work_limit=None):
     # Each frame is drawn on the frame background by resvg itself: flattening render.png's
     # transparent PNGs cost a decode, a composite and a re-encode per frame on top.
-    frames = [raster.png(boards().step(puzzle_id, renderer, text, moves, i)[0], size,
-                         background=raster.FRAME_BACKGROUND)
+    frames = [raster.png(boards().step(puzzle_id, renderer, text, moves, i, work_limit=work_limit)[0],
+                         size, background=raster.FRAME_BACKGROUND)
               for i in range(len(moves) + 1)]
     return raster.animation(frames, delay_ms, max(2000, 3 * delay_ms), kind)
 
@@ -371,9 +371,8 @@ def render_png(puzzle_id):
 
 
 def animated(puzzle_id: str, kind: str):
+    # A job's solution (``job=stored-N``) works too: it is bounded by its frames like any other.
     source, values = image_source(puzzle_id)
-    if source.job:
-        raise InputError("animated images take the moves in the URL, not a job", where="job")
     size = raster.read_size(values.get("size"), 360)
     delay = values.get("delay", "0.6")
     try:
@@ -383,10 +382,12 @@ def animated(puzzle_id: str, kind: str):
     if not 50 <= delay_ms <= 10_000:
         raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
     renderer = boards().registry.renderer(puzzle_id, values.get("renderer") or None).name
-    first, _ = boards().step(puzzle_id, renderer, source.text, source.moves, 0)
+    first, _ = boards().step(puzzle_id, renderer, source.text, source.moves, 0,
+                             work_limit=source.work_limit)
     raster.check_animation(len(source.moves) + 1, size, round(size * raster.aspect(first)))
-    body = _caches()["animation"](puzzle_id, renderer, source.text, source.moves, size, delay_ms, kind)
-    response = cached_answer(body, f"image/{kind}")
+    body = _caches()["animation"](puzzle_id, renderer, source.text, source.moves, size, delay_ms,
+                                  kind, source.work_limit)
+    response = cached_answer(body, f"image/{kind}", cacheable=stable(source))
     if values.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="{puzzle_id}-solution.{kind}"'
     return response

@@ -90,15 +90,19 @@
     if (snippet) parts.push(field("Embed code", snippet, { multiline: true }));
     parts.push(
       field("PNG image", api + "/render.png?" + query(now.source, { step, size: 600 }), { open: "Open PNG" }),
-      field("SVG image", api + "/render.svg?" + query(now.source, { step }), { open: "Open SVG" }));
+      field("SVG image", now.job && !now.moves
+        ? origin + "/api/jobs/" + encodeURIComponent(now.job) + "/render.svg?" + query({}, { step })
+        : api + "/render.svg?" + query(now.source, { step }), { open: "Open SVG" }));
     body.replaceChildren(make("p", { className: "share-note", textContent: "Showing " + stepText + "." }), ...parts);
-    if (now.moves) {
+    if (now.moves || now.job) {
+      // A job's solution (job=stored-N) has GIF and WebP; the animated SVG takes the moves.
       const source = query(now.source, { download: 1 });
-      body.append(make("h3", { textContent: "Animated solution" }), make("div", { className: "share-downloads" }, [
+      const links = [
         download("GIF", api + "/animation.gif?" + source, now.puzzle + "-solution.gif"),
         download("WebP", api + "/animation.webp?" + source, now.puzzle + "-solution.webp"),
-        download("SVG", api + "/animation.svg?" + source, now.puzzle + "-solution.svg"),
-      ]));
+      ];
+      if (now.moves) links.push(download("SVG", api + "/animation.svg?" + source, now.puzzle + "-solution.svg"));
+      body.append(make("h3", { textContent: "Animated solution" }), make("div", { className: "share-downloads" }, links));
     }
   }
 
