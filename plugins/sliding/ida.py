@@ -224,7 +224,6 @@ class Search:
 
     def _check(self) -> None:
         """Check the kernel's per-tile arrays and tables (:mod:`.kernel_checks`), once."""
-        kc.board(type(self).__name__, self.tiles, self.nbr)
 
     # Shared driver ---------------------------------------------------------------------------
     def _grow(self, needed: int) -> None:
@@ -254,6 +253,8 @@ class Search:
     def run(self, poll: Callable[[dict], bool] | None = None) -> list[int] | None:
         """Search to the end: the solution as the list of tiles moved, or None if stopped or
         ``exhausted``."""
+        # The board first: the root heuristic's kernels index by tile already.
+        kc.board(type(self).__name__, self.tiles, self.nbr)
         h0 = self.root_h()
         if h0 == 0:
             return []
