@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import kernel_checks as kc
 from . import levels as lv
 
 AVAILABLE = lv.AVAILABLE
@@ -110,6 +111,12 @@ if AVAILABLE:
         the goal's key when found. Returns (FOUND | FULL | DONE, index to resume at): FULL when
         the table reached ``limit`` or ``out`` is full (grow them, then call again from there;
         a parent expanded twice adds nothing twice).
+
+        Buffer bounds (checked by :func:`.kernel_checks.chain_expand` before every call): a
+        chain by one peg removes a peg per jump, so it is at most ``n - 1`` jumps and the chain
+        stacks of ``n + 1`` rows hold it; the table has ``2**(64 - shift)`` slots, the range of
+        the hash shifted by ``shift``, and takes at most ``limit`` positions, fewer than its
+        slots, so a probe always ends at a free one; ``out`` is tested before each write.
         """
         mask = hkeys.shape[0] - 1
         spos = np.zeros(n + 1, dtype=np.uint64)
@@ -238,6 +245,8 @@ def fewest_moves_bfs(problem, judge, ctx, max_positions: int | None = None):
                 raise Stopped(ctx.stop_reason() or "deadline", int(state[0]), level + 1)
             hi = min(len(frontier), i + CHUNK)
             limit = min(max_positions, (len(hkeys) * 5) // 8)
+            kc.chain_expand(frontier, jstart, jover, jto, n, alive, top, pag_weights, need_vals,
+                            hkeys, hpar, 64 - bits, limit, out)
             code, i = expand(frontier, i, hi, jstart, jover, jto, n, alive, top, pag_weights,
                              need_vals, tables, goal, hkeys, hpar, 64 - bits, limit, out, state)
             if code == FOUND:

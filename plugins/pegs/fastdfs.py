@@ -20,6 +20,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from . import kernel_checks as kc
 from . import levels as lv
 
 try:
@@ -113,7 +114,13 @@ if AVAILABLE:
         ``top + 1`` pegs that is not in it is dead, without trying its jumps (each a cache
         miss in ``bloom``). ``loss_t[j, k]``: what jump ``j`` takes from pagoda ``k`` (rows
         per jump); ``need_vals[k]``: the least value a position may keep.
-        Returns an :class:`Outcome` value (as a plain int: numba returns ints)."""
+        Returns an :class:`Outcome` value (as a plain int: numba returns ints).
+
+        Buffer bounds (checked by :func:`.kernel_checks.search_down` before every call): a push
+        removes one peg and none happens at ``top + 1`` pegs, so from ``s`` pegs the depth
+        reaches ``s - top - 1`` and the stacks need ``s - top`` rows; ``stack_vals`` a column
+        per pagoda (``loss_t``'s columns). The dead table's index is masked by its size less
+        one (a power of two); filter words are indexed by a hash below ``2**bits`` over 64."""
         jumps = need.shape[0]
         npag = loss_t.shape[1]
         d = state[0]
@@ -207,8 +214,8 @@ if AVAILABLE:
         return True
 
     @njit(cache=True, nogil=True)
-    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss_t, need_vals, dead,
-             hard, nbr, width, bloom, bloom_bits):
+    def _beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss_t, need_vals, dead,
+              hard, nbr, width, bloom, bloom_bits):
         """A heuristic probe: keep the ``width`` most promising positions per peg count from
         ``start`` down to ``top`` pegs, where a position is alive exactly when its canonical
         form is in ``top_keys``. True only when such a position is reached (a proof that the
@@ -217,6 +224,14 @@ if AVAILABLE:
 
         Each kept position carries its pagoda values (a child's are its parent's less the
         jump's loss, one contiguous row), so none is summed over the board again.
+
+        Buffer bounds (checked by :func:`.kernel_checks.beam`): ``cur`` holds ``width`` positions
+        and at most ``width`` are kept per level (``width >= 1``); a level has at most
+        ``width * jumps`` children, the size of ``kids``/``parent``/``via``/``scores``/
+        ``ranked``; the ``seen`` table has at least twice as many slots, so a probe always
+        ends at a free one; scores are clipped to :data:`SCORE_LIMIT`, the last index of
+        ``hist`` less one. Per-hole arrays (``hard``, ``nbr``, ``pag_weights`` rows) are read
+        at the holes of a position, all below the board's size.
         """
         jumps = need.shape[0]
         npag = loss_t.shape[1]
@@ -302,7 +317,20 @@ if AVAILABLE:
             stack_pos, stack_next, stack_vals, state, budget, bloom, bloom_bits, above,
             above_bits) -> Outcome:
         """Run (or resume) the exact search held in the stack arrays for at most ``budget``
-        positions (the arguments are those of the kernel :func:`_search_down`)."""
+        positions (the arguments are those of the kernel :func:`_search_down`). Raises
+        :class:`.kernel_checks.KernelInputError` when the arrays are too small for it."""
+        kc.search_down(top, need, to, flip, loss_t, need_vals, tables, perms, n, dead,
+                       stack_pos, stack_next, stack_vals, state, bloom_bits, bloom, above,
+                       above_bits)
         return Outcome(_search_down(top_keys, top, need, to, flip, loss_t, need_vals, tables,
                                     perms, n, dead, stack_pos, stack_next, stack_vals, state,
                                     budget, bloom, bloom_bits, above, above_bits))
+
+    def beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss_t, need_vals, dead,
+             hard, nbr, width, bloom, bloom_bits) -> bool:
+        """The heuristic probe :func:`_beam` (same arguments), its inputs checked first
+        (:func:`.kernel_checks.beam`)."""
+        kc.beam(start, top, need, to, flip, tables, pag_weights, loss_t, need_vals, dead, hard,
+                nbr, width, bloom, bloom_bits)
+        return bool(_beam(start, top, top_keys, need, to, flip, tables, pag_weights, loss_t,
+                          need_vals, dead, hard, nbr, width, bloom, bloom_bits))

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import kernel_checks as kc
+
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency
@@ -114,6 +116,11 @@ if AVAILABLE:
         the weight of the parent's pegs (or, with ``complement``, of its empty holes).
         ``flags[0]`` is set when the table gets too full (rebuild bigger), ``flags[1]`` when a
         count overflows 64 bits. Returns the number of children generated.
+
+        Buffer bounds (checked by :func:`.kernel_checks.expand_level` in :func:`grow`): the
+        table's index is masked by its size less one (a power of two), and the kernel returns
+        as soon as more than three quarters of the slots are used, so a probe always ends at a
+        free slot; ``weights`` rows are read at the holes of a position.
         """
         mask = hkeys.shape[0] - 1
         limit = (hkeys.shape[0] * 3) // 4
@@ -246,7 +253,7 @@ if AVAILABLE:
         return np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
 
     @njit(cache=True, nogil=True)
-    def bloom_filter(keys, bits):
+    def _bloom_filter(keys, bits):
         """A bit per slot of a hash of ``keys``: a clear bit proves a key absent (one memory
         access), a set bit means "look it up" (``2**bits`` bits)."""
         out = np.zeros(1 << (bits - 6), dtype=np.uint64)
@@ -256,7 +263,7 @@ if AVAILABLE:
         return out
 
     @njit(cache=True, nogil=True)
-    def add_parents(keys, need, to, flip, tables, bloom, bits):
+    def _add_parents(keys, need, to, flip, tables, bloom, bits):
         """Add to ``bloom`` (:func:`bloom_filter` layout, ``2**bits`` bits) the canonical
         *parents* of ``keys``: every position one peg up with a jump into one of them. When
         ``keys`` are all the positions of a level that can reach the goal, these are all those
@@ -275,6 +282,18 @@ if AVAILABLE:
                         bloom[h >> 6] |= bit
                         added += 1
         return added
+
+    def bloom_filter(keys, bits):
+        """:func:`_bloom_filter`: ``2**bits`` bits in ``2**(bits - 6)`` words, a slot below
+        ``2**bits`` shifted right by 6 indexing them (``6 <= bits <= 40`` checked)."""
+        kc.require(6 <= bits <= 40, "levels.bloom_filter", f"a filter of 2**{bits} bits")
+        return _bloom_filter(keys, bits)
+
+    def add_parents(keys, need, to, flip, tables, bloom, bits):
+        """:func:`_add_parents`, once ``bloom`` is checked to have the words of ``2**bits``
+        bits (a filter read from disk might not)."""
+        kc.bloom("levels.add_parents", bloom, bits)
+        return _add_parents(keys, need, to, flip, tables, bloom, bits)
 
     def parents_bloom(keys, need, to, flip, tables, bits):
         """A filter of the parents of ``keys`` (:func:`add_parents`)."""
@@ -326,6 +345,8 @@ def grow(side: Side, need, to, flip, tables, guess: int, should_stop=None):
         hkeys = np.zeros(capacity, np.uint64)
         hcounts = np.zeros(capacity, np.uint64)
         flags = np.zeros(3, np.int64)
+        kc.expand_level(side.keys, side.counts, need, to, flip, side.weights, side.delta,
+                        side.bound, hkeys, hcounts, flags)
         for lo in range(0, len(side.keys), CHUNK):
             if should_stop is not None and should_stop():
                 raise GrowStopped

@@ -63,6 +63,10 @@ def wastar(start, goal, nbr, md, zobrist, goal_row, goal_col, rows, cols, h0, we
     Duplicates are found through 64-bit Zobrist hashes in an open-addressing table; two positions
     sharing a hash would only make the search skip one of them (each stored node is derived from
     its parent by a real slide), so a collision can never produce a wrong path.
+
+    Buffer bounds (inputs checked by :func:`.kernel_checks.wastar`): the node arrays hold
+    ``max_nodes`` nodes and ``stored`` is tested before each store; the hash table has at least
+    twice as many slots, so a probe always ends at a free one; ``buf`` holds one line.
     """
     n = rows * cols
     states = np.empty((max_nodes, n), dtype=np.int8)

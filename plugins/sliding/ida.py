@@ -32,6 +32,8 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
+from . import kernel_checks as kc
+
 # Kernel results.
 FOUND = 1          # a solution is on the stack (depth = regs[R_DEPTH])
 BUDGET = 2         # the node budget is spent; call again to go on
@@ -85,6 +87,11 @@ def run_pdb(tiles, nbr, regs, bpos, dirs, hn, hm, idx,
     direction to try there. ``pat[t]``/``pw[t]`` give tile t's pattern and its index weight
     (cells ** slot); ``mpat``/``mpw`` the same for the mirrored lookup, where tile t stands at
     ``refl[cell]`` as its mirror-image tile. ``table[offs[p] + i]`` is pattern p's value.
+
+    Buffer bounds: the stacks (``bpos``, ``dirs``, ``hn``, ``hm``) are written at depths up to
+    the threshold (:func:`deepest_index`), which the driver keeps two below their length, and
+    the kernel returns ``GROW`` before an iteration whose threshold would not fit; a pattern's
+    index is below ``cells ** k`` inside its table (:func:`.kernel_checks.dense_tables`).
     """
     depth = regs[R_DEPTH]
     bound = regs[R_BOUND]
@@ -215,6 +222,9 @@ class Search:
     def _call(self, budget: int) -> int:
         raise NotImplementedError
 
+    def _check(self) -> None:
+        """Check the kernel's per-tile arrays and tables (:mod:`.kernel_checks`), once."""
+
     # Shared driver ---------------------------------------------------------------------------
     def _grow(self, needed: int) -> None:
         cap = max(64, 2 * needed)
@@ -233,6 +243,8 @@ class Search:
         deepest = deepest_index(int(self.regs[R_BOUND]), self.wden, self.ub)
         if deepest + 2 >= self.cap:
             self._grow(deepest + 8)
+        kc.stack(type(self).__name__, self.cap, deepest, self.bpos, self.dirs,
+                 *(getattr(self, name) for name, _ in self.stack_arrays))
 
     def stats(self) -> dict:
         return {"nodes": int(self.regs[R_NODES]), "expanded": int(self.regs[R_EXPANDED]),
@@ -241,12 +253,15 @@ class Search:
     def run(self, poll: Callable[[dict], bool] | None = None) -> list[int] | None:
         """Search to the end: the solution as the list of tiles moved, or None if stopped or
         ``exhausted``."""
+        # The board first: the root heuristic's kernels index by tile already.
+        kc.board(type(self).__name__, self.tiles, self.nbr)
         h0 = self.root_h()
         if h0 == 0:
             return []
         if h0 >= self.ub:
             self.exhausted = True
             return None
+        self._check()
         self._grow(h0 + 8)
         self.bpos[0] = int(np.flatnonzero(self.tiles == 0)[0])
         self.dirs[0] = 0
@@ -320,6 +335,10 @@ class PdbSearch(Search):
 
     def _set_root(self, h0):
         self.hn[0], self.hm[0] = self._h0
+
+    def _check(self) -> None:
+        super()._check()
+        kc.dense_tables("PdbSearch", self.rows * self.cols, self.t)
 
     def _call(self, budget):
         t = self.t

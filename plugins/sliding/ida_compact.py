@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import kernel_checks as kc
 from .ida import BUDGET, FOUND, GROW, INF, R_BOUND, R_DEPTH, R_EXPANDED, R_ITERS, R_NEXT, R_NODES, Search
 from .pdb_compact import CompactTables
 from .ranking import popcount32
@@ -67,7 +68,12 @@ def run_compact(tiles, pos, nbr, goal_cell, cols, regs, bpos, dirs, md, sn, sm, 
                 packed, toff, tk, fac, tid, slot, rf, refl, ln, lm, wnum, wden, ub, budget):
     """Resume an IDA* search (see the module doc). ``md[d]``, ``sn[d]``, ``sm[d]``: Manhattan
     distance and the two table sums at depth d; ``un[d]``/``um[d]``: the lookup values the move
-    into depth d replaced, restored on the way back."""
+    into depth d replaced, restored on the way back.
+
+    Buffer bounds: the stacks are written at depths up to ``threshold // wden`` (and below
+    ``ub``), which the driver keeps two below their length (:func:`.ida.deepest_index`); the
+    kernel returns ``GROW`` before an iteration whose threshold would not fit. A lookup's
+    rank is below its table's placements (distinct cells), inside ``packed``."""
     depth = regs[R_DEPTH]
     bound = regs[R_BOUND]
     nxt = regs[R_NEXT]
@@ -203,6 +209,15 @@ class CompactSearch(Search):
 
     def _set_root(self, h0: int) -> None:
         self.md[0], self.sn[0], self.sm[0] = self._root
+
+    def _check(self) -> None:
+        super()._check()
+        n, t = self.rows * self.cols, self.t
+        kc.per_tile("CompactSearch", n, pos=self.pos, goal_cell=self.goal_cell, ln=t.ln,
+                    lm=t.lm, refl=t.refl)
+        kc.require(self.vals.shape[0] == 2 * t.npat, "CompactSearch", "a value per lookup")
+        kc.require(self.wden >= 1 and self.wnum >= self.wden, "CompactSearch",
+                   f"a weight of {self.wnum}/{self.wden}")
 
     def _call(self, budget: int) -> int:
         t = self.t

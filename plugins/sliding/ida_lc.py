@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import kernel_checks as kc
 from .ida import BUDGET, FOUND, GROW, INF, R_BOUND, R_DEPTH, R_EXPANDED, R_ITERS, R_NEXT, R_NODES, Search
 
 
@@ -82,6 +83,9 @@ def run_lc(tiles, nbr, regs, bpos, dirs, md, lcsum, lines, goal_cell, rows, cols
     d; ``lines`` the current per-line counts (rows, then columns). A move changes the tile's
     Manhattan term by one and only the conflicts of the two lines it leaves and enters across
     its direction of travel (its order along its own line does not change).
+
+    Buffer bounds: the stacks as in :func:`.ida.run_pdb`; ``buf`` has ``2 * max(rows, cols)``
+    entries, a line's tiles and their subsequence lengths; ``lines`` one per row and column.
     """
     depth = regs[R_DEPTH]
     bound = regs[R_BOUND]
@@ -199,6 +203,15 @@ class LinearConflictSearch(Search):
 
     def _set_root(self, h0):
         self.md[0], self.lcsum[0] = self._h0
+
+    def _check(self) -> None:
+        super()._check()
+        n = self.rows * self.cols
+        kc.per_tile("LinearConflictSearch", n, goal_cell=self.goal_cell)
+        kc.require(np.array_equal(np.sort(self.goal_cell), np.arange(n)), "LinearConflictSearch",
+                   "the goal is not a permutation of the cells")
+        kc.require(self.lines.shape[0] == self.rows + self.cols, "LinearConflictSearch",
+                   "a line count per row and column")
 
     def _call(self, budget):
         return run_lc(self.tiles, self.nbr, self.regs, self.bpos, self.dirs, self.md, self.lcsum,

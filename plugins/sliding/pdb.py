@@ -76,7 +76,12 @@ def flood_region(seed, free, cols, not_first_col, not_last_col):
 def _expand_chunk(cur, nxt, seen, dist, depth, lo, hi, k, ncells, cols, weights, nbr_mask,
                   full, not_first_col, not_last_col):
     """Expand the frontier entries in ``cur[lo:hi]`` into ``nxt``; return how many placements
-    got their distance (``depth + 1``) for the first time."""
+    got their distance (``depth + 1``) for the first time.
+
+    Buffer bounds: ``cur``, ``nxt``, ``seen`` and ``dist`` have ``ncells ** k`` entries, and a
+    move of slot j from p to q (both cells) changes the index by ``(q - p) * ncells ** j``,
+    staying below that; region masks need ``ncells`` bits of the mask type
+    (:func:`build_pattern` picks it, and refuses boards over 62 cells, the int64 masks)."""
     pos = np.zeros(k, dtype=np.int64)
     fresh = 0
     for idx in range(lo, hi):

@@ -139,6 +139,11 @@ def _expand(cur, nxt, touched, shift, lo, hi, k, n, fac, inv, nbr_mask, ordinals
     :func:`_merge`: looking it up here would cost a second cache miss per child. ``inv``:
     ``1 / fac``; ``ordinals``, ``region_masks``: :func:`region_tables` (``binom`` for their
     index). ``out[0]``: 1 on an error (too many blank regions).
+
+    Buffer bounds: a placement has at most ``4 * k`` children (each tile's at most four
+    neighbours lie in one region each) and the batch is flushed once it holds :data:`BATCH`,
+    so ``cs``/``bits`` (``BATCH + 4 * k * n``) never fill; a child's rank is below the
+    placements, the length of ``nxt``; ``touched`` has a flag per piece of ``2**shift``.
     """
     pos = np.zeros(k, dtype=np.int64)
     cur64 = cur.view(np.uint64)
@@ -193,6 +198,9 @@ def _merge(nxts, seen, cur, packed, depth, lo, hi, k, n, fac, inv, dist, out):
     ``packed``, from the depth and its Manhattan distance (``dist[j, cell]`` for slot j).
     Returns how many placements were seen for the first time; ``out[0]`` counts values
     clamped to 15.
+
+    Buffer bounds: ``[lo, hi)`` lies inside the padded size (a multiple of 8) of every array,
+    and ``packed`` holds two entries per byte of it.
     """
     seen64 = seen.view(np.uint64)
     cur64 = cur.view(np.uint64)

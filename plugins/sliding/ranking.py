@@ -12,6 +12,11 @@ that instruction is quick, consecutive ranks are unranked from the previous one
 (:func:`unrank_next`), and a one-tile move re-ranks by the digits it changes
 (:func:`moved_rank`). Sets of occupied cells are ranked too (:func:`subset_index`), for the
 tables of blank regions.
+
+Bounds: every function here takes ``k <= n <= 62`` (cell sets are int64 masks), distinct cells
+below ``n`` and ranks below ``n! / (n-k)!``; ``pos``, ``digits`` and ``before`` have ``k``
+entries. Their callers (:mod:`.pdb_build`, :mod:`.ida_compact`) get those from tables whose
+sizes are checked when built or loaded.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from engine import SolveContext
 
+from . import kernel_checks
 from .board import neighbours
 from .heuristics import Heuristic
 
@@ -115,8 +116,11 @@ def compiled_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[in
     h0 = Heuristic(rows, cols, goal).value(tiles)
     out = np.zeros(1, dtype=np.int64)
     max_nodes = min(3_000_000, 3 * budget + 16)
+    start, end = np.asarray(tiles, dtype=np.int8), np.asarray(goal, dtype=np.int8)
+    kernel_checks.wastar(rows * cols, start, end, tables.nbr, tables.md, tables.zobrist,
+                         tables.goal_row, tables.goal_col, max_nodes, out)
     node, parent, blank_of = fast_kernel.wastar(
-        np.asarray(tiles, dtype=np.int8), np.asarray(goal, dtype=np.int8), tables.nbr, tables.md,
+        start, end, tables.nbr, tables.md,
         tables.zobrist, tables.goal_row, tables.goal_col, rows, cols, h0, float(weight), budget,
         max_nodes, out)
     stats["nodes"] = stats.get("nodes", 0) + int(out[0])
