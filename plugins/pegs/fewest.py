@@ -208,8 +208,6 @@ class FewestMovesSolver(Solver):
         stats = self._stats(judge)
         if fresh is not None and fresh.positions >= LARGE_POSITIONS:
             stats["table_built"] = "now, for this solve (kept on disk)"
-        if note:
-            stats["note"] = note
         try:
             jumps, count, visited = found or chainbfs.fewest_moves_bfs(p, judge, ctx)
         except chainbfs.Stopped as exc:
@@ -219,6 +217,8 @@ class FewestMovesSolver(Solver):
                            f"{judge.top} pegs")
                 reason += ("; `puzzle pegs table` builds a larger one)"
                            if judge.positions < LARGE_POSITIONS and not note else ")")
+            if note:  # only when it gave up: an answer found on the small table needs no help
+                stats["note"] = note
             return GaveUp(reason, stats={**stats, "nodes": exc.visited, "bound": exc.bound})
         stats["nodes"] = visited
         if jumps is None:

@@ -259,7 +259,12 @@ def prepare(ctx: SolveContext, big_builds: bool) -> bool:
 def _size(judge) -> str:
     path = tables.cache_path(judge.problem, judge.positions)
     size = path.stat().st_size if path.exists() else 0
-    where = f"{size / 2**20:,.1f} MiB on disk" if size else "kept in memory only"
+    if not size:
+        where = "kept in memory only"
+    elif size < 2**20:
+        where = f"{max(1, round(size / 2**10))} KiB on disk"
+    else:
+        where = f"{size / 2**20:,.1f} MiB on disk"
     return (f"{plural(judge.backward_size, 'position')} up to {plural(judge.top, 'peg')}, "
             f"{where}")
 
