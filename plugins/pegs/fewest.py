@@ -190,6 +190,7 @@ class FewestMovesSolver(Solver):
         p = compile_problem(instance)  # the judge's symmetry group: it depends on the goal only
         note = None
         found = None
+        build_seconds = None
         if fresh is None and judge.compiled and judge.positions < LARGE_POSITIONS \
                 and judge.top < p.start.bit_count() - 1:
             plan = prepare.large_plan(judge)
@@ -198,7 +199,9 @@ class FewestMovesSolver(Solver):
                 if found is None:
                     if ctx.should_stop():
                         return ctx.gave_up(**self._stats(judge))
+                    began = time.monotonic()
                     big = prepare.build_large(instance, ctx)
+                    build_seconds = round(time.monotonic() - began, 3)
                     if big is None:
                         return ctx.gave_up(phase="building the table of positions that can "
                                                  "reach the goal", **self._stats(judge))
@@ -208,6 +211,8 @@ class FewestMovesSolver(Solver):
         stats = self._stats(judge)
         if fresh is not None and fresh.positions >= LARGE_POSITIONS:
             stats["table_built"] = "now, for this solve (kept on disk)"
+            if build_seconds is not None:
+                stats["table_build_seconds"] = build_seconds
         try:
             jumps, count, visited = found or chainbfs.fewest_moves_bfs(p, judge, ctx)
         except chainbfs.Stopped as exc:
