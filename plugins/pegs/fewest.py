@@ -201,18 +201,17 @@ class FewestMovesSolver(Solver):
                         return ctx.gave_up(**self._stats(judge))
                     began = time.monotonic()
                     big = prepare.build_large(instance, ctx)
-                    build_seconds = round(time.monotonic() - began, 3)
                     if big is None:
                         return ctx.gave_up(phase="building the table of positions that can "
                                                  "reach the goal", **self._stats(judge))
                     judge = fresh = big
+                    build_seconds = round(time.monotonic() - began, 3)
             else:
                 note = prepare.help_sentence(instance, plan)
         stats = self._stats(judge)
-        if fresh is not None and fresh.positions >= LARGE_POSITIONS:
-            stats["table_built"] = "now, for this solve (kept on disk)"
-            if build_seconds is not None:
-                stats["table_build_seconds"] = build_seconds
+        if build_seconds is not None:
+            stats["table_built"] = "now, for this solve"
+            stats["table_build_seconds"] = build_seconds
         try:
             jumps, count, visited = found or chainbfs.fewest_moves_bfs(p, judge, ctx)
         except chainbfs.Stopped as exc:
