@@ -5,6 +5,14 @@
     .venv/bin/python bench/pegs.py --no-plain # the default solver only
     .venv/bin/python bench/pegs.py --only count      # or: solvers, verdict, fewest (repeatable)
     .venv/bin/python bench/pegs.py --only verdict --positions 2000
+    .venv/bin/python bench/pegs.py --fresh    # what a new user gets, from an empty cache folder
+    .venv/bin/python bench/pegs.py --fresh --with-prepare  # and `puzzle prepare pegs` (minutes)
+
+``--fresh`` points PUZZLE_ENGINE_CACHE at an empty folder and runs the `puzzle` command, whole
+processes timed: the English fewest-moves proof with --timeout 120 (target 90 s or less, the
+large table built inside the solve), the same with --timeout 20 in another empty folder (no
+room to build: the answer says what would help), and the presets' small tables as
+`puzzle serve` prepares them; with ``--with-prepare``, `puzzle prepare pegs --yes` too.
 
 Counting prints the number of solutions, the time and the peak memory (Python allocations
 including numpy's, and the process's maximum resident size) beside the published figures.
@@ -297,6 +305,67 @@ def bench_fewest(cap: float = 60.0) -> None:
         "18 (Bergholt 1912, Beasley); target found and proved <= 60 s")
 
 
+def _puzzle(args, cache):
+    """(wall seconds, completed process) of `puzzle ARGS` with its cache in ``cache``."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, PUZZLE_ENGINE_CACHE=str(cache))
+    exe = Path(sys.executable).with_name("puzzle")
+    t0 = time.perf_counter()
+    done = subprocess.run([str(exe), *args], capture_output=True, text=True, env=env)
+    return time.perf_counter() - t0, done
+
+
+def bench_fresh(with_prepare: bool) -> None:
+    import json
+    import os
+    import subprocess
+    import tempfile
+
+    print("what a new user gets: each run a whole `puzzle` process, cache folder empty at first")
+    with tempfile.TemporaryDirectory(prefix="pegs-fresh-") as folder:
+        base = Path(folder)
+        for label, limit in (("generous limit", 120), ("tight limit", 20)):
+            cache = base / f"cache-{limit}"
+            cache.mkdir()
+            seconds, done = _puzzle(["solve", "pegs", "english", "--solver", "fewest-moves",
+                                     "--timeout", str(limit), "--json"], cache)
+            answer = json.loads(done.stdout) if done.stdout.strip() else {}
+            stats = answer.get("stats", {})
+            if answer.get("status") == "solved":
+                result = (f"solved, {answer['details'].get('moves')} moves"
+                          f"{' (proved fewest)' if answer.get('optimal') else ''}")
+            else:
+                result = f"{answer.get('status')} ({answer.get('reason')})"
+            built = stats.get("table_build_seconds")
+            print(f"  English fewest moves, --timeout {limit} ({label}): {seconds:6.1f} s whole "
+                  f"process, solver {answer.get('seconds', 0):.1f} s; {result}; table "
+                  f"{stats.get('table_positions', 0):,} positions"
+                  + (f", built in the solve in {built:.1f} s" if built else "")
+                  + ("; target <= 90 s" if limit == 120 else ""), flush=True)
+            note = answer.get("details", {}).get("note")
+            if note:
+                print(f"    note: {note}")
+        cache = base / "cache-prepare"
+        cache.mkdir()
+        code = ("from engine import SolveContext\nfrom plugins.pegs import prepare\n"
+                "prepare.prepare(SolveContext(), False)\n")
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True,
+                       env={**os.environ, "PUZZLE_ENGINE_CACHE": str(cache)},
+                       cwd=Path(__file__).resolve().parents[1])
+        size = sum(f.stat().st_size for f in cache.iterdir() if f.is_file())
+        print(f"  the presets' small tables (prepare without big builds, as a server does): "
+              f"{time.perf_counter() - t0:.1f} s whole process, {size / 2**20:.1f} MiB", flush=True)
+        if with_prepare:
+            seconds, done = _puzzle(["prepare", "pegs", "--yes"], cache)
+            print(f"  `puzzle prepare pegs --yes` after them: {seconds:.1f} s, exit "
+                  f"{done.returncode}")
+            for line in (done.stdout + done.stderr).splitlines():
+                print(f"    {line}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=float, default=20.0, help="seconds per problem for the plain DFS")
@@ -307,7 +376,14 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=10_000, help="positions for the verdict")
     ap.add_argument("--budget", type=float, default=0.05, help="seconds per verdict")
     ap.add_argument("--seed", type=int, default=12, help="random seed of the verdict's games")
+    ap.add_argument("--fresh", action="store_true",
+                    help="what a new user gets, from an empty cache folder (about 2 minutes)")
+    ap.add_argument("--with-prepare", action="store_true",
+                    help="with --fresh: also `puzzle prepare pegs --yes` (several minutes)")
     args = ap.parse_args()
+    if args.fresh:
+        bench_fresh(args.with_prepare)
+        return
     parts = set(args.only or ("solvers", "count", "verdict", "fewest"))
     if "solvers" in parts:
         bench_solvers(args)

@@ -15,6 +15,7 @@ from .contract import (  # noqa: E402
     EditMode,
     EditResult,
     EditTool,
+    PrepareCost,
     Puzzle,
     Renderer,
     Solver,
@@ -25,6 +26,7 @@ from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
 from .paths import cache_dir  # noqa: E402
+from .resources import available_memory, build_room, free_disk  # noqa: E402
 from .solving import replay  # noqa: E402
 from .tablecache import (  # noqa: E402
     TableCache,
@@ -36,9 +38,9 @@ from .tablecache import (  # noqa: E402
 from .wording import plural  # noqa: E402
 
 __all__ = [
-    "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome", "Puzzle",
-    "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver", "SolverError", "THUMBNAIL", "Task",
-    "TableCache", "TaskResult", "Unsolvable",
-    "cache_dir", "fresh_tables", "hookimpl", "keep_tables_after", "pinned_tables", "plural",
-    "replay", "table_cache",
+    "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome",
+    "PrepareCost", "Puzzle", "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver",
+    "SolverError", "THUMBNAIL", "Task", "TableCache", "TaskResult", "Unsolvable",
+    "available_memory", "build_room", "cache_dir", "free_disk", "fresh_tables", "hookimpl",
+    "keep_tables_after", "pinned_tables", "plural", "replay", "table_cache",
 ]

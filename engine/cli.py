@@ -26,12 +26,20 @@ import click
 
 from . import tablecache
 from ._ctrl_c import guard_startup
+from .contract import PrepareCost
 from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .isolation import Stopped, solve_isolated
 from .jobs.worker import worker_command
 from .plugins import get_registry, loaded_registry, shadowing_warnings
-from .solving import MAX_INPUT_CHARS, final_state, owner_of, prepare_solvers, resolve_instance
+from .solving import (
+    MAX_INPUT_CHARS,
+    final_state,
+    owner_of,
+    preparation_costs,
+    prepare_solvers,
+    resolve_instance,
+)
 from .svgsafe import UnsafeSVG, sanitize_svg
 from .wording import plural
 
@@ -157,8 +165,11 @@ class _ProgressLine:
     def __init__(self) -> None:
         self.enabled = sys.stderr.isatty()
         self.shown = False
+        self.built: list[str] = []  # what a prepare reported it made (``built="..."``)
 
     def __call__(self, stats: Mapping[str, Any]) -> None:
+        if isinstance(stats.get("built"), str):
+            self.built.append(stats["built"])
         if not self.enabled or stats.get("elapsed", 0) < 1.0:
             return
         parts = [f"{k}={v:,}" if isinstance(v, int) else f"{k}={v}" for k, v in stats.items()]
@@ -255,20 +266,40 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
         for move in result["moves"]:
             click.echo(move)
         click.echo(_summary(result))
+        note = (result.get("details") or {}).get("note")
+        if isinstance(note, str) and note:
+            click.echo(f"note: {note}")  # what would help: a table to build, and how long
     if result["status"] == "unsolvable":
         sys.exit(EXIT_UNSOLVABLE)
     if result["status"] == "gave_up":
         sys.exit(EXIT_GAVE_UP)
 
 
+#: ``puzzle prepare`` asks before building more than this (memory or disk) without ``--yes``.
+ASK_ABOVE_BYTES = 10**9
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    return f"about {round(seconds / 60)} minutes"
+
+
+def _size(n: int) -> str:
+    return f"{n / 10**9:.1f} GB" if n >= 10**9 else f"{max(1, round(n / 10**6))} MB"
+
+
 @cli.command("prepare")
 @click.argument("puzzle_ids", metavar="[PUZZLE]...", nargs=-1)
-def prepare_command(puzzle_ids: tuple[str, ...]) -> None:
+@click.option("--yes", "-y", is_flag=True,
+              help="Build without asking, even past about 1 GB of memory or disk.")
+def prepare_command(puzzle_ids: tuple[str, ...], yes: bool) -> None:
     """Build the solvers' tables ahead of time (all puzzles, or those named).
 
-    Tables are cached on disk, so this is quick once done. Unlike the preparing `puzzle serve`
-    does, this may build the biggest tables (minutes, gigabytes). Ctrl+C stops it; nothing
-    half-built is kept.
+    First says what is left to build and about how much time, memory and disk it takes, and
+    asks before going over about 1 GB (unless --yes). Tables are cached on disk, so this is
+    quick once done. Unlike the preparing `puzzle serve` does, this may build the biggest tables
+    (minutes, gigabytes). Ctrl+C stops it; nothing half-built is kept.
     """
     cancel = threading.Event()
     lines: list[_ProgressLine] = []
@@ -278,14 +309,33 @@ def prepare_command(puzzle_ids: tuple[str, ...]) -> None:
         return lines[-1]
 
     try:
+        registry = get_registry()
         # A person runs this and watches it: the solvers may take minutes and gigabytes.
-        for done in prepare_solvers(get_registry(), puzzle_ids, cancel, new_line, big_builds=True):
+        costs = preparation_costs(registry, puzzle_ids, big_builds=True)
+        if costs:
+            total = sum((cost for _, _, cost in costs), PrepareCost())
+            for pid, name, cost in costs:
+                what = ", ".join(cost.what) or "tables"
+                click.echo(f"to build: {pid} {name}: {what} ({_duration(cost.seconds)})")
+            click.echo(f"in all: {_duration(total.seconds)}, up to {_size(total.memory)} of "
+                       f"memory, {_size(total.disk)} of disk")
+            if max(total.memory, total.disk) > ASK_ABOVE_BYTES and not yes:
+                try:
+                    go = click.confirm("Build them now?", default=False, err=True)
+                except click.Abort:  # no answer (stdin closed): ask again with --yes
+                    go = False
+                if not go:
+                    _fail("nothing was built (`puzzle prepare --yes` builds without asking)",
+                          EXIT_GAVE_UP)
+        for done in prepare_solvers(registry, puzzle_ids, cancel, new_line, big_builds=True):
             lines[-1].close()
             if done.error:
                 _fail(f"{done.puzzle_id} solver {done.solver!r} failed to prepare: {done.error}",
                       EXIT_SOLVER_ERROR)
             if not done.ready:
                 _fail(f"stopped while preparing {done.puzzle_id} solver {done.solver!r}", EXIT_GAVE_UP)
+            for line in lines[-1].built:
+                click.echo(f"  built {line}")
             click.echo(f"{done.puzzle_id} {done.solver}: ready ({done.seconds:.1f} s)")
     except KeyboardInterrupt:
         _fail("stopped", EXIT_GAVE_UP)

@@ -260,6 +260,24 @@ class Puzzle(ABC):
         raise InputError(f"{self.title} has no edit actions")
 
 
+@dataclass(frozen=True)
+class PrepareCost:
+    """What :meth:`Solver.prepare` would still build, so ``puzzle prepare`` can say it first
+    (and ask before a big one): about how many ``seconds``, the most ``memory`` it holds at
+    once and the ``disk`` it adds, in bytes, and ``what`` in a few words per table
+    (``("4x4 7-8 pattern databases",)``). All zero when nothing is left to build."""
+
+    seconds: float = 0.0
+    memory: int = 0
+    disk: int = 0
+    what: tuple[str, ...] = ()
+
+    def __add__(self, other: PrepareCost) -> PrepareCost:
+        """Both, one after the other: times and disk add up, memory is the larger peak."""
+        return PrepareCost(self.seconds + other.seconds, max(self.memory, other.memory),
+                           self.disk + other.disk, self.what + other.what)
+
+
 class Solver(ABC):
     """A way to solve instances of one puzzle.
 
@@ -281,7 +299,9 @@ class Solver(ABC):
         """Do slow one-off work ahead of time (build and cache tables), so solves start fast.
 
         Report ``ctx.progress(...)`` and honour ``ctx.should_stop()``; return True when the
-        solver is ready, False if it was stopped first. The default has nothing to prepare. A
+        solver is ready, False if it was stopped first. For each table it made, report
+        ``ctx.progress(force=True, built="...")`` (what, and its size): ``puzzle prepare``
+        prints those lines. The default has nothing to prepare. A
         solver must still work unprepared (building what it needs inside ``solve``).
 
         ``big_builds`` is the caller's permission to spend minutes and gigabytes (of memory or
@@ -293,6 +313,13 @@ class Solver(ABC):
         """
         return True
 
+    def prepare_cost(self, *, big_builds: bool = False) -> PrepareCost:
+        """What :meth:`prepare` with the same ``big_builds`` would still build (cheap: look at
+        what is on disk, no building). ``puzzle prepare`` adds these up and says the total
+        before it starts, and asks before it goes over about a gigabyte. Default: nothing.
+        """
+        return PrepareCost()
+
     @abstractmethod
     def solve(self, instance: Instance, ctx: SolveContext) -> Outcome:
         """Solve ``instance``: return Solved, Unsolvable (with the reason) or GaveUp.
@@ -300,6 +327,12 @@ class Solver(ABC):
         Check ``ctx.should_stop()`` regularly and return ``ctx.gave_up(**stats)`` when it is
         true; report ``ctx.progress(nodes=..., bound=...)``. Never trust the caller to have
         checked solvability. The engine replays the returned moves; a wrong one is an error.
+
+        When a table that is not on disk would have given a far better answer and the time
+        limit left no room to build it, say so in ``stats["note"]``: one plain sentence naming
+        what builds it and how long that takes ("`puzzle prepare pegs` (about 2 minutes, once)
+        makes it ..."). The engine copies it into the answer's ``details["note"]``; the CLI
+        and the web page show it under the answer.
         """
 
 

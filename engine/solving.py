@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from .context import CancelFlag, ProgressCallback, SolveContext
-from .contract import Instance, Puzzle, Solver, State
+from .contract import Instance, PrepareCost, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
@@ -337,6 +337,10 @@ def run_solver(
             raise PluginError(f"puzzle {puzzle.id!r} described its solution with a value JSON "
                               f"cannot encode: {exc}", plugin=puzzle_plugin) from None
         outcome, details = _with_proven_gap(outcome, details, solver.name)
+    note = outcome.stats.get("note")
+    if isinstance(note, str) and note.strip() and "note" not in details:
+        # What would help (a table to build, and how long it takes): with the answer, in words.
+        details = {**details, "note": note.strip()}
     return SolveReport(puzzle_id=puzzle.id, solver=solver.name, instance_text=puzzle.format(instance),
                        outcome=outcome, seconds=seconds, details=details)
 
@@ -393,6 +397,26 @@ def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: 
             except Exception as exc:  # a plugin's bug must not stop the others preparing
                 ready, error = False, f"{type(exc).__name__}: {exc}"
             yield Preparation(puzzle.id, solver.name, ready, time.perf_counter() - started, error)
+
+
+def preparation_costs(registry: Registry, puzzle_ids: Sequence[str] = (),
+                      big_builds: bool = False) -> list[tuple[str, str, PrepareCost]]:
+    """``(puzzle id, solver name, cost)`` of what :func:`prepare_solvers` with the same
+    arguments would still build (:meth:`engine.Solver.prepare_cost`), for every solver with
+    something left to build. A solver whose estimate raises is left out (it is prepared all
+    the same). Unknown ids: InputError."""
+    puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
+    out = []
+    for puzzle in puzzles:
+        for solver in registry.solvers(puzzle.id):
+            estimate = getattr(solver, "prepare_cost", None)
+            try:
+                cost = estimate(big_builds=big_builds) if callable(estimate) else PrepareCost()
+            except Exception:  # noqa: BLE001 - an estimate is not worth failing over
+                continue
+            if isinstance(cost, PrepareCost) and (cost.seconds or cost.memory or cost.disk):
+                out.append((puzzle.id, solver.name, cost))
+    return out
 
 
 def _prepare(solver: Solver, ctx: SolveContext, big_builds: bool) -> bool:

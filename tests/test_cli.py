@@ -143,6 +143,73 @@ def test_puzzle_prepare_gives_the_solvers_the_big_build_permission(monkeypatch):
 
     monkeypatch.setattr(cli_module, "prepare_solvers", prepare_solvers)
     monkeypatch.setattr(cli_module, "get_registry", lambda: None)
+    monkeypatch.setattr(cli_module, "preparation_costs", lambda registry, ids, big_builds: [])
     result = CliRunner().invoke(cli_module.cli, ["prepare"])
     assert result.exit_code == 0, result.output
     assert seen == [True]
+
+
+def _fake_prepare(monkeypatch, cost):
+    """`puzzle prepare` over a stand-in estimate and preparation (nothing is built)."""
+    from engine import PrepareCost
+    from engine import cli as cli_module
+    from engine.solving import Preparation
+
+    prepared = []
+
+    def prepare_solvers(registry, puzzle_ids, cancel, progress_factory, big_builds=False):
+        progress = progress_factory()
+        progress({"built": "toy: a table, 3 MiB on disk"})
+        prepared.append(puzzle_ids)
+        yield Preparation("toy", "fast", True, 0.5)
+
+    monkeypatch.setattr(cli_module, "prepare_solvers", prepare_solvers)
+    monkeypatch.setattr(cli_module, "get_registry", lambda: None)
+    monkeypatch.setattr(cli_module, "preparation_costs", lambda registry, ids, big_builds: [
+        ("toy", "fast", PrepareCost(*cost, what=("a table",)))])
+    return cli_module, prepared
+
+
+def test_puzzle_prepare_says_the_cost_and_asks_before_a_big_one(monkeypatch):
+    from click.testing import CliRunner
+
+    cli_module, prepared = _fake_prepare(monkeypatch, (600.0, 2 * 10**9, 5 * 10**8))
+    declined = CliRunner().invoke(cli_module.cli, ["prepare"], input="n\n")
+    assert "to build: toy fast: a table (about 10 minutes)" in declined.output
+    assert "in all: about 10 minutes, up to 2.0 GB of memory, 500 MB of disk" in declined.output
+    assert "Build them now?" in declined.output
+    assert declined.exit_code == 3 and prepared == []
+    # No answer at all (stdin closed) is a no too.
+    assert CliRunner().invoke(cli_module.cli, ["prepare"], input="").exit_code == 3
+    assert prepared == []
+    accepted = CliRunner().invoke(cli_module.cli, ["prepare"], input="y\n")
+    assert accepted.exit_code == 0 and prepared == [()]
+    assert "  built toy: a table, 3 MiB on disk\ntoy fast: ready (0.5 s)" in accepted.output
+    forced = CliRunner().invoke(cli_module.cli, ["prepare", "--yes"])
+    assert forced.exit_code == 0 and "Build them now?" not in forced.output
+    assert prepared == [(), ()]
+
+
+def test_puzzle_prepare_does_not_ask_below_a_gigabyte(monkeypatch):
+    from click.testing import CliRunner
+
+    cli_module, prepared = _fake_prepare(monkeypatch, (30.0, 3 * 10**8, 10**8))
+    result = CliRunner().invoke(cli_module.cli, ["prepare"])
+    assert result.exit_code == 0 and "Build them now?" not in result.output
+    assert "in all: about 30 s, up to 300 MB of memory, 100 MB of disk" in result.output
+    assert prepared == [()]
+
+
+def test_puzzle_solve_prints_what_would_help(monkeypatch):
+    from click.testing import CliRunner
+
+    from engine import cli as cli_module
+
+    answer = {"status": "gave_up", "reason": "deadline", "seconds": 20.0, "stats": {},
+              "moves": [], "details": {"note": "`puzzle prepare pegs` (about 70 s, once) "
+                                                "builds the large one"}}
+    monkeypatch.setattr(cli_module, "solve_isolated", lambda *a, **k: answer)
+    result = CliRunner().invoke(cli_module.cli, ["solve", "pegs", "english", "--timeout", "1"])
+    assert result.exit_code == 3
+    lines = result.output.splitlines()
+    assert lines[-1] == "note: `puzzle prepare pegs` (about 70 s, once) builds the large one"

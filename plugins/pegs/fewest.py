@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+from engine import GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import chainbfs
 from .board import PegInstance
@@ -125,9 +126,11 @@ class FewestMovesSolver(Solver):
     optimal = True
     description = ("A solution with the fewest moves, a move being a chain of jumps by one peg; "
                    "breadth-first search over moves among the positions that can still reach "
-                   "the goal (from the table of such positions; `puzzle pegs table` builds the "
-                   "complete one for a large board). Gives up at the deadline when the search "
-                   "does not fit.")
+                   "the goal (from the table of such positions: the small one, built in "
+                   "seconds, or the large one when on disk, or built within the solve when the "
+                   "time limit leaves room; `puzzle prepare pegs` builds the English and "
+                   "European ones ahead of time). Gives up at the deadline when the search "
+                   "does not fit, saying what would help.")
 
     def solve(self, instance: PegInstance, ctx: SolveContext):
         if instance.is_solved():
@@ -159,24 +162,67 @@ class FewestMovesSolver(Solver):
                               stats={"nodes": expanded})
         return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})
 
+    def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
+        """The presets' small tables of positions that can reach the goal (seconds; the live
+        verdict shares them); with ``big_builds`` (``puzzle prepare``) also the English and
+        European large tables and opening books (minutes): :func:`.prepare.prepare`."""
+        from . import prepare
+
+        return prepare.prepare(ctx, big_builds)
+
+    def prepare_cost(self, *, big_builds: bool = False) -> PrepareCost:
+        from . import prepare
+
+        return prepare.prepare_cost(big_builds)
+
     def _solve_bfs(self, instance: PegInstance, ctx: SolveContext, fresh=None):
-        """``fresh``: a judge whose table was just built from scratch (no check needed)."""
-        from .tables import LARGE_POSITIONS  # the large table when on disk
+        """``fresh``: a judge whose table was just built from scratch (no check needed).
+
+        When the judge has only the small table and it does not reach the start, the large
+        table pays for itself: built here first when the time left allows
+        (:func:`.prepare.large_plan`), after a short try with the small one; otherwise the
+        answer says, in ``stats["note"]``, what would help."""
+        from . import prepare
+        from .tables import LARGE_POSITIONS
         from .verdict import confirm_table, judge_for
 
         judge = fresh or judge_for(instance, wait=True)
         p = compile_problem(instance)  # the judge's symmetry group: it depends on the goal only
-        stats = {"method": "breadth-first over chain moves", "table_pegs": judge.top,
-                 "table_positions": judge.backward_size}
+        note = None
+        found = None
+        build_seconds = None
+        if fresh is None and judge.compiled and judge.positions < LARGE_POSITIONS \
+                and judge.top < p.start.bit_count() - 1:
+            plan = prepare.large_plan(judge)
+            if plan.fits(ctx.remaining()):
+                found = self._quick_try(p, judge, ctx)
+                if found is None:
+                    if ctx.should_stop():
+                        return ctx.gave_up(**self._stats(judge))
+                    began = time.monotonic()
+                    big = prepare.build_large(instance, ctx)
+                    if big is None:
+                        return ctx.gave_up(phase="building the table of positions that can "
+                                                 "reach the goal", **self._stats(judge))
+                    judge = fresh = big
+                    build_seconds = round(time.monotonic() - began, 3)
+            else:
+                note = prepare.help_sentence(instance, plan)
+        stats = self._stats(judge)
+        if build_seconds is not None:
+            stats["table_built"] = "now, for this solve"
+            stats["table_build_seconds"] = build_seconds
         try:
-            jumps, count, visited = chainbfs.fewest_moves_bfs(p, judge, ctx)
+            jumps, count, visited = found or chainbfs.fewest_moves_bfs(p, judge, ctx)
         except chainbfs.Stopped as exc:
             reason = exc.reason
             if judge.top < p.start.bit_count():
                 reason += (f" (the table of positions that can reach the goal stops at "
                            f"{judge.top} pegs")
                 reason += ("; `puzzle pegs table` builds a larger one)"
-                           if judge.positions < LARGE_POSITIONS else ")")
+                           if judge.positions < LARGE_POSITIONS and not note else ")")
+            if note:  # only when it gave up: an answer found on the small table needs no help
+                stats["note"] = note
             return GaveUp(reason, stats={**stats, "nodes": exc.visited, "bound": exc.bound})
         stats["nodes"] = visited
         if jumps is None:
@@ -192,3 +238,23 @@ class FewestMovesSolver(Solver):
                               stats={**stats, "table": "checked again"})
         stats["moves"] = count
         return Solved(tuple(p.move_name(j) for j in jumps), optimal=True, stats=stats)
+
+    @staticmethod
+    def _stats(judge) -> dict:
+        return {"method": "breadth-first over chain moves", "table_pegs": judge.top,
+                "table_positions": judge.backward_size}
+
+    @staticmethod
+    def _quick_try(p, judge, ctx: SolveContext):
+        """The search on the small table for a few seconds (:data:`.prepare.QUICK_TRY_SECONDS`,
+        at most a tenth of the time left): its answer, or None when it did not finish."""
+        from .prepare import QUICK_TRY_SECONDS
+
+        left = ctx.remaining()
+        seconds = QUICK_TRY_SECONDS if left is None else min(QUICK_TRY_SECONDS, left / 10)
+        quick = SolveContext(deadline=time.monotonic() + seconds, cancel=ctx.cancel,
+                             on_progress=ctx.on_progress)
+        try:
+            return chainbfs.fewest_moves_bfs(p, judge, quick)
+        except chainbfs.Stopped:
+            return None

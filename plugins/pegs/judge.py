@@ -58,9 +58,14 @@ class Judge:
     """
 
     def __init__(self, inst: PegInstance, positions: int | None = None, progress=None,
-                 load_only: bool = False, library_progress=None):
+                 load_only: bool = False, library_progress=None, should_stop=None,
+                 extras: bool | None = None):
         """``positions``: the table's budget (default :data:`.tables.LIVE_POSITIONS`); ``load_only``:
-        raise FileNotFoundError rather than build a missing table."""
+        raise FileNotFoundError rather than build a missing table. ``should_stop()`` true
+        while something is built: :class:`.levels.GrowStopped` (each file is written whole or
+        not at all). ``extras``: build the large table's pagoda library and the filter of the
+        level above it when missing (default: unless ``load_only``); without them the judge
+        goes without, as one loading the table in the background does."""
         self.positions = tables.LIVE_POSITIONS if positions is None else positions
         self.problem = compile_problem(inst)
         p = self.problem
@@ -77,6 +82,8 @@ class Judge:
         self.lp = PagodaLP(p.board) if lp.AVAILABLE and p.goal else None
         self.book = OpeningBook.empty()  # positions near a start, decided once (:mod:`.book`)
         self.compiled = lv.AVAILABLE and p.board.n <= 64
+        self.should_stop = should_stop
+        self.extras = (not load_only) if extras is None else extras
         if self.compiled:
             self._init_compiled(inst, progress, load_only, library_progress)
         else:
@@ -180,7 +187,7 @@ class Judge:
         self.hard = np.array([8 // (1 + c) for c in over], dtype=np.int64)
         self.nbr = np.array(nbr, dtype=np.uint64)
         self.levels = load_or_build(p, self.tables, self.need, self.to, self.flip,
-                                     self.positions, progress, load_only)
+                                     self.positions, progress, load_only, self.should_stop)
         # The first call of a compiled function loads numba's machinery (a few tenths of a
         # second): here, with the judge, rather than in the first verdict.
         lv.canon(np.uint64(1), self.tables)
@@ -190,20 +197,39 @@ class Judge:
                 self.library = load_or_build_library(p)
                 if self.positions >= tables.LARGE_POSITIONS:
                     # Aimed at the table's bound; worth its build time on a large table only.
-                    # (Only `puzzle pegs table` builds it: a judge loading the table in the
-                    # background goes without rather than keep verdicts waiting a minute.)
+                    # (Only `puzzle pegs table` and `puzzle prepare` build it: a judge loading
+                    # the table in the background, or one built inside a solve, goes without
+                    # rather than keep verdicts or the answer waiting a minute.)
+                    self._stop_check()
                     self.library += load_or_build_library(p, self.levels[max(self.levels)],
-                                                           self.positions, library_progress,
-                                                           load_only)
+                                                           self.positions,
+                                                           self.stoppable(library_progress),
+                                                           not self.extras)
                 self._pagoda_arrays()
             self._raise_bounds()
             self._bloom()  # now rather than in the first verdict (0.1-0.3 s on a large table)
-            self._raise_above(load_only)
+            self._stop_check()
+            self._raise_above(not self.extras)
             # Filled now, on a table that searches: np.zeros maps its pages on first touch, and
             # touching thousands of them one fault at a time made the first search 50-130 ms
             # slower.
             self.dead_table.fill(0)
             self.book = OpeningBook.load(self._book_path())
+
+    def _stop_check(self) -> None:
+        if self.should_stop is not None and self.should_stop():
+            raise lv.GrowStopped
+
+    def stoppable(self, progress):
+        """``progress`` that also stops the build when :attr:`should_stop` says so."""
+        if self.should_stop is None:
+            return progress
+
+        def report(*args):
+            self._stop_check()
+            if progress is not None:
+                progress(*args)
+        return report
 
     def _warm_up(self) -> None:
         """Load the compiled search and probe now (several milliseconds from numba's cache),

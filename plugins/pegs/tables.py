@@ -57,8 +57,9 @@ def cache_path(p, positions: int) -> Path:
 
 
 def load_or_build(p, tables, need, to, flip, positions, progress=None,
-                   load_only=False) -> dict[int, np.ndarray]:
-    """The backward level sets, from the disk cache when present (rebuilt if unreadable)."""
+                   load_only=False, should_stop=None) -> dict[int, np.ndarray]:
+    """The backward level sets, from the disk cache when present (rebuilt if unreadable).
+    ``should_stop()`` true during a build: :class:`.levels.GrowStopped`, nothing written."""
     path, params = cache_path(p, positions), table_params(p, positions)
     # Only a file whose digest matches is trusted (.tablefile): any damage means a rebuild.
     data = load_arrays(path, params)
@@ -66,7 +67,7 @@ def load_or_build(p, tables, need, to, flip, positions, progress=None,
         return {int(name[1:]): v for name, v in data.items()}
     if load_only:
         raise FileNotFoundError(path)
-    levels = build_levels(p, tables, need, to, flip, positions, progress)
+    levels = build_levels(p, tables, need, to, flip, positions, progress, should_stop)
     save_arrays(path, params, {f"k{k}": v for k, v in levels.items()})
     return levels
 
@@ -144,9 +145,11 @@ def load_or_build_library(p, top_keys=None, positions: int = 0, progress=None,
     return library
 
 
-def build_levels(p, tables, need, to, flip, positions, progress=None) -> dict[int, np.ndarray]:
+def build_levels(p, tables, need, to, flip, positions, progress=None,
+                 should_stop=None) -> dict[int, np.ndarray]:
     """Every position that can reach the goal, by reverse jumps, level by level while the total
-    stays within ``positions`` (no pruning: each one can reach the goal)."""
+    stays within ``positions`` (no pruning: each one can reach the goal). ``should_stop()``
+    is asked between chunks of a level: :class:`.levels.GrowStopped` when it says stop."""
     board = p.board
     if p.goal:
         seeds = [p.goal]
@@ -164,7 +167,7 @@ def build_levels(p, tables, need, to, flip, positions, progress=None) -> dict[in
         guess = int(len(side.keys) * side.growth) + 16
         if total + guess > positions:
             break
-        keys, _ = lv.grow(side, need, to, flip, tables, guess)
+        keys, _ = lv.grow(side, need, to, flip, tables, guess, should_stop)
         side.growth = max(1.0, len(keys) / max(1, len(side.keys)))
         side.keys, side.counts = keys, np.ones(len(keys), np.uint64)  # counts unused here
         side.pegs += 1

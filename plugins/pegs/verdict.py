@@ -172,18 +172,30 @@ def confirm_table(state: PegInstance, judge: Judge) -> Judge | None:
 
 
 def prepare_table(state: PegInstance, progress=None, library_progress=None,
-                  book_progress=None) -> Judge:
+                  book_progress=None, should_stop=None, book: bool = True) -> Judge:
     """Build (or load) the large table of the state's board and goal, keep it on disk and use
     it for every later verdict. ``progress(pegs, positions)`` is called per level, then
     ``library_progress(done, total)`` while the table library is found (when not on disk),
     then ``book_progress(BookProgress)`` while the openings of the state's start are decided
-    (when the table does not decide them and the book lacks them: :meth:`Judge.open_book`)."""
-    judge = Judge(state, tables.LARGE_POSITIONS, progress, library_progress=library_progress)
-    judge.open_book(state.board.to_compact(state.pegs), book_progress)
-    with _judges_lock:
-        _judges[_key(state)] = judge
+    (when the table does not decide them and the book lacks them: :meth:`Judge.open_book`;
+    ``book=False`` leaves the book out). ``should_stop()`` true: :class:`.levels.GrowStopped`,
+    and no half-built file is kept (each is written whole, or not at all)."""
+    judge = Judge(state, tables.LARGE_POSITIONS, progress, library_progress=library_progress,
+                  should_stop=should_stop)
+    if book:
+        judge.open_book(state.board.to_compact(state.pegs), judge.stoppable(book_progress))
+    use_judge(state, judge)
     return judge
 
+
+def use_judge(state: PegInstance, judge: Judge) -> None:
+    """Make ``judge`` the shared one of the state's board and goal (a larger table was just
+    built), for every later verdict and solve in this process."""
+    with _judges_lock:
+        _judges[_key(state)] = judge
+        _judges.move_to_end(_key(state))
+        while len(_judges) > MAX_JUDGES:
+            _judges.popitem(last=False)
 
 
 def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> Assessment:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 
-from engine import SolveContext, Solved, Solver, Unsolvable
+from engine import PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file
 from .board import Board, unsolvable_detail, unsolvable_reason
@@ -115,6 +115,13 @@ class BoundedSolver(Solver):
             return pdb_compact.get_tables(5, 5, part, True, progress, ctx.should_stop) is not None
         except pdb.BuildCancelled:
             return False
+
+    def prepare_cost(self, *, big_builds: bool = False) -> PrepareCost:
+        """The 5x5 tables, when :meth:`prepare` would build them (``big_builds``, not on disk)."""
+        if not big_builds:
+            return PrepareCost()
+        seconds, memory, disk = pdb_compact.missing_cost(5, 5, PARTITIONS[5])
+        return PrepareCost(seconds, memory, disk, ("5x5 6-6-6-6 pattern databases",) if seconds else ())
 
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)

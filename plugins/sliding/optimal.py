@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+from engine import GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file, small_boards
 from .board import Board, unsolvable_detail, unsolvable_reason
@@ -142,6 +142,22 @@ class OptimalSolver(Solver):
         except pdb.BuildCancelled:
             return False
         return not isinstance(self._tables(4, 4, ctx), GaveUp)
+
+    def prepare_cost(self, *, big_builds: bool = False) -> PrepareCost:
+        """The tables :meth:`prepare` would still build (files not on disk), estimated."""
+        cost = PrepareCost()
+        if big_builds:
+            for rows, cols in small_boards.PREPARED_SHAPES:
+                entries = small_boards.build_entries(rows, cols)
+                if entries:
+                    cost += PrepareCost(small_boards.build_seconds(rows, cols), 4 * entries,
+                                        entries, (f"{rows}x{cols} pattern databases",))
+            seconds, memory, disk = pdb_compact.missing_cost(4, 4, self.partition78)
+            if seconds:
+                return cost + PrepareCost(seconds, memory, disk, ("4x4 7-8 pattern databases",))
+        if not pdb.cached_on_disk(4, 4, self.partition):
+            cost += PrepareCost(10.0, 286 * 10**6, 32 * 2**20, ("4x4 6-6-3 pattern databases",))
+        return cost
 
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)

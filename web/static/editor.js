@@ -23,7 +23,7 @@
     text: $("instance-text"), textError: $("instance-error"), apply: $("apply"),
     share: $("share-link"), copy: $("copy-link"), solver: $("solver"), timeLimit: $("time-limit"),
     solve: $("solve"), cancel: $("cancel"), tryFast: $("try-fast"), progress: $("progress"),
-    status: $("solve-status"), why: $("why"), whyText: $("why-text"), solveDetails: $("solve-details"),
+    status: $("solve-status"), solveNote: $("solve-note"), why: $("why"), whyText: $("why-text"), solveDetails: $("solve-details"),
     stats: $("stats"), viewSwitch: $("view-switch"), viewEdit: $("view-edit"), viewSolution: $("view-solution"),
     pbBoard: $("playback-board"), pbBar: $("playback-bar"), movesPanel: $("moves-panel"),
     first: $("first-step"), prev: $("prev-step"), play: $("play"), next: $("next-step"),
@@ -508,8 +508,16 @@
     if (result.ok) follow(result.body, { submittedFor: job.submittedFor, label: job.label });
   });
 
+  function showNote(r) {
+    // What would help this answer (a table to build, and how long), in the solver's words.
+    const note = r && ((r.details && r.details.note) || (r.stats && r.stats.note));
+    el.solveNote.textContent = typeof note === "string" && note ? "What would help: " + sentence(note) : "";
+    el.solveNote.hidden = !el.solveNote.textContent;
+  }
+
   function onJob(state) {
     job = state;
+    showNote(state.done ? state.result : null);
     if (!state.done) {
       if (state.status === "queued") {
         setStatus("Waiting for a free " + (state.kind === "task" ? "worker" : "solver") + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
@@ -634,6 +642,7 @@
     el.viewSwitch.hidden = false;
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
+      if (key === "note") return;  // shown under the answer (showNote)
       const dt = make("dt", { textContent: key.replace(/_/g, " ") });
       const dd = make("dd");
       if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {

@@ -1,0 +1,54 @@
+"""Memory and disk a table build would need, checked before it starts.
+
+A build that runs out of memory takes the process down, one that fills the disk fails at the
+end after minutes of work: a solver (or ``prepare``) asks :func:`build_room` first and, given a
+reason, answers without the table and says why.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .paths import cache_dir
+
+#: Memory left free beside a build (the rest of the process, other processes).
+MEMORY_SPARE = 256 << 20
+#: Disk left free beside a table file.
+DISK_SPARE = 64 << 20
+
+
+def available_memory() -> int | None:
+    """``MemAvailable`` from /proc/meminfo in bytes (None where unknown)."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def free_disk(folder: Path | None = None) -> int | None:
+    """Free bytes on the disk of ``folder`` (default: the cache folder, or its nearest existing
+    parent before it is made); None where unknown."""
+    d = cache_dir() if folder is None else folder
+    try:
+        probe = d if d.exists() else next((a for a in d.parents if a.exists()), Path("/"))
+        return shutil.disk_usage(probe).free
+    except OSError:
+        return None
+
+
+def build_room(memory: int, disk: int) -> str | None:
+    """Why a build needing ``memory`` bytes at its peak and ``disk`` bytes of files cannot run
+    here now (one plain phrase), or None when both fit, with some to spare."""
+    mem = available_memory()
+    if mem is not None and mem < memory + MEMORY_SPARE:
+        return (f"building needs about {memory / 2**30:.1f} GiB of memory and "
+                f"{mem / 2**30:.1f} GiB is available")
+    free = free_disk()
+    if free is not None and free < disk + DISK_SPARE:
+        return (f"the tables need {disk / 2**20:,.0f} MiB of disk in {cache_dir()} and "
+                f"{free / 2**20:,.0f} MiB is free")
+    return None
