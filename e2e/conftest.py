@@ -37,7 +37,10 @@ def server(tmp_path_factory):
     log = open(data_dir / "server.log", "w")
     process = subprocess.Popen(
         [sys.executable, "-m", "web.commands", "--host", "127.0.0.1", "--port", str(port),
-         "--data-dir", str(data_dir), "--workers", "2"],
+         "--data-dir", str(data_dir), "--workers", "2",
+         # Not the big builds (minutes, up to 2.4 GB) during the browser tests: the background
+         # preparer has its own tests with a small stand-in (tests/test_background_prepare.py).
+         "--no-background-prepare"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

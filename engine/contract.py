@@ -306,10 +306,18 @@ class Solver(ABC):
 
         ``big_builds`` is the caller's permission to spend minutes and gigabytes (of memory or
         disk) here. ``puzzle prepare``, run by a person who watches its progress, gives it
-        (True). A server or its workers preparing before they serve (``puzzle serve``,
-        ``puzzle worker``, the job pool) do not (False): they must start in seconds, so load
-        what is already on disk and build only what is quick. A ``prepare(self, ctx)`` written
-        before this argument existed is still called, without it.
+        (True), and so does the background preparer of ``puzzle serve`` and ``puzzle worker``
+        (:mod:`engine.background`: one low-priority process, after the server listens). A
+        server or its workers preparing before they serve (the job pool) do not (False): they
+        must start in seconds, so load what is already on disk and build only what is quick. A
+        ``prepare(self, ctx)`` written before this argument existed is still called, without it.
+
+        With ``big_builds``, check first that memory and disk suffice. Progress reports the
+        pages show in words: ``tables`` (what they are for: "the 24-puzzle"), ``done`` and
+        ``total`` (or ``percent``), and ``skipped`` (why a build was left out: "not enough
+        memory (...)"). Write tables atomically (:class:`engine.TableCache`); ``solve`` should
+        look at the disk for a table it has not loaded (a cheap stat), so a table finished
+        after the process started is used without a restart.
         """
         return True
 

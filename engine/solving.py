@@ -382,21 +382,28 @@ def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: 
     Yields a :class:`Preparation` per solver as it finishes. A solver whose ``prepare`` raises is
     reported with the error, not fatal: it still works, building what it needs when it solves.
     ``progress_factory()`` gives a fresh progress callback per solver. ``big_builds`` is passed
-    on to every ``prepare`` that takes it (see :meth:`engine.Solver.prepare`): only
-    ``puzzle prepare`` gives it. Unknown ids: InputError.
+    on to every ``prepare`` that takes it (see :meth:`engine.Solver.prepare`):
+    ``puzzle prepare`` and the background preparer (:mod:`engine.background`) give it.
+    Unknown ids: InputError.
     """
     puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
     for puzzle in puzzles:
         for solver in registry.solvers(puzzle.id):
             on_progress = progress_factory() if progress_factory else None
             ctx = SolveContext(cancel=cancel, on_progress=on_progress)
-            started = time.perf_counter()
-            try:
-                with pinned_tables():  # built on purpose: the cache's budget evicts them last
-                    ready, error = bool(_prepare(solver, ctx, big_builds)), None
-            except Exception as exc:  # a plugin's bug must not stop the others preparing
-                ready, error = False, f"{type(exc).__name__}: {exc}"
-            yield Preparation(puzzle.id, solver.name, ready, time.perf_counter() - started, error)
+            yield prepare_one(puzzle.id, solver, ctx, big_builds)
+
+
+def prepare_one(puzzle_id: str, solver: Solver, ctx: SolveContext, big_builds: bool = False) -> Preparation:
+    """Prepare one solver under ``ctx`` (see :func:`prepare_solvers`); never raises for what
+    the solver does. Its tables are written at once and pinned (:func:`engine.pinned_tables`)."""
+    started = time.perf_counter()
+    try:
+        with pinned_tables():  # built on purpose: the cache's budget evicts them last
+            ready, error = bool(_prepare(solver, ctx, big_builds)), None
+    except Exception as exc:  # a plugin's bug must not stop the others preparing
+        ready, error = False, f"{type(exc).__name__}: {exc}"
+    return Preparation(puzzle_id, solver.name, ready, time.perf_counter() - started, error)
 
 
 def preparation_costs(registry: Registry, puzzle_ids: Sequence[str] = (),

@@ -23,6 +23,9 @@ new custom board an anonymous visitor sends would fill the disk. :class:`TableCa
 * **Files that appear later.** :meth:`TableCache.appeared` tells, at most once every few
   seconds per file, whether a file has been written since it was last looked at, so a
   long-running server picks up a table that another process built after it started.
+* **Which tables exist.** :meth:`TableCache.fingerprint` names the set of files built on purpose
+  (pinned), so an answer found without a table can be told from one found with it (the job
+  service re-solves a stored answer not proved shortest once the fingerprint has changed).
 
 The whole folder of :func:`engine.cache_dir` counts, whichever plugin wrote a file; hidden files
 (the lock, the pin marks), temporary files and sub-folders do not.
@@ -359,6 +362,17 @@ class TableCache:
                 self._seen.popitem(last=False)
         # The mtime changes on every use too (:meth:`used`): only a new file (inode) counts.
         return state is not None and (seen is None or seen[:2] != state[:2])
+
+    def fingerprint(self) -> str:
+        """A short name for the set of tables built on purpose (pinned files: ``puzzle prepare``,
+        the background preparer, ``puzzle pegs table``) now in the folder: their names and sizes,
+        hashed. It changes when such a table is added, rebuilt to another size or evicted, and
+        not when a file is merely used. ``""`` when there is none."""
+        pinned = sorted(f"{e.path.name}:{e.size}" for e in self.entries() if e.pinned)
+        if not pinned:
+            return ""
+        import hashlib
+        return hashlib.sha1("\n".join(pinned).encode()).hexdigest()[:16]
 
     # -- the memory store and the requests counted ---------------------------------------------
 

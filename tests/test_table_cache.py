@@ -209,3 +209,21 @@ def test_sliding_pattern_databases_count_toward_the_budget(tmp_path, monkeypatch
     assert loaded is not None and np.array_equal(loaded, table)
     with pytest.raises(OSError, match="larger than the cache budget"):
         pdb_file.save(tmp_path / "big.pdb", np.zeros(5000, np.uint8), {"name": "big"})
+
+
+def test_the_fingerprint_names_the_tables_built_on_purpose(tmp_path):
+    cache = TableCache(tmp_path)
+    assert cache.fingerprint() == ""
+    cache.write(tmp_path / "visitor-board", _blob(10))  # not built on purpose: not counted
+    assert cache.fingerprint() == ""
+    with pinned_tables():
+        cache.write(tmp_path / "prepared", _blob(10))
+    first = cache.fingerprint()
+    assert first != ""
+    cache.used(tmp_path / "prepared")
+    assert cache.fingerprint() == first  # used, not changed
+    with pinned_tables():
+        cache.write(tmp_path / "another", _blob(20))
+    assert cache.fingerprint() not in ("", first)
+    (tmp_path / "another").unlink()  # evicted
+    assert cache.fingerprint() == first

@@ -35,6 +35,10 @@
 ``HEAVY_PER_CLIENT``  the same for one client (default 3); see :mod:`web.clients`
 ``EDITOR_CHILD``      set by :mod:`web.editor_process` in the child process that serves the
                       editor's requests for ``puzzle serve`` (it reports each request's CPU time)
+``PREPARE_IN_BACKGROUND`` build the solvers' big tables in one low-priority background process
+                      once started (:func:`web.preparing.start`; ``puzzle serve`` starts it
+                      after it listens unless ``--no-prepare``); its state is in the gallery,
+                      the editor and ``GET /-/preparing`` (default False)
 
 The runner and store are chosen by :func:`engine.jobs.open_jobs`.
 """
@@ -48,6 +52,7 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Flask
 
 from engine.jobs import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, JobService, open_jobs
+from engine.jobs.model import DEFAULT_REGISTRY_FACTORY
 
 from .rendering import Boards
 
@@ -138,7 +143,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, bundles, clients, embed, errors, pages
+    from . import api, bundles, clients, embed, errors, pages, preparing
+    preparing.make(app, app.config.get("REGISTRY_FACTORY") or DEFAULT_REGISTRY_FACTORY)
+    app.jinja_env.globals["preparing_status"] = preparing.status
     errors.install(app)
     clients.install(app)
     if app.config.get("EDITOR_CHILD"):
@@ -148,6 +155,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(bundles.bp)
     app.jinja_env.globals["script_version"] = bundles.bundle_version
+    app.register_blueprint(preparing.bp)
     app.register_blueprint(embed.bp)  # before pages: /embed.js is not a puzzle called "embed.js"
     app.register_blueprint(pages.bp)
     return app

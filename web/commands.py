@@ -15,6 +15,7 @@ from engine.jobs.model import DEFAULT_QUEUE
 from engine.jobs.shares import DEFAULT_JOBS_PER_CLIENT
 from engine.tablecache import KEEP_AFTER_ENV
 
+from . import preparing
 from .editor_view import KEEP_TABLES_AFTER
 
 
@@ -62,9 +63,16 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
               workers: int = 2, prepare: bool = True, redis: str | None = None,
               queue: str = DEFAULT_QUEUE, connection_limit: int = CONNECTION_LIMIT,
               channel_timeout: float = CHANNEL_TIMEOUT, fairness: dict | None = None,
-              editor_process: bool = True, editor_cpu: float = EDITOR_CPU_PER_CLIENT) -> None:
+              background: bool = True, editor_process: bool = True,
+              editor_cpu: float = EDITOR_CPU_PER_CLIENT) -> None:
     """Build the app, start its solver workers (and the editor's process, see
-    :mod:`web.editor_process`), and serve it with waitress until stopped."""
+    :mod:`web.editor_process`), and serve it with waitress until stopped.
+
+    ``prepare``: load the solvers' tables (and build the quick ones) before serving;
+    ``background`` (with ``prepare``): then build the big ones in a low-priority background
+    process (:mod:`engine.background`). Without ``prepare`` nothing is built ahead of time."""
+    import logging
+
     import waitress
 
     from engine.plugins import get_registry, startup_warnings
@@ -78,7 +86,8 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     os.environ.setdefault(KEEP_AFTER_ENV, str(KEEP_TABLES_AFTER))
     if prepare and not redis:  # with Redis, the `puzzle worker` processes prepare their own
         prepare_first()
-    config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare, "THREADS": threads, **(fairness or {})}
+    config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare, "PREPARE_IN_BACKGROUND": prepare and background,
+              "THREADS": threads, **(fairness or {})}
     if data_dir:
         config["DATA_DIR"] = data_dir
     if redis:
@@ -98,13 +107,21 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
         install(app, editor)
     if redis:
         click.echo("Jobs run on the RQ queue in Redis: start `puzzle worker --redis URL` to solve them")
+    logging.basicConfig()  # waitress's own log lines, as waitress.serve would
+    server = waitress.create_server(app, host=host, port=port, ident="puzzle-engine",
+                                    **waitress_options(threads, connection_limit, channel_timeout))
+    # Listening now: the big tables are built after this, in the background, so the first
+    # page never waits for them; solvers pick each one up when it is finished.
+    if preparing.start(app):
+        click.echo("Building the big solver tables in the background (--no-background-prepare: off); "
+                   "the gallery shows how far")
     click.echo(f"Serving the puzzle engine on http://{host}:{port}/ (Ctrl+C to stop)")
     try:
-        waitress.serve(app, host=host, port=port, ident="puzzle-engine",
-                       **waitress_options(threads, connection_limit, channel_timeout))
+        server.run()
     finally:
         if editor is not None:
             editor.close()
+        preparing.stop(app)
         jobs.close()
 
 
@@ -123,8 +140,15 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
               help="Solver worker processes.")
 @click.option("--data-dir", default=None, type=click.Path(file_okay=False),
               help="Where solved results are stored (default: $PUZZLE_ENGINE_DATA or the user data dir).")
-@click.option("--prepare/--no-prepare", default=True, show_default=True,
-              help="Build and load the solvers' tables before serving, so first solves are fast.")
+@click.option("--prepare/--no-prepare", default=True, show_default=True, envvar="PUZZLE_ENGINE_PREPARE",
+              help="Load the solvers' tables (building the quick ones) before serving, then build "
+                   "the big ones in the background; --no-prepare (or $PUZZLE_ENGINE_PREPARE=0) "
+                   "builds nothing ahead of time.")
+@click.option("--background-prepare/--no-background-prepare", "background", default=True,
+              show_default=True, envvar="PUZZLE_ENGINE_BACKGROUND_PREPARE",
+              help="After the server listens, build the big tables (minutes, up to 2.4 GB) in one "
+                   "low-priority process on one core, when memory and disk allow; solvers use each "
+                   "table once it is finished ($PUZZLE_ENGINE_BACKGROUND_PREPARE=0: off).")
 @click.option("--redis", default=None, envvar="PUZZLE_ENGINE_REDIS",
               help="Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
@@ -147,8 +171,9 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
               type=click.FloatRange(0, 3600),
               help="CPU-seconds one client's editor requests may use per minute; past it they "
                    "answer 429 with Retry-After (0: no limit; needs --editor-process).")
-def serve(host, port, threads, connection_limit, channel_timeout, workers, data_dir, prepare, redis,
-          queue, jobs_per_client, client_header, heavy_requests, editor_process, editor_cpu):
+def serve(host, port, threads, connection_limit, channel_timeout, workers, data_dir, prepare,
+          background, redis, queue, jobs_per_client, client_header, heavy_requests, editor_process,
+          editor_cpu):
     """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
     if redis:
         from engine.jobs.rq_runner import check_url
@@ -158,7 +183,7 @@ def serve(host, port, threads, connection_limit, channel_timeout, workers, data_
             raise click.BadParameter(str(exc), param_hint="--redis") from None
     serve_app(host=host, port=port, threads=threads, data_dir=data_dir, workers=workers,
               prepare=prepare, redis=redis, queue=queue, connection_limit=connection_limit,
-              channel_timeout=channel_timeout,
+              channel_timeout=channel_timeout, background=background,
               fairness={"JOBS_PER_CLIENT": jobs_per_client, "CLIENT_HEADER": client_header,
                         "HEAVY_REQUESTS": heavy_requests},
               editor_process=editor_process, editor_cpu=editor_cpu)

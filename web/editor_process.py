@@ -170,7 +170,8 @@ class EditorProcess:
         self._folder = Path(tempfile.mkdtemp(prefix="puzzle-editor-"))
         self.socket_path = str(self._folder / "editor.sock")
         self.config.update(CLIENT_HEADER=CLIENT_HEADER, EDITOR_CHILD=True, JOB_WORKERS=1,
-                           PREPARE_SOLVERS=False, DATA_DIR=str(self._folder / "data"))
+                           PREPARE_SOLVERS=False,
+                           PREPARE_IN_BACKGROUND=False, DATA_DIR=str(self._folder / "data"))
         self._process: multiprocessing.process.BaseProcess | None = None
         self._lock = threading.Lock()
         self._closed = False

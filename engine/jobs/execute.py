@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..context import SolveContext
 from ..errors import InputError, SolverError
 from ..solving import owner_of, parse_canonical, run_solver
+from ..tablecache import table_cache
 from ..tasks import run_task
+from .freshness import stamp
 from .model import TASK, JobRequest
 
 if TYPE_CHECKING:
@@ -33,8 +35,10 @@ def run_job(registry: Registry, request: JobRequest, *,
             task_obj = registry.task(request.puzzle, request.task)
             return "done", run_task(puzzle, task_obj, instance, ctx, plugin=owner_of(registry, task_obj))
         solver = registry.solver(request.puzzle, request.solver)
+        # Looked at before the solve: the tables the solver could have used.
+        tables = table_cache().fingerprint()
         report = run_solver(puzzle, solver, instance, ctx)
-        return "done", report.to_json()
+        return "done", stamp(report.to_json(), tables)
     except InputError as exc:
         return "failed", str(exc)
     except SolverError as exc:

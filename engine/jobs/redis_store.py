@@ -21,6 +21,7 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
+from .freshness import merged
 from .model import STORED_STATUSES, JobRequest, JobsUnavailable, answer_key, stored_key_kind
 from .store import AnswerStore, StoreBusy
 
@@ -92,6 +93,12 @@ class RedisAnswerStore(AnswerStore):
         question = (report["puzzle"], report["solver"], report["instance"])
         key = answer_key(*question)
         try:
+            old = _report(self.redis.get(f"{PREFIX}a:{key}"))
+            better = merged(old[1], report) if old is not None else None
+            if better is not None:
+                # In place, under the same key (two racing writers both hold a valid answer).
+                self.redis.set(f"{PREFIX}a:{key}", json.dumps(better), xx=True)
+                return key
             given = self._put(keys=[f"{PREFIX}a:{key}", _legacy_key(*question), f"{PREFIX}count"],
                               args=[json.dumps(report), PREFIX, key])
         except (redis.ConnectionError, redis.TimeoutError) as exc:

@@ -14,6 +14,7 @@ from ..errors import InputError
 from ..solving import owner_of, read_instance
 from ..tasks import check_can_run
 from ..wording import shown
+from .freshness import TablesNow
 from .later import LaterWrites
 from .model import (
     DEFAULT_TIME_LIMIT,
@@ -56,6 +57,9 @@ class JobService:
         self.default_time_limit = float(default_time_limit)
         #: Store writes that could not be done at once, retried in the background.
         self.later = LaterWrites()
+        #: Which tables the workers have: a stored answer not proved shortest that was found
+        #: with others is solved again (engine.jobs.freshness).
+        self.tables = TablesNow()
         runner.on_finished = self._store_result
         runner.on_final = self._record_final
 
@@ -65,6 +69,7 @@ class JobService:
         report = job.result
         if report is None or report.get("status") not in STORED_STATUSES:
             return
+        self.tables.observe(report)
 
         def put(job: Job = job, report: dict = report) -> None:
             key = self.store.put(report)
@@ -149,10 +154,12 @@ class JobService:
     def submit(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
                time_limit: Any = None, client: str | None = None) -> Job:
         """A job for this request: finished at once if the store knows the answer (that costs
-        no share of the queue); else queued within ``client``'s share, see :meth:`submit_task`."""
+        no share of the queue); else queued within ``client``'s share, see :meth:`submit_task`.
+        A stored answer not proved shortest, found before the tables changed, is solved again
+        (the store then keeps the better one under the same key)."""
         request = self.request(puzzle_id, instance_text, solver, time_limit)
         stored = self.store.get(request.puzzle, request.solver, request.instance)
-        if stored is not None:
+        if stored is not None and not self.tables.stale(stored[1]):
             key, report = stored
             return self._stored_job(key, request, report)
         job = self._start(request, client)

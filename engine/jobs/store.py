@@ -19,6 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
+from .freshness import merged
 from .model import STORED_STATUSES, JobRequest, answer_key, stored_key_kind
 
 
@@ -46,9 +47,10 @@ class AnswerStore(ABC):
     @abstractmethod
     def put(self, report: dict) -> str | None:
         """Store a solver's answer if it is a fact (solved/unsolvable) and return its permanent
-        key, the same one every time the same answer is stored (the first answer stored is
-        kept); None when not stored. Raises :class:`StoreBusy` when the write cannot be done
-        now."""
+        key, the same one every time the same question is answered; None when not stored. The
+        first answer stored is kept, unless it is not proved shortest and a later one found
+        with other tables is better (:func:`engine.jobs.freshness.merged`). Raises
+        :class:`StoreBusy` when the write cannot be done now."""
 
     @abstractmethod
     def count(self) -> int:
@@ -147,22 +149,37 @@ class ResultStore(AnswerStore):
         if report.get("status") not in STORED_STATUSES:
             return None
         question = (report["puzzle"], report["solver"], report["instance"])
-        # Never replace: links name the answer. The same answer stored twice (two identical
-        # jobs in flight) keeps the first row, and an answer stored by an earlier version keeps
-        # its number.
+        # Links name the question, so the row is never replaced by another one: the same answer
+        # stored twice (two identical jobs in flight) keeps the first row, an answer stored by
+        # an earlier version keeps its number, and only a better answer to a provisional one
+        # changes the report in place.
         with self._write_lock:
             try:
-                self._write.execute(
+                inserted = self._write.execute(
                     "INSERT INTO results (puzzle, solver, instance, status, report, created, key)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle, solver, instance) DO NOTHING",
                     (*question, report["status"], json.dumps(report), time.time(),
-                     answer_key(*question)))
+                     answer_key(*question))).rowcount
+                if not inserted:
+                    self._improve(question, report)
                 row = self._write.execute(
                     "SELECT rowid, key FROM results WHERE puzzle=? AND solver=? AND instance=?",
                     question).fetchone()
             except sqlite3.OperationalError as exc:  # "database is locked" by another process
                 raise StoreBusy(f"SQLite: {exc}") from None
         return (row[1] or str(row[0])) if row else None
+
+    def _improve(self, question: tuple, report: dict) -> None:
+        """Put the better answer in place of a provisional one (see :meth:`put`): a compare and
+        set on the stored text, so a writer that raced this one is never overwritten blindly."""
+        old = self._write.execute(
+            "SELECT report FROM results WHERE puzzle=? AND solver=? AND instance=?",
+            question).fetchone()
+        better = merged(json.loads(old[0]), report) if old else None
+        if better is not None:
+            self._write.execute(
+                "UPDATE results SET status=?, report=? WHERE puzzle=? AND solver=? AND instance=?"
+                " AND report=?", (better["status"], json.dumps(better), *question, old[0]))
 
     def record_job(self, record: dict) -> None:
         with self._write_lock:
@@ -232,6 +249,9 @@ class MemoryAnswerStore(AnswerStore):
         key = answer_key(*question)
         with self._lock:
             if key in self._answers:
+                better = merged(self._answers[key][1], report)
+                if better is not None:
+                    self._answers[key] = (self._answers[key][0], better)
                 return key
             if len(self._answers) >= MEMORY_MAX_ANSWERS:
                 return None

@@ -5,7 +5,9 @@ supervisor of the distributed mode: what the work horse runs, and the web proces
 are in :mod:`engine.jobs.rq_runner`.
 
 It loads the plugins and prepares every solver once, then lets RQ fork a work horse per job
-(the horses inherit the loaded plugins and tables). When Redis cannot be reached it retries
+(the horses inherit the loaded plugins and tables). Meanwhile the big tables are built on this
+machine in a low-priority background process (:mod:`engine.background`); each time one is
+finished the worker loads it before the next fork, so the horses inherit it too. When Redis cannot be reached it retries
 with growing pauses and logs one line per change of state, never one per attempt; it stays the
 same RQ worker across an outage (same name, same running job: see PuzzleWorker). A ``--name``
 that a live worker holds is refused with exit status 2; a stale one is taken over. SIGTERM
@@ -61,12 +63,37 @@ ALIVE_BEAT = 1
 FIRST_PAUSE, LAST_PAUSE = 0.5, 15.0
 
 
+class _Tables:
+    """The background preparer of this worker, and how many of its builds are loaded here."""
+
+    registry: Any = None
+    preparer: Any = None
+    loaded = 0
+
+
+def _load_new_tables() -> None:
+    """Load the tables the background preparer has finished since the last look (in the
+    worker, before it forks a horse: the horses inherit them instead of each reading them)."""
+    preparer = _Tables.preparer
+    if preparer is None:
+        return
+    done = preparer.builds_done()
+    if done == _Tables.loaded:
+        return
+    _Tables.loaded = done
+    from ..solving import prepare_solvers
+    for _ in prepare_solvers(_Tables.registry):  # loads what is on disk now; builds nothing big
+        pass
+
+
 def run_worker(url: str, queue: str, burst: bool = False,
                registry_factory: str = DEFAULT_REGISTRY_FACTORY, prepare: bool = True,
-               name: str | None = None) -> None:
-    """Serve the queue until stopped (or, with ``burst``, until it is empty)."""
+               name: str | None = None, background: bool = True) -> None:
+    """Serve the queue until stopped (or, with ``burst``, until it is empty). ``prepare``:
+    load the solvers' tables first, and (``background``) build the big ones in the background."""
     import redis
 
+    from ..background import BackgroundPreparer
     from ..solving import prepare_solvers
     from .rq_runner import _safe, connect, use_registry
 
@@ -76,6 +103,10 @@ def run_worker(url: str, queue: str, burst: bool = False,
         for done in prepare_solvers(registry):
             if done.error:
                 log.warning("%s solver %r is not prepared: %s", done.puzzle_id, done.solver, done.error)
+    if prepare and background and not burst:
+        _Tables.registry = registry
+        _Tables.preparer = BackgroundPreparer(registry_factory, log_changes=True)
+        _Tables.preparer.start()
     where = _safe(url)
     state, pause = None, FIRST_PAUSE
     worker = None
@@ -106,6 +137,9 @@ def run_worker(url: str, queue: str, burst: bool = False,
                 raise NameClash(str(exc)) from None
     finally:
         _no_orphan(worker)
+        if _Tables.preparer is not None:
+            _Tables.preparer.close()
+            _Tables.preparer = None
 
 
 class _ConnectionState(logging.Filter):
@@ -292,6 +326,7 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
         def fork_work_horse(self, job: RQJob, queue: Queue) -> None:
             import multiprocessing
 
+            _load_new_tables()
             if _rq._LOCAL_KILL_AT is None:  # the horse's side of it lives beside perform()
                 _rq._LOCAL_KILL_AT = multiprocessing.Value("d", 0.0, lock=False)
             _rq._LOCAL_KILL_AT.value = 0.0
@@ -493,12 +528,17 @@ def _no_orphan(worker: Worker | None) -> None:
 @click.option("--queue", default=DEFAULT_QUEUE, show_default=True, help="The RQ queue to take jobs from.")
 @click.option("--burst", is_flag=True, help="Exit once the queue is empty.")
 @click.option("--name", default=None, help="The worker's name in RQ (default: a random one).")
-@click.option("--prepare/--no-prepare", default=True, show_default=True,
-              help="Build and load every solver's tables before taking jobs.")
+@click.option("--prepare/--no-prepare", default=True, show_default=True, envvar="PUZZLE_ENGINE_PREPARE",
+              help="Load every solver's tables (building the quick ones) before taking jobs; "
+                   "--no-prepare builds nothing ahead of time.")
+@click.option("--background-prepare/--no-background-prepare", "background", default=True,
+              show_default=True, envvar="PUZZLE_ENGINE_BACKGROUND_PREPARE",
+              help="Meanwhile build the big tables on this machine in one low-priority process "
+                   "(not with --burst); jobs use each one once it is finished.")
 @click.option("--registry-factory", default=DEFAULT_REGISTRY_FACTORY, show_default=True, hidden=True,
               help="module:function that returns the plugin registry (for tests).")
 def worker_command(redis_url: str | None, queue: str, burst: bool, name: str | None, prepare: bool,
-                   registry_factory: str) -> None:
+                   background: bool, registry_factory: str) -> None:
     """Run a solve worker on RQ (Redis): many of them, on many machines, serve `puzzle serve --redis`."""
     if not redis_url:
         raise click.UsageError("give the Redis URL with --redis or $PUZZLE_ENGINE_REDIS")
@@ -511,4 +551,4 @@ def worker_command(redis_url: str | None, queue: str, burst: bool, name: str | N
                         format=f"%(asctime)s worker {os.getpid()}: %(message)s")
     logging.getLogger("rq").setLevel(logging.WARNING)
     run_worker(redis_url, queue, burst=burst, registry_factory=registry_factory, prepare=prepare,
-               name=name)
+               name=name, background=background)

@@ -80,9 +80,7 @@ def judge_for(state: PegInstance, *, wait: bool = True) -> Judge | None:
         judge = _judges.get(key)
         if judge is not None:
             _judges.move_to_end(key)
-            large = tables.cache_path(judge.problem, tables.LARGE_POSITIONS)
-            if (judge.compiled and judge.positions < tables.LARGE_POSITIONS
-                    and key not in _building and table_cache().appeared(large)):
+            if judge.compiled and key not in _building and _newer_files(judge):
                 _start_build(key, state)  # this judge answers until the new one is ready
             return judge
         thread = _building.get(key)
@@ -96,6 +94,22 @@ def judge_for(state: PegInstance, *, wait: bool = True) -> Judge | None:
     with _judges_lock:
         judge = _judges.get(key)
     return judge or Judge(state)  # a failed background build: raise here
+
+
+def _watched(judge: Judge) -> list:
+    """The files whose arrival makes a better judge: the large table (for a judge on the small
+    one) and the opening book, which ``puzzle pegs table`` writes last, after the table, its
+    pagoda library and filter, so a judge that loaded the large table early loads them too."""
+    watched = [judge._book_path()]
+    if judge.positions < tables.LARGE_POSITIONS:
+        watched.append(tables.cache_path(judge.problem, tables.LARGE_POSITIONS))
+    return watched
+
+
+def _newer_files(judge: Judge, every: float | None = None) -> bool:
+    """Whether a file of :func:`_watched` was written since the judge was built (a stat every
+    few seconds at most: :meth:`engine.TableCache.appeared`)."""
+    return any([table_cache().appeared(path, every) for path in _watched(judge)])
 
 
 def building(state: PegInstance) -> bool:
@@ -130,6 +144,7 @@ def _build(key: tuple, state: PegInstance, preset: bool) -> None:
         with _judges_lock:
             _building.pop(key, None)
             if judge is not None:
+                _newer_files(judge, every=0)  # what is on disk now is in it: look from here on
                 _judges[key] = judge
                 _judges.move_to_end(key)
                 while len(_judges) > MAX_JUDGES:

@@ -107,11 +107,13 @@ class BoundedSolver(Solver):
                 return True    # works without them, with a looser bound
             short = pdb_compact.shortfall(5, 5, part)
             if short is not None:
+                # Said in words where the background builds are shown (engine.background).
+                ctx.progress(force=True, tables="the 24-puzzle", skipped=short)
                 pdb_file.log.warning("warning: the 5x5 tables are not built (%s); 5x5 answers "
                                      "get looser bounds", short)
                 return True
             progress = lambda d, t, p: ctx.progress(phase="building pattern database", done=d,
-                                                    total=t, pattern=p)
+                                                    total=t, pattern=p, tables="the 24-puzzle")
             return pdb_compact.get_tables(5, 5, part, True, progress, ctx.should_stop) is not None
         except pdb.BuildCancelled:
             return False

@@ -129,12 +129,15 @@ class OptimalSolver(Solver):
         try:
             if big_builds:
                 for rows, cols in small_boards.PREPARED_SHAPES:
-                    small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
+                    small_boards.get_tables(rows, cols, _build_progress(ctx, f"the {rows}x{cols} boards"),
+                                            ctx.should_stop)
                 short = pdb_compact.shortfall(4, 4, self.partition78)
                 if short is None:
                     tables = pdb_compact.get_tables(4, 4, self.partition78, True,
-                                                    _build_progress(ctx), ctx.should_stop)
+                                                    _build_progress(ctx, FIFTEEN), ctx.should_stop)
                     return tables is not None
+                # Said in words where the background builds are shown (engine.background).
+                ctx.progress(force=True, tables=FIFTEEN, skipped=short)
                 pdb_file.log.warning("warning: the 7-8 tables are not built (%s); the 6-6-3 "
                                      "tables are used instead", short)
             elif pdb_compact.get_tables(4, 4, self.partition78, build=False) is not None:
@@ -276,8 +279,16 @@ def small_tables_note(rows: int, cols: int) -> str:
             f"{max(5, round(small_boards.BUILD_MARGIN * seconds) + 1)} s or more")
 
 
-def _build_progress(ctx: SolveContext):
+#: What the 7-8 tables are for, in the words of a progress report (``tables``).
+FIFTEEN = "the 15-puzzle"
+
+
+def _build_progress(ctx: SolveContext, tables: str | None = None):
+    """A build's progress as the context's reports; ``tables`` names what they are for (shown
+    by the background preparer: "Faster tables for the 15-puzzle: building, 43%")."""
+    named = {"tables": tables} if tables else {}
+
     def progress(done: int, total: int, pattern: str) -> None:
         ctx.progress(phase="building pattern database", done=done, total=total,
-                     pattern=pattern)
+                     pattern=pattern, **named)
     return progress

@@ -118,8 +118,8 @@ def shortfall(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> str |
     need_mem = max(build_bytes(rows, cols, p) for p in missing)
     mem = available_memory()
     if mem is not None and mem < need_mem + (256 << 20):
-        return (f"building needs about {need_mem / 2**30:.1f} GiB of memory and "
-                f"{mem / 2**30:.1f} GiB is available")
+        return (f"not enough memory (the build needs about {need_mem / 2**30:.1f} GiB, "
+                f"{mem / 2**30:.1f} GiB is available)")
     need_disk = sum(file_bytes(rows, cols, p) for p in missing)
     try:
         d = cache_dir()
@@ -128,8 +128,8 @@ def shortfall(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> str |
     except OSError:
         disk = None
     if disk is not None and disk < need_disk + (64 << 20):
-        return (f"the tables need {need_disk / 2**20:.0f} MiB of disk in {cache_dir()} and "
-                f"{disk / 2**20:.0f} MiB is free")
+        return (f"not enough disk in {cache_dir()} (the tables need {need_disk / 2**20:.0f} MiB, "
+                f"{disk / 2**20:.0f} MiB is free)")
     return None
 
 
@@ -240,7 +240,9 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]], build: 
     and saved (only if ``build``; otherwise None when a table is missing).
 
     ``progress(done, total, pattern_text)`` reports building; :class:`BuildCancelled` if
-    ``should_stop`` says stop (finished patterns stay saved).
+    ``should_stop`` says stop (finished patterns stay saved). Without ``build``, a partition
+    with a file missing costs a look at the disk, not a load of the others: solvers ask on
+    every solve, so a table that another process finishes later is used from then on.
     """
     if rows != cols:
         raise ValueError("compact pattern databases are for square boards")
@@ -252,6 +254,8 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]], build: 
         if sorted(t for p in partition for t in p) != list(range(1, n)):
             raise ValueError("a partition must cover every tile exactly once")
         patterns = table_patterns(rows, cols, key[2])
+        if not build and not all(pattern_path(rows, cols, p).exists() for p in patterns):
+            return None
         total = sum(placements(n, len(p)) for p in patterns)
         before = 0
         tables = []
