@@ -58,7 +58,7 @@ def served(tmp_path):
 
 
 def _validate(client, remote="127.0.0.1"):
-    return client.post(f"/api/pegs/validate", json={"instance": PEGS},
+    return client.post("/api/pegs/validate", json={"instance": PEGS},
                        environ_base={"REMOTE_ADDR": remote})
 
 
