@@ -116,6 +116,11 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
         click.echo("Building the big solver tables in the background (--no-background-prepare: off); "
                    "the gallery shows how far")
     click.echo(f"Serving the puzzle engine on http://{host}:{port}/ (Ctrl+C to stop)")
+    import signal
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        # A SIGTERM (systemd, docker stop) stops the server the way Ctrl+C does: through the
+        # `finally` below, which stops the editor process, the background builds and the workers.
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         server.run()
     finally:
@@ -123,6 +128,10 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
             editor.close()
         preparing.stop(app)
         jobs.close()
+
+
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(0)
 
 
 @click.command("serve")

@@ -143,9 +143,20 @@ def _name_process(name: bytes) -> None:
         pass
 
 
+def _watch_parent(parent: int) -> None:
+    """End this process when its parent is gone (killed without a chance to stop it): an
+    orphaned child would hold the server's output open and serve a socket nobody reads."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
 def _child_main(socket_path: str, config: dict, threads: int) -> None:
     """The child: the same app, serving the editor's requests on a Unix socket."""
     import waitress
+
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="parent-watch",
+                     daemon=True).start()
 
     from . import create_app
 
@@ -167,7 +178,9 @@ class EditorProcess:
         self.threads = threads
         self.request_seconds = request_seconds
         self.shares = CpuShares(cpu_per_client, window)
-        self._folder = Path(tempfile.mkdtemp(prefix="puzzle-editor-"))
+        # A Unix socket's path may have at most 107 bytes: under /tmp, not a long $TMPDIR.
+        short = "/tmp" if os.path.isdir("/tmp") and os.access("/tmp", os.W_OK) else None
+        self._folder = Path(tempfile.mkdtemp(prefix="puzzle-editor-", dir=short))
         self.socket_path = str(self._folder / "editor.sock")
         self.config.update(CLIENT_HEADER=CLIENT_HEADER, EDITOR_CHILD=True, JOB_WORKERS=1,
                            PREPARE_SOLVERS=False,

@@ -97,5 +97,7 @@ class TablesNow:
 
     def stale(self, report: dict) -> bool:
         """Whether a stored ``report`` should be solved again: provisional, and found with
-        other tables than the workers have now."""
-        return provisional(report) and report.get(TABLES_FIELD, "") != self.current()
+        other tables than the workers have now. An answer stored without the stamp (by a
+        version before it, or put there by hand) is kept: which tables found it is unknown."""
+        return (provisional(report) and TABLES_FIELD in report
+                and report[TABLES_FIELD] != self.current())

@@ -126,7 +126,7 @@ def expand_level(keys, counts, need, to, flip, weights, delta, bound, hkeys, hco
     npag = weights.shape[0]
     require(delta.shape == (npag, jumps) and bound.shape[0] >= npag, k,
             f"pagoda arrays {weights.shape}, {delta.shape}, {bound.shape} for {jumps} jumps")
-    if keys.shape[0]:
+    if keys.shape[0] and npag:  # no pagodas: a placeholder array the kernel never reads
         n = max(int(keys.max()).bit_length(), 1)
         _board(k, n, ("weights", weights))
 

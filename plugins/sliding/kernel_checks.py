@@ -61,8 +61,14 @@ def dense_tables(kernel: str, n: int, t) -> None:
     ``n ** k`` entries for its ``k`` tiles (the largest index is below that), all inside
     ``table``."""
     per_tile(kernel, n, pat=t.pat, pw=t.pw, mpat=t.mpat, mpw=t.mpw, refl=t.refl)
-    for p, tiles in enumerate(t.partition):
-        end = int(t.offs[p]) + n ** len(tiles)
+    # The tiles of each pattern, from the per-tile ids: the normal lookup's (``pat``) or the
+    # second one's (``mpat``: the reflection's, or the second partition's of the small boards).
+    partition = getattr(t, "partition", None)
+    pat, mpat = np.asarray(t.pat)[1:], np.asarray(t.mpat)[1:]  # tile 0, the blank, is no pattern's
+    for p in range(len(t.offs)):
+        tiles = len(partition[p]) if partition is not None else \
+            max(int(np.count_nonzero(pat == p)), int(np.count_nonzero(mpat == p)))
+        end = int(t.offs[p]) + n ** tiles
         require(end <= t.table.shape[0], kernel,
                 f"pattern {p} ends at {end}, past its table of {t.table.shape[0]}")
 
