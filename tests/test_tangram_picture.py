@@ -9,19 +9,18 @@ import random
 import subprocess
 import sys
 import zlib
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
+# The bench's own generator, imported as bench.tangram_pictures: putting bench/ itself first on
+# sys.path would let bench/web.py hide the web package from processes spawned later.
+from bench.tangram_pictures import draw, same_figure  # noqa: E402
 from engine import InputError
 from plugins.tangram.figures import PRESETS
 from plugins.tangram.picture import MAX_BYTES, PictureError
 from plugins.tangram.silhouette import parse_silhouette
 from plugins.tangram.trace import trace_picture
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from tangram_pictures import draw, same_figure  # noqa: E402  (the bench's own generator)
 
 PUZZLE = [sys.executable, "-m", "engine.cli"]
 
