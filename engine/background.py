@@ -25,7 +25,6 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import shutil
 import signal
 import threading
 from dataclasses import asdict, dataclass, replace
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .paths import cache_dir
+from .resources import available_memory, free_disk
 
 log = logging.getLogger("puzzle_engine.background")
 
@@ -88,24 +88,11 @@ def room(directory: Path | None = None) -> str | None:
     if memory is not None and memory < MIN_MEMORY:
         return f"not enough memory ({_gb(memory)} free, needs at least {_gb(MIN_MEMORY)})"
     folder = directory or cache_dir()
-    probe = next((p for p in (folder, *folder.parents) if p.exists()), Path("/"))
-    try:
-        disk = shutil.disk_usage(probe).free
-    except OSError:
+    disk = free_disk(folder)
+    if disk is None:
         return None
     if disk < MIN_DISK:
         return f"not enough disk in {folder} ({_gb(disk)} free, needs at least {_gb(MIN_DISK)})"
-    return None
-
-
-def available_memory() -> int | None:
-    """MemAvailable from /proc/meminfo in bytes (None where unknown)."""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
     return None
 
 

@@ -24,11 +24,12 @@ import os
 import queue
 from concurrent.futures import ThreadPoolExecutor, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from numba import njit
+
+from engine import available_memory
 
 from .pdb import BuildCancelled, board_masks, flood_region, placements
 from .ranking import (
@@ -384,12 +385,3 @@ def build_bytes(rows: int, cols: int, pattern: Sequence[int], threads: int = 1) 
     return (2 + threads) * size + size // 2
 
 
-def available_memory() -> int | None:
-    """MemAvailable from /proc/meminfo in bytes (None where unknown)."""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
