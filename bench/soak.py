@@ -4,6 +4,7 @@
     .venv/bin/python bench/soak.py --clients 16 --seconds 60
     .venv/bin/python bench/soak.py --adversarial --seconds 40   # quiet baseline, then attack
     .venv/bin/python bench/soak.py --adversarial --no-editor-process   # the same, one process
+    .venv/bin/python bench/soak.py --refusal-cost   # CPU of one 429, through Flask and kept
 
 Starts `puzzle serve` on a free localhost port (with a deliberately misbehaving plugin added,
 tests/rogue.py, whose "sleeper" solver ignores its deadline: the runaways), then runs clients
@@ -504,8 +505,47 @@ def adversarial(seconds: float, workers: int, editor_process: bool = True) -> No
     print(f"editor requests stopped at their time bound: {len(stopped)} {stopped[:2]}")
 
 
+def refusal_cost(count: int = 3000) -> None:
+    """Microseconds of one refused editor request: through Flask, and kept by web.refusals."""
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]  # bench/web.py is not web
+    sys.path.insert(0, str(Path(here).parent))
+    from flask import Flask
+    from werkzeug.test import EnvironBuilder
+
+    from web import errors, refusals
+    from web.clients import Busy
+
+    app = Flask("refusal-cost")
+
+    @app.post("/api/<puzzle>/validate")
+    def validate(puzzle):
+        raise Busy("your editor requests used 20 CPU-seconds; try again in 30 s", retry_after=30,
+                   lasting=True)
+
+    errors.install(app)
+    refusals.install(app)
+    template = EnvironBuilder(path="/api/sliding/validate", method="POST", json={}).get_environ()
+    body = template["wsgi.input"].read()
+
+    def run(addresses) -> float:
+        import io
+        began = time.perf_counter()
+        for address in addresses:
+            environ = dict(template, REMOTE_ADDR=address, **{"wsgi.input": io.BytesIO(body)})
+            list(app(environ, lambda status, headers, exc_info=None: None))
+        return (time.perf_counter() - began) / len(addresses) * 1e6
+
+    fresh = run([f"10.{i // 62500}.{i // 250 % 250}.{i % 250}" for i in range(count)])  # all new
+    kept = run(["10.255.0.1"] * count)
+    print(f"one refused editor request: {fresh:.0f} us through Flask, {kept:.0f} us kept "
+          f"by web.refusals ({count} each, this process, one thread)")
+
+
 if __name__ == "__main__":
-    if "--adversarial" in sys.argv:
+    if "--refusal-cost" in sys.argv:
+        refusal_cost()
+    elif "--adversarial" in sys.argv:
         ap = argparse.ArgumentParser(description="the adversarial mix: a quiet baseline, then an attack")
         ap.add_argument("--adversarial", action="store_true")
         ap.add_argument("--seconds", type=float, default=40)

@@ -8,6 +8,7 @@ shows whether a runner gives the check its own time. Worker processes load
 
 from __future__ import annotations
 
+import os
 import time
 
 from pairs_toy import Pairs, PairsPlugin
@@ -45,6 +46,22 @@ class Hasty(Solver):
         return Solved(moves)
 
 
+class Priority(Solver):
+    """Hasty's sweep without the wait, reporting the worker's ``nice`` value in its stats."""
+
+    puzzle_id = "slowpairs"
+    name = "priority"
+
+    def solve(self, instance, ctx):
+        bits, moves = list(instance), []
+        for k in range(len(bits) - 1):
+            if bits[k]:
+                bits[k] ^= 1
+                bits[k + 1] ^= 1
+                moves.append(str(k))
+        return Solved(moves, stats={"nice": os.nice(0)})
+
+
 class _SlowPlugin:
     @hookimpl
     def register_puzzles(self, register):
@@ -53,6 +70,7 @@ class _SlowPlugin:
     @hookimpl
     def register_solvers(self, register):
         register(Hasty())
+        register(Priority())
 
 
 def jobs_registry() -> Registry:

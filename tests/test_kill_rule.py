@@ -129,3 +129,21 @@ def test_a_solver_that_ignores_its_deadline_is_killed_after_limit_and_grace(whic
     status, moves = _run(which, request, "pairs", "0110", "stubborn")
     assert status == "gave_up" and moves is None
     assert time.monotonic() - started >= TIME_LIMIT + GRACE
+
+
+def test_pool_workers_yield_the_cores_to_the_web_process():
+    """Solves run a few nice steps below the process that serves the pages (engine.jobs.local),
+    so a page or an editor request is not kept waiting behind two busy solvers on two cores."""
+    from engine.jobs import LocalProcessRunner
+    from engine.jobs.local import SOLVER_NICE
+
+    runner = LocalProcessRunner(workers=1, grace=GRACE, registry_factory=JOBS_FACTORY)
+    try:
+        job = runner.submit(JobRequest("slowpairs", "priority", "11", TIME_LIMIT))
+        give_up = time.monotonic() + 60
+        while not job.done and time.monotonic() < give_up:
+            time.sleep(0.05)
+        assert job.status == "solved"
+        assert job.result["stats"]["nice"] == min(19, os.nice(0) + SOLVER_NICE)
+    finally:
+        runner.close()

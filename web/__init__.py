@@ -143,7 +143,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, bundles, clients, embed, errors, pages, preparing
+    from . import api, bundles, clients, embed, errors, pages, preparing, refusals
     preparing.make(app, app.config.get("REGISTRY_FACTORY") or DEFAULT_REGISTRY_FACTORY)
     app.jinja_env.globals["preparing_status"] = preparing.status
     errors.install(app)
@@ -158,6 +158,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(preparing.bp)
     app.register_blueprint(embed.bp)  # before pages: /embed.js is not a puzzle called "embed.js"
     app.register_blueprint(pages.bp)
+    refusals.install(app)  # a client just refused for its share is answered before Flask
     return app
 
 

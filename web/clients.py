@@ -39,22 +39,31 @@ HEAVY_ENDPOINTS = frozenset({
 def client_of() -> str | None:
     """The current request's client: the configured header's last entry, else the remote
     address (None when neither is known, as in some test set-ups: no share is applied)."""
-    header = current_app.config.get("CLIENT_HEADER")
+    return client_from_environ(request.environ, current_app.config.get("CLIENT_HEADER"))
+
+
+def client_from_environ(environ: dict, header: str | None) -> str | None:
+    """:func:`client_of` for a WSGI environ (``header``: the configured ``CLIENT_HEADER``)."""
     if header:
-        value = request.headers.get(header, "")
+        value = environ.get("HTTP_" + header.upper().replace("-", "_"), "")
         last = value.rsplit(",", 1)[-1].strip()
         if last:
             return last[:MAX_CLIENT_CHARS]
-    return request.remote_addr or None
+    return environ.get("REMOTE_ADDR") or None
 
 
 class Busy(Exception):
-    """Too many heavy requests in flight (for everyone, or for this client): a 429."""
+    """Too many heavy requests in flight (for everyone, or for this client): a 429.
 
-    def __init__(self, message: str, retry_after: int = 1):
+    ``lasting``: any request of this client to this endpoint would be refused the same way until
+    ``retry_after`` (its CPU budget is spent), so :mod:`web.refusals` may repeat the answer
+    without the app. Not so for requests in flight: one may end a moment later."""
+
+    def __init__(self, message: str, retry_after: int = 1, lasting: bool = False):
         super().__init__(message)
         self.message = message
         self.retry_after = retry_after
+        self.lasting = lasting
 
 
 class HeavyGate:

@@ -17,6 +17,7 @@ from engine.tablecache import KEEP_AFTER_ENV
 
 from . import preparing
 from .editor_view import KEEP_TABLES_AFTER
+from .quiet_logs import quiet_waitress_queue
 
 
 def prepare_first() -> None:
@@ -108,6 +109,7 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     if redis:
         click.echo("Jobs run on the RQ queue in Redis: start `puzzle worker --redis URL` to solve them")
     logging.basicConfig()  # waitress's own log lines, as waitress.serve would
+    quiet_waitress_queue()
     server = waitress.create_server(app, host=host, port=port, ident="puzzle-engine",
                                     **waitress_options(threads, connection_limit, channel_timeout))
     # Listening now: the big tables are built after this, in the background, so the first

@@ -98,7 +98,7 @@ class CpuShares:
                     break
         raise Busy(f"your editor requests used {total:.0f} CPU-seconds in the last "
                    f"{self.window:.0f} s, the most one visitor may; try again in "
-                   f"{max(1, round(wait))} s", retry_after=max(1, round(wait)))
+                   f"{max(1, round(wait))} s", retry_after=max(1, round(wait)), lasting=True)
 
     def add(self, client: str | None, cpu: float) -> None:
         if cpu > 0:

@@ -17,6 +17,7 @@ from engine.jobs import JobNotFound, JobsUnavailable, QueueFull, TooManyJobs
 
 from .clients import Busy
 from .editor_process import RequestTooLong
+from .refusals import MARK_HEADER
 
 
 def _wants_json() -> bool:
@@ -74,11 +75,16 @@ def install(app) -> None:
     @app.errorhandler(TooManyJobs)
     def _too_many_jobs(exc: TooManyJobs):
         # This client's share of the queue is used up (others may still queue): 429, not 503.
+        # Not kept by web.refusals: a stored answer is still given to this client at once.
         return error_response(exc.message, 429, headers={"Retry-After": str(exc.retry_after)})
 
     @app.errorhandler(Busy)
     def _busy(exc: Busy):
-        return error_response(exc.message, 429, headers={"Retry-After": str(exc.retry_after)})
+        headers = {"Retry-After": str(exc.retry_after)}
+        if exc.lasting:  # the client's CPU budget is spent: any editor request of it would be
+            # refused the same way until Retry-After, so web.refusals repeats it without the app
+            headers[MARK_HEADER] = "1"
+        return error_response(exc.message, 429, headers=headers)
 
     @app.errorhandler(RequestTooLong)
     def _too_long(exc: RequestTooLong):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import logging
 import math
 import multiprocessing
 import multiprocessing.connection
+import os
 import queue
 import signal
 import threading
@@ -40,6 +42,10 @@ from .model import (
 
 log = logging.getLogger("engine.jobs")
 
+#: How much a solver worker yields to the web process (``nice`` increment): the solvers keep
+#: every idle cycle, and a page or an editor request gets the core first when it needs it.
+SOLVER_NICE = 5
+
 
 class _CancelFlag:
     """A cancel flag in shared memory: one byte the parent sets and the worker reads.
@@ -71,6 +77,10 @@ def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: s
     parent sets.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's business
+    # A solve is throughput, a page is latency: with as many solvers as cores, solvers at the
+    # same priority made every cheap request of the web process wait for a time slice.
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(SOLVER_NICE)
     from ..solving import prepare_solvers  # the child starts from a fresh interpreter
 
     try:
