@@ -11,6 +11,7 @@ and time p50 / p95 for reading and for reading plus solving.
 
     .venv/bin/python bench/tangram_pictures.py --figures 100 --sizes 128 256 512
     .venv/bin/python bench/tangram_pictures.py --contours opencv   # OpenCV instead of scikit-image
+    .venv/bin/python bench/tangram_pictures.py --random-only --coloured all --figure-seed 5000
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ PALETTE = [(230, 57, 70), (244, 162, 97), (233, 196, 106), (42, 157, 143), (38, 
            (58, 134, 255)]
 
 
-def figures(count: int, seed: int = 1000) -> list[tuple[str, Silhouette, list | None]]:
+def figures(count: int, seed: int = 1000, presets: bool = True) -> list[tuple[str, Silhouette, list | None]]:
     """(name, exact figure, the pieces that make it or None): the presets, then random ones."""
-    out: list[tuple[str, Silhouette, list | None]] = [(n, parse_silhouette(t), None) for n, t in PRESETS.items()]
+    out: list[tuple[str, Silhouette, list | None]] = \
+        [(n, parse_silhouette(t), None) for n, t in PRESETS.items()] if presets else []
     k = 0
     while len(out) < count:
         sil, pieces = random_assembly(seed + k, {"slide": "0.3", "touch": "0.15", "hole": "0.2"})
@@ -177,14 +179,14 @@ def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
                for t in range(4) for m in (False, True))
 
 
-def run(size: int, figs, seed: int, verbose: bool = False):
+def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None):
     from plugins.tangram.trace import trace_picture
     solver = ExactSolver()
     rng = random.Random(seed * 1000 + size)
     solved = exact = 0
     t_read, t_all = [], []
     for name, sil, pieces in figs:
-        data = draw(sil, size, rng, pieces=pieces)
+        data = draw(sil, size, rng, pieces=pieces, coloured=coloured)
         t0 = time.perf_counter()
         try:
             got = parse_silhouette(trace_picture(data).text)
@@ -236,15 +238,22 @@ def main() -> None:
     ap.add_argument("-v", action="store_true", help="list the failures")
     ap.add_argument("--contours", choices=["skimage", "opencv"], default="skimage",
                     help="the contour library (opencv-python-headless must be installed for opencv)")
+    ap.add_argument("--random-only", action="store_true", help="no presets, only random figures")
+    ap.add_argument("--coloured", choices=["some", "all", "none"], default="some",
+                    help="random figures drawn as coloured pieces with dividing lines (some: 30%%)")
+    ap.add_argument("--figure-seed", type=int, default=1000, help="the first random figure's seed")
     args = ap.parse_args()
     if args.contours == "opencv":
         use_opencv()
-    figs = figures(args.figures)
-    print(f"{len(figs)} figures per size (presets and random ones; JPEG 60, blur, noise, any turn)")
+    figs = figures(args.figures, args.figure_seed, presets=not args.random_only)
+    kinds = "random ones" if args.random_only else "presets and random ones"
+    print(f"{len(figs)} figures per size ({kinds}, coloured pieces: {args.coloured}; "
+          f"JPEG 60, blur, noise, any turn)")
     print(f"{'size':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
           f"{'+solve p50':>10} {'+solve p95':>10}")
     for size in args.sizes:
-        solved, exact, tr, ta = run(size, figs, args.seed, args.v)
+        solved, exact, tr, ta = run(size, figs, args.seed, args.v,
+                                    {"some": None, "all": True, "none": False}[args.coloured])
         n = len(figs)
         print(f"{size:6d} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
               f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s", flush=True)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import ndimage
 from skimage import measure
+from skimage.morphology import skeletonize
 
 from engine import InputError
 
@@ -39,6 +40,13 @@ SIMPLIFY_UNITS = 0.02
 #: Most rings traced (a tangram figure has a few; hundreds mean a photo of something else).
 MAX_RINGS = 24
 _H = math.sqrt(0.5)
+#: Bridged dividing lines count when their skeleton is this many times the square root of the
+#: figure's area in pixels (the seven pieces' inner edges are about 4 times it; a filled point
+#: contact is a speck).
+LINE_LENGTH_SHARE = 0.5
+#: A notch left by a dividing line is at most this many times ``short`` deep and wide: the line
+#: is drawn across each piece's own corner, so its mouth is wider than a rounded corner.
+NOTCH = 1.5
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,7 @@ def outlines(fig: Figure) -> list[FloatRing]:
     level = fig.level
     size = max(3, round(0.012 * max(level.shape)))
     closed = ndimage.grey_closing(level, size=(size, size))
+    grow = dividing_line_inset(level, closed, fig.threshold) / fig.zoom
     low = float(min(closed.min(), fig.threshold)) - 1.0
     padded = np.pad(closed, 1, constant_values=low)  # so outlines touching the border close
     contours = measure.find_contours(padded, fig.threshold)
@@ -91,10 +100,57 @@ def outlines(fig: Figure) -> list[FloatRing]:
     out = []
     for r in kept:
         pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
-                      short=max(4.0, 0.15 * unit), reach=max(8.0, 0.35 * unit))
+                      short=max(4.0, 0.15 * unit) * (NOTCH if grow > 0 else 1.0),
+                      reach=max(8.0, 0.35 * unit))
+        if len(pts) >= 3 and grow > 0:
+            pts = offset(pts, grow, closed > fig.threshold, fig.zoom)
         if len(pts) >= 3:
             out.append(pts)
     return out
+
+
+def dividing_line_inset(level: np.ndarray, closed: np.ndarray, threshold: float) -> float:
+    """How far (working pixels) the outline of a picture of coloured pieces lies inside the
+    figure's true edge, 0 for a plain silhouette.
+
+    Dividing lines in the ground's colour are drawn over the pieces' edges, so each piece is
+    smaller by half a line's width, at the figure's outer edge too: the figure then reads a
+    few per cent small, which is enough to be read at the wrong scale. The closing bridges
+    the lines inside the figure; their width is the bridged area over its skeleton's length,
+    and the outline is half of that inside. Bridged specks at point contacts are not lines:
+    lines are counted only when their skeleton is long against the figure's size."""
+    inside = level > threshold
+    bridged = (closed > threshold) & ~inside
+    count = int(bridged.sum())
+    if count == 0:
+        return 0.0
+    length = int(skeletonize(bridged).sum())
+    if length < LINE_LENGTH_SHARE * math.sqrt(max(1, int(inside.sum()))):
+        return 0.0
+    return count / length / 2
+
+
+def offset(ring: FloatRing, distance: float, figure: np.ndarray, zoom: float) -> FloatRing:
+    """The polygon with every edge moved ``distance`` picture pixels away from the figure
+    (``figure``: the closed working mask, to tell the sides apart), corners re-met."""
+    n = len(ring)
+    lines = []
+    for k in range(n):
+        (x0, y0), (x1, y1) = ring[k], ring[(k + 1) % n]
+        dx, dy = x1 - x0, y1 - y0
+        norm = math.hypot(dx, dy) or 1.0
+        nx, ny = dy / norm, -dx / norm
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        probe = max(2.0, 2 * distance) / 1  # a little way out on this side
+        row, col = round((my + ny * probe) * zoom), round((mx + nx * probe) * zoom)
+        if 0 <= row < figure.shape[0] and 0 <= col < figure.shape[1] and figure[row, col]:
+            nx, ny = -nx, -ny  # that side is the figure: move the other way
+        lines.append((np.array([x0 + nx * distance, y0 + ny * distance]), np.array([dx, dy]) / norm))
+    out = []
+    for k in range(n):
+        p = _meet(lines[k - 1], lines[k])
+        out.append(p if p is not None else lines[k][0])
+    return [(float(x), float(y)) for x, y in out]
 
 
 def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -155,8 +211,18 @@ def sharpen(contour: np.ndarray, tolerance: float, short: float, reach: float) -
         m = len(lines)
         lengths = [float(np.hypot(*(pts[(k + 1) % m] - pts[k]))) for k in range(m)]
         for k in sorted(range(m), key=lambda k: lengths[k]):
-            if lengths[k] >= short:
+            if lengths[k] >= NOTCH * short:
                 break
+            if _one_line(lines[k - 1], lines[(k + 1) % m], 3 * tolerance):
+                # a jog between two stretches of one edge (a dividing line ends there)
+                for i in sorted([k, (k + 1) % m], reverse=True):
+                    del lines[i]
+                    del ends[i]
+                pts = corners()
+                changed = True
+                break
+            if lengths[k] >= short:
+                continue
             p = _meet(lines[k - 1], lines[(k + 1) % m])
             mid = (pts[k] + pts[(k + 1) % m]) / 2
             if p is not None and np.hypot(*(p - mid)) <= reach:
@@ -165,7 +231,41 @@ def sharpen(contour: np.ndarray, tolerance: float, short: float, reach: float) -
                 pts = corners()
                 changed = True
                 break
+    # A dividing line between two coloured pieces that reaches the outline leaves a notch there:
+    # two short edges between lines that are one line (a notch in an edge) or that meet at the
+    # notch (a notch in a corner). Both short edges go.
+    changed = True
+    while changed and len(lines) > 4:
+        changed = False
+        m = len(lines)
+        lengths = [float(np.hypot(*(pts[(k + 1) % m] - pts[k]))) for k in range(m)]
+        for k in sorted(range(m), key=lambda k: lengths[k] + lengths[(k + 1) % m]):
+            if lengths[k] >= NOTCH * short or lengths[(k + 1) % m] >= NOTCH * short:
+                continue
+            before, after = lines[k - 1], lines[(k + 2) % m]
+            mid = pts[(k + 1) % m]
+            gone = [k, (k + 1) % m]
+            if _one_line(before, after, 3 * tolerance):
+                gone.append((k + 2) % m)  # the line after is the line before, continued
+            else:
+                p = _meet(before, after)
+                if p is None or np.hypot(*(p - mid)) > reach:
+                    continue
+            for i in sorted(gone, reverse=True):
+                del lines[i]
+                del ends[i]
+            pts = corners()
+            changed = True
+            break
     return [(float(x), float(y)) for x, y in pts]
+
+
+def _one_line(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], tolerance: float) -> bool:
+    """Whether two fitted lines are one (within 6 degrees, and ``tolerance`` of each other)."""
+    (p, d), (q, e) = a, b
+    if abs(d[0] * e[1] - d[1] * e[0]) > math.sin(math.radians(6)):
+        return False
+    return abs((q[0] - p[0]) * d[1] - (q[1] - p[1]) * d[0]) <= tolerance
 
 
 def _area(ring: FloatRing) -> float:
