@@ -292,16 +292,18 @@ def test_puzzle_uninstall_works_while_other_plugins_break_on_import(venv):
     assert "raises" not in venv.puzzle("plugins").stdout
 
 
-def test_a_plugin_that_needs_another_engine_cannot_change_the_host(venv):
+@pytest.mark.parametrize("name, wants", [("greedy", "==99"), ("backward", "<0.1")],
+                         ids=["upgrade", "downgrade"])
+def test_a_plugin_that_needs_another_engine_cannot_change_the_host(venv, name, wants):
     before = venv.host_state()
-    greedy = scaffold_wheel(venv.wheels, "greedy", "0.1.0", ("puzzle-engine==99",))
+    greedy = scaffold_wheel(venv.wheels, name, "0.1.0", (f"puzzle-engine{wants}",))
     done = venv.puzzle("install", greedy, check=False)
     assert done.returncode == 2, done.stdout + done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("error: puzzle-engine-greedy") and "needs puzzle-engine==99, but this is " \
+    assert last.startswith(f"error: puzzle-engine-{name}") and f"needs puzzle-engine{wants}, but this is " \
         f"puzzle-engine {before.split()[0]} and a plugin may not change the host" in last, last
     assert venv.host_state() == before
-    assert "greedy" not in venv.puzzle("plugins", "--requirements").stdout
+    assert name not in venv.puzzle("plugins", "--requirements").stdout
     done = venv.puzzle("install", "puzzle-engine", check=False)
     assert done.returncode == 2 and "manages plugins, not puzzle-engine itself" in done.stderr
 
@@ -323,6 +325,45 @@ def test_requirements_then_install_r_restores_the_plugin_set(venv, built):
     assert sorted(line.split("#")[0].strip() for line in restored.splitlines()) == pinned
     listing = venv.puzzle("list").stdout
     assert "keeper: Keeper" in listing and "lights_out: Lights Out" in listing
+
+
+def test_a_distribution_without_an_entry_point_is_installed_with_a_warning(venv):
+    plain = wheel(venv.wheels, "plain-helper", "1.0.0", {"plain_helper/__init__.py": "VALUE = 1\n"})
+    done = venv.puzzle("install", plain)
+    assert "installed plain-helper 1.0.0" in done.stdout, done.stdout + done.stderr
+    assert "warning: plain-helper 1.0.0 has no puzzle_engine entry point" in done.stderr, done.stderr
+    assert "plain-helper" not in venv.puzzle("plugins", "--requirements").stdout  # not a plugin
+    venv.puzzle("uninstall", "-y", "plain-helper")
+
+
+@pytest.mark.parametrize("where", ["venv", "uv_venv"], ids=["pip", "uv"])
+def test_upgrade_and_pre_release_options_reach_the_installer(request, where):
+    env: Env = request.getfixturevalue(where)
+    for version in ("0.3.0", "0.4.0", "0.5.0rc1"):
+        scaffold_wheel(env.wheels, "climber", version, (contract_range(),))
+    before = env.host_state()
+    assert "installed puzzle-engine-climber 0.4.0" in env.puzzle("install", "puzzle-engine-climber").stdout
+    done = env.puzzle("install", "--pre", "-U", "puzzle-engine-climber")
+    assert "installed puzzle-engine-climber 0.5.0rc1" in done.stdout, done.stdout + done.stderr
+    assert env.host_state() == before  # -U upgrades what is named, never the host
+    env.puzzle("uninstall", "-y", "puzzle-engine-climber")
+
+
+def test_an_editable_install_of_a_new_plugin_as_the_scaffold_says(venv):
+    # `puzzle new-plugin` ends by telling its author: puzzle install -e PATH, then puzzle check.
+    source = venv.root / "tidy-src"
+    done = venv.puzzle("new-plugin", "tidy", "--dir", source)
+    assert f"puzzle install -e {source}" in done.stdout, done.stdout
+    # The build backend (setuptools) comes from the index through pip's cache.
+    done = venv.puzzle("install", "-e", source, offline=False)
+    assert "plugin tidy registers: puzzle tidy" in done.stdout, done.stdout + done.stderr
+    assert f"-e {source}" in venv.puzzle("plugins", "--requirements").stdout
+    # Editable: a change to the source is what runs, without reinstalling.
+    hooks = source / "puzzle_tidy" / "puzzle.py"
+    assert 'title = "Tidy"' in hooks.read_text(), "the scaffold changed"
+    hooks.write_text(hooks.read_text().replace('title = "Tidy"', 'title = "Tidy, edited"'))
+    assert "tidy: Tidy, edited" in venv.puzzle("list").stdout
+    venv.puzzle("uninstall", "-y", "puzzle-engine-tidy")
 
 
 # -- an environment without pip (`uv tool`, llm#833): `puzzle install` goes through `uv pip` ----
