@@ -19,6 +19,7 @@ from __future__ import annotations
 from importlib import metadata
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
@@ -84,5 +85,15 @@ def incompatibility(dist: metadata.Distribution | None, running: str | None = No
         # A pre-release host still counts as inside ">=0.1": pip's own pre-release rule is for
         # choosing what to install, not for deciding whether what is installed fits.
         if req.specifier and not req.specifier.contains(version, prereleases=True):
-            return f"needs {HOST_DISTRIBUTION}{req.specifier}, this is {running}"
+            return f"needs {HOST_DISTRIBUTION}{readable_range(req.specifier)}, this is {running}"
     return None
+
+
+#: Where each operator goes in :func:`readable_range`: lower bounds, then the rest, then upper.
+_OPERATOR_PLACE = {">": 0, ">=": 0, "~=": 1, "==": 1, "===": 1, "!=": 2, "<=": 3, "<": 3}
+
+
+def readable_range(specifier: SpecifierSet) -> str:
+    """The range as a person writes it, lower bound first: ``>=0.1,<0.2`` (``packaging`` sorts
+    the parts as text, which gives ``<0.2,>=0.1``)."""
+    return ",".join(str(s) for s in sorted(specifier, key=lambda s: (_OPERATOR_PLACE.get(s.operator, 1), str(s))))

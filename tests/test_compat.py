@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 import sys
 import tomllib
 import warnings
@@ -75,7 +74,8 @@ def test_ranges_that_do_not_apply_here_are_ignored_and_a_pre_release_host_fits(t
     dist = metadata.distribution("puzzle-engine-marked")
     assert incompatibility(dist) is None
     _declare(site, "puzzle-engine-marked", "puzzle-engine>=0.1,<0.2")
-    assert incompatibility(dist, running="0.2.0rc1") == "needs puzzle-engine<0.2,>=0.1, this is 0.2.0rc1"
+    # Lower bound first, as the range is written (packaging itself would print "<0.2,>=0.1").
+    assert incompatibility(dist, running="0.2.0rc1") == "needs puzzle-engine>=0.1,<0.2, this is 0.2.0rc1"
     assert incompatibility(dist, running="0.1.1rc1") is None
     assert incompatibility(metadata.distribution("puzzle-engine")) is None  # the built-ins
 
@@ -121,11 +121,13 @@ def test_the_gallery_and_plugins_page_say_what_it_needs(tmp_path):
     try:
         client = app.test_client()
         gallery = client.get("/").get_data(as_text=True)
-        assert re.search(r"Plugin <strong>old</strong> is not loaded: it needs puzzle-engine&lt;0.0.1, "
-                         r"this is 0.1.0\.", gallery), gallery
+        # The requirement is one unbreakable piece: a phone would break it at puzzle-/engine.
+        whole = '<span class="requirement">puzzle-engine&lt;0.0.1</span>'
+        assert f"Plugin <strong>old</strong> is not loaded: it needs {whole}, this is 0.1.0." in gallery, gallery
         assert "failed to load" not in gallery  # it did not fail: it was left out on purpose
         page = client.get("/-/plugins").get_data(as_text=True)
-        assert "Not loaded:</span> it needs puzzle-engine&lt;0.0.1, this is 0.1.0" in page
+        assert f"Not loaded:</span> it needs {whole}, this is 0.1.0" in page
+        assert f"not loaded: it needs {whole}, this is 0.1.0" in page  # the list above the table
     finally:
         app.extensions["puzzle_jobs"].close()
 
@@ -220,3 +222,12 @@ def test_host_version_falls_back_when_run_from_an_uninstalled_tree(monkeypatch):
         raise metadata.PackageNotFoundError(name)
     monkeypatch.setattr(compat.metadata, "version", missing)
     assert Version(host_version()) in Requirement(contract_range()).specifier
+
+
+def test_the_pages_keep_the_whole_range_together_and_escape_the_rest():
+    from web.pages import needs_markup
+
+    assert needs_markup("needs puzzle-engine>=0.1,<0.2, this is 0.2.0") == (
+        'needs <span class="requirement">puzzle-engine&gt;=0.1,&lt;0.2</span>, this is 0.2.0')
+    assert needs_markup("needs puzzle-engine<0.1, this is <b>") == (
+        'needs <span class="requirement">puzzle-engine&lt;0.1</span>, this is &lt;b&gt;')

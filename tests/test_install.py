@@ -7,7 +7,9 @@ dependencies are the only downloads, and every plugin wheel is installed from a 
 
 Then, in that environment: ``puzzle check`` on the built-in puzzles, ``puzzle serve`` answering
 the gallery, an editor page with its scripts and styles and a board SVG, and ``puzzle install``
-/ ``uninstall`` / ``plugins --requirements`` against real pip with toy plugin wheels.
+/ ``uninstall`` / ``plugins --requirements`` against real pip with toy plugin wheels; and in a
+second environment made without pip (as ``uv tool`` makes them), the same commands through
+``uv pip``.
 """
 
 from __future__ import annotations
@@ -93,21 +95,31 @@ def _get(url: str) -> tuple[int, str, str]:
 
 
 class Env:
-    """A fresh virtual environment with the built host installed, and its `puzzle` command."""
+    """A fresh virtual environment with the built host installed, and its `puzzle` command.
 
-    def __init__(self, root: Path, wheels: Path):
-        self.root, self.wheels = root, wheels
+    With ``uv`` (the path of a uv binary) the environment is one without pip, as `uv tool`
+    makes them: `puzzle` finds that uv on PATH and installs through `uv pip`.
+    """
+
+    def __init__(self, root: Path, wheels: Path, uv: Path | None = None):
+        self.root, self.wheels, self.uv = root, wheels, uv
         self.python = root / "venv" / "bin" / "python"
         self.home = root / "home"  # cwd of every command: outside the checkout
         self.home.mkdir()
 
     def env(self, **extra: str) -> dict[str, str]:
+        if self.uv is not None:  # uv on PATH, as it is where a user made the environment with it
+            extra = {"PATH": f"{self.uv.parent}{os.pathsep}{os.environ.get('PATH', '')}", **extra}
         return _clean_env(PUZZLE_ENGINE_CACHE=str(self.root / "cache"),
                           PUZZLE_ENGINE_DATA=str(self.root / "data"), **extra)
 
     def puzzle(self, *args, check=True, offline=True, timeout=600) -> subprocess.CompletedProcess:
-        # Plugin wheels are local files: pip must not look at an index for them (or the host).
-        extra = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(self.wheels)} if offline else {}
+        # Plugin wheels are local files: the installer must not look at an index for them (or
+        # the host). uv reads its own settings, not pip's.
+        extra = {}
+        if offline:
+            extra = ({"UV_NO_INDEX": "1", "UV_FIND_LINKS": str(self.wheels)} if self.uv is not None
+                     else {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(self.wheels)})
         return _run(self.root / "venv" / "bin" / "puzzle", *args, cwd=self.home, env=self.env(**extra),
                     check=check, timeout=timeout)
 
@@ -280,16 +292,18 @@ def test_puzzle_uninstall_works_while_other_plugins_break_on_import(venv):
     assert "raises" not in venv.puzzle("plugins").stdout
 
 
-def test_a_plugin_that_needs_another_engine_cannot_change_the_host(venv):
+@pytest.mark.parametrize("name, wants", [("greedy", "==99"), ("backward", "<0.1")],
+                         ids=["upgrade", "downgrade"])
+def test_a_plugin_that_needs_another_engine_cannot_change_the_host(venv, name, wants):
     before = venv.host_state()
-    greedy = scaffold_wheel(venv.wheels, "greedy", "0.1.0", ("puzzle-engine==99",))
+    greedy = scaffold_wheel(venv.wheels, name, "0.1.0", (f"puzzle-engine{wants}",))
     done = venv.puzzle("install", greedy, check=False)
     assert done.returncode == 2, done.stdout + done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("error: puzzle-engine-greedy") and "needs puzzle-engine==99, but this is " \
+    assert last.startswith(f"error: puzzle-engine-{name}") and f"needs puzzle-engine{wants}, but this is " \
         f"puzzle-engine {before.split()[0]} and a plugin may not change the host" in last, last
     assert venv.host_state() == before
-    assert "greedy" not in venv.puzzle("plugins", "--requirements").stdout
+    assert name not in venv.puzzle("plugins", "--requirements").stdout
     done = venv.puzzle("install", "puzzle-engine", check=False)
     assert done.returncode == 2 and "manages plugins, not puzzle-engine itself" in done.stderr
 
@@ -311,3 +325,89 @@ def test_requirements_then_install_r_restores_the_plugin_set(venv, built):
     assert sorted(line.split("#")[0].strip() for line in restored.splitlines()) == pinned
     listing = venv.puzzle("list").stdout
     assert "keeper: Keeper" in listing and "lights_out: Lights Out" in listing
+
+
+def test_a_distribution_without_an_entry_point_is_installed_with_a_warning(venv):
+    plain = wheel(venv.wheels, "plain-helper", "1.0.0", {"plain_helper/__init__.py": "VALUE = 1\n"})
+    done = venv.puzzle("install", plain)
+    assert "installed plain-helper 1.0.0" in done.stdout, done.stdout + done.stderr
+    assert "warning: plain-helper 1.0.0 has no puzzle_engine entry point" in done.stderr, done.stderr
+    assert "plain-helper" not in venv.puzzle("plugins", "--requirements").stdout  # not a plugin
+    venv.puzzle("uninstall", "-y", "plain-helper")
+
+
+@pytest.mark.parametrize("where", ["venv", "uv_venv"], ids=["pip", "uv"])
+def test_upgrade_and_pre_release_options_reach_the_installer(request, where):
+    env: Env = request.getfixturevalue(where)
+    for version in ("0.3.0", "0.4.0", "0.5.0rc1"):
+        scaffold_wheel(env.wheels, "climber", version, (contract_range(),))
+    before = env.host_state()
+    assert "installed puzzle-engine-climber 0.4.0" in env.puzzle("install", "puzzle-engine-climber").stdout
+    done = env.puzzle("install", "--pre", "-U", "puzzle-engine-climber")
+    assert "installed puzzle-engine-climber 0.5.0rc1" in done.stdout, done.stdout + done.stderr
+    assert env.host_state() == before  # -U upgrades what is named, never the host
+    env.puzzle("uninstall", "-y", "puzzle-engine-climber")
+
+
+def test_an_editable_install_of_a_new_plugin_as_the_scaffold_says(venv):
+    # `puzzle new-plugin` ends by telling its author: puzzle install -e PATH, then puzzle check.
+    source = venv.root / "tidy-src"
+    done = venv.puzzle("new-plugin", "tidy", "--dir", source)
+    assert f"puzzle install -e {source}" in done.stdout, done.stdout
+    # The build backend (setuptools) comes from the index through pip's cache.
+    done = venv.puzzle("install", "-e", source, offline=False)
+    assert "plugin tidy registers: puzzle tidy" in done.stdout, done.stdout + done.stderr
+    assert f"-e {source}" in venv.puzzle("plugins", "--requirements").stdout
+    # Editable: a change to the source is what runs, without reinstalling.
+    hooks = source / "puzzle_tidy" / "puzzle.py"
+    assert 'title = "Tidy"' in hooks.read_text(), "the scaffold changed"
+    hooks.write_text(hooks.read_text().replace('title = "Tidy"', 'title = "Tidy, edited"'))
+    assert "tidy: Tidy, edited" in venv.puzzle("list").stdout
+    venv.puzzle("uninstall", "-y", "puzzle-engine-tidy")
+
+
+# -- an environment without pip (`uv tool`, llm#833): `puzzle install` goes through `uv pip` ----
+
+
+@pytest.fixture(scope="module")
+def uv_venv(built, tmp_path_factory) -> Env:
+    from uv import find_uv_bin  # the `uv` package of the test extras ships the binary
+
+    root = tmp_path_factory.mktemp("fresh-uv")
+    # uv alone in a folder for PATH: the folder it ships in holds the checkout's python too.
+    uv = root / "uv-bin" / "uv"
+    uv.parent.mkdir()
+    uv.symlink_to(find_uv_bin())
+    _run(sys.executable, "-m", "venv", "--without-pip", root / "venv", cwd=root, env=_clean_env())
+    wheels = root / "wheels"
+    wheels.mkdir()
+    env = Env(root, wheels, uv=uv)
+    # The host's dependencies through uv's own cache (kept between runs like pip's); no pip comes in.
+    _run(uv, "pip", "install", "--quiet", "--python", env.python, built["host"], cwd=env.home, env=env.env())
+    return env
+
+
+def test_without_pip_puzzle_install_and_uninstall_go_through_uv(uv_venv, built):
+    no_pip = _run(uv_venv.python, "-c", "import pip", cwd=uv_venv.home, env=uv_venv.env(), check=False)
+    assert no_pip.returncode != 0 and "No module named 'pip'" in no_pip.stderr, no_pip.stderr
+    done = uv_venv.puzzle("install", built["lights_out"])
+    assert "installed puzzle-engine-lights-out 0.1.0" in done.stdout, done.stdout + done.stderr
+    assert re.search(r"plugin lights_out registers: puzzle lights_out, solver lights_out/\w+", done.stdout)
+    # uv's own report (pip says "Successfully installed"): the install went through `uv pip`.
+    assert re.search(r"^ \+ puzzle-engine-lights-out==0\.1\.0\b", done.stderr, re.M), done.stderr
+    assert "lights_out: Lights Out" in uv_venv.puzzle("list").stdout
+    assert uv_venv.puzzle("plugins", "--requirements").stdout.startswith("puzzle-engine-lights-out==0.1.0")
+    done = uv_venv.puzzle("uninstall", "-y", "puzzle-engine-lights-out")
+    assert "uninstalled puzzle-engine-lights-out 0.1.0" in done.stdout, done.stdout + done.stderr
+    assert "lights_out" not in uv_venv.puzzle("list").stdout
+
+
+def test_without_pip_a_plugin_that_needs_another_engine_is_refused_in_uv_s_words(uv_venv):
+    before = uv_venv.host_state()
+    greedy = scaffold_wheel(uv_venv.wheels, "greedy", "0.1.0", ("puzzle-engine==99",))
+    done = uv_venv.puzzle("install", greedy, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: puzzle-engine-greedy") and "needs puzzle-engine==99, but this is " \
+        f"puzzle-engine {before.split()[0]} and a plugin may not change the host" in last, done.stderr
+    assert uv_venv.host_state() == before

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from flask import Blueprint, Response, render_template, request
+from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
 from engine import THUMBNAIL, InputError
@@ -29,6 +31,14 @@ def first_instance_text(puzzle) -> str:
     if presets:
         return next(iter(presets.values()))
     return puzzle.format(puzzle.random(0))
+
+
+@bp.app_template_filter("needs")
+def needs_markup(needs: str) -> Markup:
+    """A plugin's "needs puzzle-engine>=0.1,<0.2, this is 0.2.0", the requirement kept on one
+    line: a browser would otherwise break it at the hyphen of puzzle-engine."""
+    return Markup(re.sub(r"(puzzle-engine\S*?)(?=, |$)", r'<span class="requirement">\1</span>',
+                         str(escape(needs)), count=1))
 
 
 @bp.get("/")
