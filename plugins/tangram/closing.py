@@ -176,28 +176,6 @@ def _step(k: int, la: int, lb: int) -> tuple[int, int, int, int]:
     return (2 * la * sx, 2 * lb * sx, 2 * la * sy, 2 * lb * sy)
 
 
-def _edge_candidates(a: tuple[float, float], b: tuple[float, float], k0: int):
-    """Exact moves for the drawn edge a -> b: (cost, move in 24ths, (k, la, lb)). A short edge
-    may also run along a neighbouring direction: 0.2 units of noise on its ends turn a
-    0.6-unit edge by up to 40 degrees."""
-    vx, vy = b[0] - a[0], b[1] - a[1]
-    drawn = math.hypot(vx, vy)
-    ks = [k0] if drawn > 1.6 else [k0, (k0 + 1) % 8, (k0 - 1) % 8]
-    out = []
-    for k in ks:
-        ux, uy = DIRECTION_STEPS[k]
-        norm = math.hypot(ux, uy)
-        along = (vx * ux + vy * uy) / norm
-        across = abs(vx * uy - vy * ux) / norm
-        if along <= 0.05 or (k != k0 and across > 0.6 * drawn):
-            continue
-        for c, la, lb in candidates(along):
-            err = c - length_cost(la, lb)
-            out.append((math.hypot(err, across) + length_cost(la, lb), _step(k, la, lb), (k, la, lb)))
-    out.sort(key=lambda t: t[0])
-    return out[:PER_EDGE + 2]
-
-
 def noise_level(corners: Sequence[tuple[float, float]], dirs: Sequence[int]) -> float:
     """The drawing's noise per coordinate (units), from how far each edge's far end lies off its
     snapped direction (two vertices' noise across the edge), kept within [MIN_SIGMA, SIGMA]."""
