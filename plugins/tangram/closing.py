@@ -26,11 +26,26 @@ R2 = math.sqrt(2)
 BEAM = 300
 #: Exact lengths considered per edge.
 PER_EDGE = 7
-#: A vertex may drift this far (figure units) from where it was drawn, relative to the start.
-MAX_DRIFT = 0.8
-#: Weight of the drift in the cost (the edge lengths' own error counts 1).
-DRIFT_WEIGHT = 0.4
-EDGE_WEIGHT = 1.0
+#: Half-width (units) of the window of exact lengths around a drawn or wanted length.
+WINDOW = 0.55
+#: The noise (units, per coordinate) the displacement cost is measured in: a vertex moved by
+#: SIGMA costs 1/2.
+SIGMA = 0.1
+#: The least noise assumed (a clean tracing still has rounding and a few pixels of error).
+MIN_SIGMA = 0.03
+#: Weight of a length's complexity (length_cost) against the displacement, for ring offsets.
+PRIOR = 8.0
+#: Edge length priors (edge_prior), in the displacement's units: 1 is a vertex moved by 0.14.
+ODD = 2.0
+HALF = 2.5
+THIRD = 4.5
+FINE = 7.0
+NEGATIVE = 1.5
+MIXED = 0.3
+#: The error of a drawn length (two vertices' noise), for ranking an edge's exact lengths.
+LENGTH_SIGMA = 0.14
+#: A walk whose mean squared vertex displacement exceeds this (units squared) is dropped.
+MAX_DISP = 0.36
 
 _FINE = (1, 2, 3, 4, 6, 12)  # denominators a length's parts may have (twelfths)
 
@@ -58,6 +73,33 @@ def length_cost(la: int, lb: int) -> float:
     return pen
 
 
+def _part_prior(num: int, den: int, even: bool) -> float:
+    """How unusual a part ``num/den`` of an edge length is, in the displacement's units."""
+    f = Fraction(num, den)
+    if f.denominator == 1:
+        return ODD if even and f.numerator % 2 else 0.0
+    if f.denominator == 2:
+        return HALF
+    if f.denominator in (3, 4):
+        return THIRD
+    return FINE
+
+
+def edge_prior(la: int, lb: int) -> float:
+    """The complexity of the edge length (la + lb*r2)/12, in the displacement cost's units.
+
+    The pieces' edges are r2, 2, 2r2 and 4 (area 16), so an outline's edges are mostly sums
+    ``a + b*r2`` with ``a`` even and ``b`` whole; a difference of two (``2 - r2``, where one
+    piece's edge ends part-way along another's) costs a little, an odd ``a`` or a half (a piece
+    slid by half an edge) more, thirds and quarters more again."""
+    pen = _part_prior(la, 12, True) + _part_prior(lb, 12, False)
+    if la < 0 or lb < 0:
+        pen += NEGATIVE
+    elif la and lb:
+        pen += MIXED
+    return pen
+
+
 def _table() -> list[tuple[float, int, int, float]]:
     """Every length the pieces plausibly make: (value, la, lb, penalty), by value."""
     out = []
@@ -73,7 +115,7 @@ def _table() -> list[tuple[float, int, int, float]]:
                 continue  # a short length as a difference of long ones: a coincidence, not a piece
             v = (la + lb * R2) / 12
             if 0.05 < v <= 12.5:
-                out.append((v, la, lb, length_cost(la, lb)))
+                out.append((v, la, lb, edge_prior(la, lb)))
     out.sort()
     return out
 
@@ -82,13 +124,15 @@ _LENGTHS = _table()
 _VALUES = [t[0] for t in _LENGTHS]
 
 
-def candidates(length: float, count: int = PER_EDGE, window: float = 0.55) -> list[tuple[float, int, int]]:
+def candidates(length: float, count: int = PER_EDGE, window: float = 0.55,
+               sigma: float = 0.14) -> list[tuple[float, int, int]]:
     """The ``count`` exact lengths nearest ``length`` (with their penalty) as (cost, la, lb)."""
     import bisect
 
     lo = bisect.bisect_left(_VALUES, length - window)
     hi = bisect.bisect_right(_VALUES, length + window)
-    scored = sorted((abs(v - length) + pen, la, lb) for v, la, lb, pen in _LENGTHS[lo:hi])
+    inv = 1 / (2 * sigma * sigma)
+    scored = sorted(((v - length) ** 2 * inv + pen, la, lb) for v, la, lb, pen in _LENGTHS[lo:hi])
     return scored[:count]
 
 
@@ -132,26 +176,19 @@ def _step(k: int, la: int, lb: int) -> tuple[int, int, int, int]:
     return (2 * la * sx, 2 * lb * sx, 2 * la * sy, 2 * lb * sy)
 
 
-def _edge_candidates(a: tuple[float, float], b: tuple[float, float], k0: int):
-    """Exact moves for the drawn edge a -> b: (cost, move in 24ths, (k, la, lb)). A short edge
-    may also run along a neighbouring direction: 0.2 units of noise on its ends turn a
-    0.6-unit edge by up to 40 degrees."""
-    vx, vy = b[0] - a[0], b[1] - a[1]
-    drawn = math.hypot(vx, vy)
-    ks = [k0] if drawn > 1.6 else [k0, (k0 + 1) % 8, (k0 - 1) % 8]
-    out = []
-    for k in ks:
-        ux, uy = DIRECTION_STEPS[k]
-        norm = math.hypot(ux, uy)
-        along = (vx * ux + vy * uy) / norm
-        across = abs(vx * uy - vy * ux) / norm
-        if along <= 0.05 or (k != k0 and across > 0.6 * drawn):
-            continue
-        for c, la, lb in candidates(along):
-            err = c - length_cost(la, lb)
-            out.append((math.hypot(err, across) + length_cost(la, lb), _step(k, la, lb), (k, la, lb)))
-    out.sort(key=lambda t: t[0])
-    return out[:PER_EDGE + 2]
+def noise_level(corners: Sequence[tuple[float, float]], dirs: Sequence[int]) -> float:
+    """The drawing's noise per coordinate (units), from how far each edge's far end lies off its
+    snapped direction (two vertices' noise across the edge), kept within [MIN_SIGMA, SIGMA]."""
+    across = []
+    n = len(dirs)
+    for i in range(n):
+        (x1, y1), (x2, y2) = corners[i], corners[(i + 1) % n]
+        ux, uy = _funit(dirs[i])
+        across.append(((x2 - x1) * uy - (y2 - y1) * ux) ** 2)
+    if not across:
+        return SIGMA
+    rms = math.sqrt(sum(across) / len(across) / 2)
+    return min(SIGMA, max(MIN_SIGMA, rms))
 
 
 def _fl(a: int, b: int) -> float:
@@ -198,13 +235,51 @@ def _qs2_cost(q: QS2) -> float:
     return length_cost(int(q.a * 12), int(q.b * 12))
 
 
+def _prior(la: int, lb: int) -> float:
+    return edge_prior(la, lb)
+
+
+def _qs2_prior(q: QS2) -> float:
+    if 12 % q.a.denominator or 12 % q.b.denominator:
+        return FINE + 2.0  # finer than twelfths: a poor reading, kept as a last resort
+    return edge_prior(int(q.a * 12), int(q.b * 12))
+
+
+def _moves(k0: int, drawn: float, want: tuple[float, float], exact_k: bool, lsig: float):
+    """Exact moves for an edge drawn along direction ``k0`` (``drawn`` units long) from a
+    vertex whose ideal next vertex is ``want`` away: lengths near the projection of ``want`` on
+    the direction (so an error made earlier in the ring is taken back here, instead of each edge
+    being snapped on its own) and near the drawn length. (prior, move in 24ths, (k, la, lb))."""
+    ks = [k0] if exact_k or drawn > 1.6 else [k0, (k0 + 1) % 8, (k0 - 1) % 8]
+    out = {}
+    for k in ks:
+        ux, uy = _funit(k)
+        along = want[0] * ux + want[1] * uy
+        across = abs(want[0] * uy - want[1] * ux)
+        if k != k0 and across > 0.6 * max(drawn, 0.05):
+            continue
+        for target in (along,):
+            if target <= 0.05:
+                continue
+            for _c, la, lb in candidates(target, PER_EDGE, WINDOW, lsig):
+                key = (k, la, lb)
+                if key not in out:
+                    out[key] = (_prior(la, lb), _step(k, la, lb), key)
+    return list(out.values())
+
+
 def closed_walks(corners: Sequence[tuple[float, float]], dirs: Sequence[int], lengths: Sequence[float],
-                 limit: int = 40, area: float | None = None) -> list[Walk]:
+                 limit: int = 40, area: float | None = None, sigma: float = SIGMA) -> list[Walk]:
     """Up to ``limit`` exact closed rings near the noisy one, best first.
 
     ``corners[i]`` is where edge ``i`` starts (figure units), ``dirs[i]`` its direction 0..7 and
     ``lengths[i]`` its drawn length along that direction. With ``area``, only rings of exactly
     that area (up to sign) are kept: a lone outline must have area 16.
+
+    The ring's lengths are fitted together: a walk's cost is the total squared displacement of
+    its exact vertices from the drawn ones, after the best translation (kept as running sums, so
+    where the walk happened to start does not matter), in units of the noise, plus the
+    lengths' complexity (whole lengths cost nothing, halves a little, thirds and finer more).
     """
     n = len(dirs)
     if n < 3:
@@ -220,40 +295,55 @@ def closed_walks(corners: Sequence[tuple[float, float]], dirs: Sequence[int], le
     start = (best_j + 2) % n  # walk the others first, starting just after the pair
     order = [(start + i) % n for i in range(n)]
     p0 = corners[start]
-    # state: exact position and (rounded) twice the area so far -> (cost, path, twice area);
-    # the area is part of the key so that a cheaper walk to the same point does not push out
-    # the one whose area will come out right
-    beam: dict[tuple, tuple[float, tuple, float]] = {(0, 0, 0, 0, 0.0): (0.0, (), 0.0)}
+    rel = [(corners[e][0] - p0[0], corners[e][1] - p0[1]) for e in order]
+    inv = 1 / (2 * sigma * sigma)
+    lsig = LENGTH_SIGMA * sigma / SIGMA
+    # state: exact position and (rounded) twice the area so far -> (cost, path, twice area,
+    # prior so far, sum of residuals x, y, sum of squared residuals); the area is part of the key
+    # so that a cheaper walk to the same point does not push out the one whose area comes out right
+    Beam = dict[tuple, tuple[float, tuple, float, float, float, float, float]]
+    beam: Beam = {(0, 0, 0, 0, 0.0): (0.0, (), 0.0, 0.0, 0.0, 0.0, 0.0)}
     for step, e in enumerate(order[:-2]):
-        target = corners[order[step + 1]]
-        tx, ty = target[0] - p0[0], target[1] - p0[1]
-        nxt: dict[tuple, tuple[float, tuple, float]] = {}
-        cands = _edge_candidates(corners[e], target, dirs[e])
-        for key, (cost, path, a2) in beam.items():
+        tx, ty = rel[step + 1]
+        m = step + 2  # vertices placed after this step
+        nxt: Beam = {}
+        cache: dict[tuple, list] = {}
+        for key, (_cost, path, a2, pri, sx, sy, sq) in beam.items():
             xa, xb, ya, yb = key[:4]
             fx, fy = _fl(xa, xb), _fl(ya, yb)
-            for c, (dxa, dxb, dya, dyb), ln in cands:
+            # the ideal next vertex: the drawn one moved by the mean residual so far
+            wx, wy = tx + sx / (m - 1) - fx, ty + sy / (m - 1) - fy
+            ck = (round(wx * 40), round(wy * 40))
+            moves = cache.get(ck)
+            if moves is None:
+                moves = cache[ck] = _moves(dirs[e], lengths[e], (wx, wy), False, lsig)
+            for c, (dxa, dxb, dya, dyb), ln in moves:
                 qxa, qxb, qya, qyb = xa + dxa, xb + dxb, ya + dya, yb + dyb
                 gx, gy = _fl(qxa, qxb), _fl(qya, qyb)
-                drift = math.hypot(gx - tx, gy - ty)
-                if drift > MAX_DRIFT:
+                rx, ry = gx - tx, gy - ty
+                nsx, nsy, nsq = sx + rx, sy + ry, sq + rx * rx + ry * ry
+                disp = nsq - (nsx * nsx + nsy * nsy) / m
+                if disp > MAX_DISP * m:
                     continue
-                total = cost + EDGE_WEIGHT * c + DRIFT_WEIGHT * drift
+                npri = pri + c
+                total = npri + inv * disp
                 na2 = a2 + fx * gy - gx * fy
                 q = (qxa, qxb, qya, qyb, round(na2, 6))
                 old = nxt.get(q)
                 if old is None or total < old[0]:
-                    nxt[q] = (total, (path, ln), na2)
+                    nxt[q] = (total, (path, ln), na2, npri, nsx, nsy, nsq)
         if not nxt:
             return []
-        beam = dict(sorted(nxt.items(), key=lambda kv: kv[1][0])[:BEAM])
+        ranked = sorted(nxt.items(), key=lambda kv: kv[1][0])
+        beam = dict(ranked[:BEAM])
     e1, e2 = order[-2], order[-1]
     (u1x, u1y), (u2x, u2y) = _funit(dirs[e1]), _funit(dirs[e2])
     det = u1x * u2y - u1y * u2x
     if abs(det) < 1e-9:
         return []
+    tx, ty = rel[n - 1]
     finals = []
-    for key, (cost, path, a2) in beam.items():
+    for key, (_cost, path, a2, pri, sx, sy, sq) in beam.items():
         px, py = _fl(key[0], key[1]), _fl(key[2], key[3])
         l1 = (-px * u2y + py * u2x) / det
         l2 = (-u1x * py + u1y * px) / det
@@ -263,8 +353,10 @@ def closed_walks(corners: Sequence[tuple[float, float]], dirs: Sequence[int], le
         twice = a2 + px * qy - qx * py
         if area is not None and abs(abs(twice) / 2 - area) > 1e-6:
             continue
-        c = cost + EDGE_WEIGHT * (abs(l1 - lengths[e1]) + abs(l2 - lengths[e2]))
-        finals.append((c, key, path))
+        rx, ry = qx - tx, qy - ty
+        nsx, nsy, nsq = sx + rx, sy + ry, sq + rx * rx + ry * ry
+        disp = nsq - (nsx * nsx + nsy * nsy) / n
+        finals.append((pri + inv * disp, key, path))
     finals.sort(key=lambda t: t[0])
     out: list[Walk] = []
     for c, key, path in finals[:4 * limit]:
@@ -284,7 +376,7 @@ def closed_walks(corners: Sequence[tuple[float, float]], dirs: Sequence[int], le
         # corner 0 of the original order first, moved to (0, 0)
         i0 = order.index(0)
         ox, oy = pts[i0]
-        cost = c + EDGE_WEIGHT * (_qs2_cost(l1q) + _qs2_cost(l2q))
+        cost = c + _qs2_prior(l1q) + _qs2_prior(l2q)
         out.append(Walk(cost, tuple((x - ox, y - oy) for x, y in pts[i0:] + pts[:i0])))
     out.sort(key=lambda w: w.cost)
     return out[:limit]

@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 
 from engine import InputError
 
-from .closing import Walk, closed_walks, length_cost, scales
+from .closing import PRIOR, SIGMA, Walk, closed_walks, length_cost, noise_level, scales
 from .geometry import DIRECTION_STEPS
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
@@ -46,6 +46,8 @@ WALKS_PER_RING = 30
 BUDGET = 1.0
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
+#: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
+SCALE_COST = 25.0
 
 
 @dataclass(frozen=True)
@@ -187,8 +189,8 @@ def _offsets(v: float, count: int = 3) -> list[tuple[float, QS2]]:
         for la in {math.floor(base * 12 / 6) * 6, math.ceil(base * 12 / 6) * 6,
                    round(base * 12 / 4) * 4, round(base * 12 / 3) * 3}:
             val = (la + lb * R2) / 12
-            out.append((abs(val - v) + length_cost(abs(la), abs(lb)) + 0.02 * abs(lb) / 12,
-                        QS2(Fraction(la, 12), Fraction(lb, 12))))
+            cost = (val - v) ** 2 / (2 * SIGMA * SIGMA) + PRIOR * (length_cost(abs(la), abs(lb)) + 0.02 * abs(lb) / 12)
+            out.append((cost, QS2(Fraction(la, 12), Fraction(lb, 12))))
     out.sort(key=lambda t: t[0])
     return out[:count]
 
@@ -244,14 +246,17 @@ def _walks(cs: list[Corners], lone: float | None) -> list[list[Walk]]:
     the scale only to a few per cent on a noisy outline)."""
     out: list[list[Walk]] = [[] for _ in cs]
     seen: list[set] = [set() for _ in cs]
+    across = [noise_level(c.points, c.dirs) for c in cs]
+    sigma = max(across)
     for f in scales([ln for c in cs for ln in c.lengths]):
         for i, c in enumerate(cs):
             p0 = c.points[0]
             pts = [(p0[0] + f * (x - p0[0]), p0[1] + f * (y - p0[1])) for x, y in c.points]
-            for w in closed_walks(pts, c.dirs, [f * ln for ln in c.lengths], limit=WALKS_PER_RING, area=lone):
+            for w in closed_walks(pts, c.dirs, [f * ln for ln in c.lengths], limit=WALKS_PER_RING, area=lone,
+                                  sigma=sigma):
                 if w.points not in seen[i]:
                     seen[i].add(w.points)
-                    out[i].append(Walk(w.cost + 3 * abs(f - 1), w.points))
+                    out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points))
     for w in out:
         w.sort(key=lambda t: t.cost)
     return [w[:WALKS_PER_RING] for w in out]
