@@ -27,7 +27,7 @@ def private_cache(tmp_path, monkeypatch):
 
 
 def heuristic(tables, rows, cols, tiles) -> int:
-    return small_boards.TwoPartitionSearch(list(tiles), rows, cols, tables).root_h()
+    return small_boards.PartitionSearch(list(tiles), rows, cols, tables).root_h()
 
 
 def test_both_partitions_cover_every_tile_once_for_every_shape():
@@ -129,3 +129,47 @@ def _scramble(rows, cols, seed):
         tiles = [t for t in board.tiles if t and _adjacent(board.tiles, cols, t)]
         board = slide(board, rng.choice(tiles))
     return board.tiles
+
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 5), (3, 4), (4, 4)])
+def test_reading_blank_regions_from_a_table_builds_the_same_tables_as_flooding(rows, cols):
+    # The fast build (region table, one pass to merge each level) against the plain one, which
+    # floods the board at every move: every entry the same. Thin shapes: every pattern of
+    # their partitions; the 4x4: its 3-tile pattern of the 6-6-3.
+    chosen = small_boards.patterns(rows, cols) if small_boards.covers(rows, cols) \
+        else [pdb.PARTITION_4X4[2]]
+    for pattern in chosen:
+        fast = pdb.build_pattern(rows, cols, pattern, region_table=True)
+        plain = pdb.build_pattern(rows, cols, pattern, region_table=False)
+        assert (fast == plain).all(), pattern
+        assert (fast != pdb.UNSET).sum() == pdb.placements(rows * cols, len(pattern))
+
+
+def test_three_partitions_sharing_a_pattern_give_breadth_first_lengths(monkeypatch):
+    # The 2 x 8's layout (three partitions, a pattern shared by two of them) on a 2 x 4, where
+    # breadth-first search gives every distance: admissible on every board, exact lengths.
+    order = small_boards._strip_order(2, 4)
+    three = tuple(small_boards._cut(order, sizes) for sizes in ((3, 3, 1), (3, 1, 3), (1, 3, 3)))
+    monkeypatch.setattr(small_boards, "partitions", lambda rows, cols: three)
+    assert len(small_boards.patterns(2, 4)) == 7          # 9 groups, two of them repeated
+    tables = small_boards.get_tables(2, 4)
+    assert tables.pat.shape[0] == 3
+    assert tables.table.shape[0] == sum(8 ** len(p) for p in small_boards.patterns(2, 4))
+    goal = standard_goal(2, 4)
+    dist = bfs_distances(2, 4, goal)
+    stronger = 0
+    for state, d in dist.items():
+        sums = small_boards.PartitionSearch(list(state), 2, 4, tables).sums()
+        assert max(sums) <= d, (state, sums, d)
+        stronger += max(sums) > min(sums)
+    assert stronger > len(dist) // 10       # the maximum is often above some partition's sum
+    far = sorted(s for s, d in dist.items() if d >= 30)
+    for state in random.Random(3).sample(far, 8):
+        search = small_boards.PartitionSearch(list(state), 2, 4, tables)
+        path = search.run()
+        assert path is not None and len(path) == dist[state]
+        board = Board(2, 4, state, goal)
+        for move in path:
+            board = slide(board, int(move))
+        assert board.tiles == goal

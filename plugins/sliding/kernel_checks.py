@@ -84,3 +84,24 @@ def wastar(n: int, start, goal, nbr, md, zobrist, goal_row, goal_col, max_nodes,
     per_tile(k, n * n, md=md, zobrist=zobrist)
     per_tile(k, n, goal_row=goal_row, goal_col=goal_col)
     require(max_nodes >= 1 and out.shape[0] >= 1, k, "no room for the start node or the count")
+
+
+def multi_tables(kernel: str, n: int, t) -> None:
+    """:class:`.small_boards.PartitionTables`: ``pat``/``pw`` have a row per partition and a
+    column per tile; every tile but the blank names a pattern id below ``npat`` in every row;
+    pattern ``p`` (of ``k`` tiles, the same count in every row that uses it) starts at
+    ``offs[p]`` and its ``n ** k`` entries lie inside ``table``."""
+    pat = np.asarray(t.pat)
+    require(pat.ndim == 2 and pat.shape[1] >= n and np.asarray(t.pw).shape == pat.shape, kernel,
+            f"per-tile arrays of shape {pat.shape} for {n} cells")
+    require(int(pat[:, 1:n].min()) >= 0 and int(pat[:, 1:n].max()) < t.npat == len(t.offs),
+            kernel, "a tile without a pattern")
+    sizes: dict[int, int] = {}
+    for row in pat[:, 1:n]:
+        ids, counts = np.unique(row, return_counts=True)
+        for p, k in zip(ids.tolist(), counts.tolist()):
+            require(sizes.setdefault(p, k) == k, kernel, f"pattern {p} has two sizes")
+    for p, k in sizes.items():
+        end = int(t.offs[p]) + n ** k
+        require(end <= t.table.shape[0], kernel,
+                f"pattern {p} ends at {end}, past its table of {t.table.shape[0]}")

@@ -2,8 +2,8 @@
 
 * 4x4 boards: additive 6-6-3 pattern databases with the mirrored lookup (:mod:`.pdb`), built
   once (with progress, honouring cancellation) and cached on disk.
-* Other boards of 10 to 16 cells (2 x 5 to 2 x 8, 3 x 4, 3 x 5, ...): two additive partitions
-  per shape (:mod:`.small_boards`), built in seconds the first time a board of that shape
+* Other boards of 10 to 16 cells (2 x 5 to 2 x 8, 3 x 4, 3 x 5, ...): two or three additive
+  partitions per shape (:mod:`.small_boards`), built in seconds the first time a board of that shape
   needs them, when the time limit leaves room; else the search runs with linear conflict and
   the answer's note says what the tables would take.
 * Every other size, and a goal whose blank is not in a corner: Manhattan distance plus linear
@@ -33,7 +33,7 @@ from .board import Board, unsolvable_detail, unsolvable_reason
 from .ida import PdbSearch
 from .ida_compact import CompactSearch
 from .ida_lc import LinearConflictSearch
-from .small_boards import TwoPartitionSearch
+from .small_boards import PartitionSearch
 
 
 @dataclass(frozen=True)
@@ -100,8 +100,8 @@ class OptimalSolver(Solver):
     description = ("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
                    "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
                    "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
-                   "boards of 10 to 16 cells (2x5 to 2x8, 3x4, 3x5): two additive partitions "
-                   "per shape, built in seconds on first use, then cached; smaller boards and "
+                   "boards of 10 to 16 cells (2x5 to 2x8, 3x4, 3x5): two or three additive "
+                   "partitions per shape, built in seconds on first use, then cached; smaller boards and "
                    "other goals: Manhattan distance plus linear conflict (8-puzzle in "
                    "milliseconds; 5x5 and larger only when close to solved).")
 
@@ -238,7 +238,7 @@ class OptimalSolver(Solver):
             tables = small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
         except pdb.BuildCancelled:
             return ctx.gave_up(phase="building pattern database")
-        search = TwoPartitionSearch(mapping.tiles(board.tiles), rows, cols, tables)
+        search = PartitionSearch(mapping.tiles(board.tiles), rows, cols, tables)
         return self._run(search, mapping, small_boards.label(rows, cols), ctx, started, None)
 
     def _run(self, search, mapping, heuristic, ctx, started, note):
