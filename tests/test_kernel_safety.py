@@ -49,12 +49,15 @@ def test_the_24_puzzle_at_one_second_never_crashes():
 
 # The kernel tests to repeat under bounds checks, on small instances. Sliding: ranking, table
 # builds and the search over compact tables (test_sliding_compact), the IDA* kernels on the
-# 8-puzzle, and the fast reduction's kernels on two board sizes. Pegs: counting (levels.expand,
-# meet_total, orbit_sizes), the chain breadth-first search (chainbfs.expand), also once on the
+# 8-puzzle, the thin boards' several-partition search (ida_multi), and the fast reduction's
+# kernels on two board sizes. Pegs: counting (levels.expand, meet_total, orbit_sizes), the
+# chain breadth-first search (chainbfs.expand), also once on the
 # English board with a 0.3 s limit, and the exact search's lanes (fastdfs.run). Both: the fuzz
 # of every kernel's wrapper. Most of the cost is numba recompiling every kernel with checks.
 CHECKED = ["tests/test_kernel_fuzz.py",
-           "tests/test_sliding_compact.py", "tests/test_sliding_fast.py::"
+           "tests/test_sliding_compact.py",
+           "tests/test_sliding_small_boards.py::test_three_partitions_sharing_a_pattern_give_breadth_first_lengths",
+           "tests/test_sliding_fast.py::"
            "test_both_searches_with_weight_1_find_shortest_paths_on_the_8_puzzle",
            "tests/test_sliding_fast.py::test_random_boards_are_solved_and_replay[4x4-1]",
            "tests/test_sliding_fast.py::test_random_boards_are_solved_and_replay[5x5-0]",
