@@ -311,3 +311,15 @@ def test_requirements_then_install_r_restores_the_plugin_set(venv, built):
     assert sorted(line.split("#")[0].strip() for line in restored.splitlines()) == pinned
     listing = venv.puzzle("list").stdout
     assert "keeper: Keeper" in listing and "lights_out: Lights Out" in listing
+
+
+def test_the_wheels_carry_the_compiled_catalogues(built):
+    # The .mo files are committed (docs/i18n.md): a wheel built from the sdist must hold them,
+    # or an installed host and plugin would show English whatever the reader asks.
+    host = set(zipfile.ZipFile(built["host"]).namelist())
+    for path in ("web/translations/zh_Hans/LC_MESSAGES/messages.mo",
+                 "web/translations/zh_Hans/LC_MESSAGES/js.mo",
+                 "engine/locale/zh_Hans/LC_MESSAGES/engine.mo"):
+        assert path in host, path
+    lights = set(zipfile.ZipFile(built["lights_out"]).namelist())
+    assert "puzzle_lights_out/locale/zh_Hans/LC_MESSAGES/puzzle_lights_out.mo" in lights

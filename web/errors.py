@@ -22,6 +22,7 @@ from .editor_process import RequestTooLong
 def _wants_json() -> bool:
     path = request.path
     return (path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
+            or path.startswith("/-/i18n/")
             or path == "/oembed")
 
 

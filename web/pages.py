@@ -9,7 +9,8 @@ from werkzeug.exceptions import NotFound
 
 from engine import THUMBNAIL, InputError
 
-from .editor_view import editor_state, parse_seed, puzzle_details
+from .editor_view import editor_state, parse_seed, puzzle_details, puzzle_summary
+from .i18n import link_lang
 from .rendering import format_moves, parse_moves, user_input
 from .state import boards, jobs, registry
 
@@ -43,7 +44,7 @@ def gallery():
                      f"&selection={quote(THUMBNAIL, safe='')}")
         except Exception:  # a broken plugin still gets its card, without a picture
             thumb = None
-        cards.append({"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules, "thumb": thumb})
+        cards.append({**puzzle_summary(puzzle), "thumb": thumb})
     failures = registry().failures()
     # A plugin left out for its engine range gets its own line: what it needs, what is running.
     return render_template("gallery.html", cards=cards, failures=[f for f in failures if not f.needs],
@@ -141,6 +142,7 @@ def editor(puzzle_id):
         "max_time_limit": jobs().max_time_limit,
         "default_time_limit": jobs().default_time_limit,
         "moves_param": format_moves(solution["moves"]) if solution and not solution.get("job") else None,
+        "lang": link_lang(),
     }
     from .embed import share_meta  # link previews and oEmbed discovery (docs/embed.md)
     shared = solution if solution and not error else {}
