@@ -136,3 +136,35 @@ def test_the_editor_loads_the_bundle_of_its_language(client):
     # The bundle's language is its URL's, never the header's (one URL, one cached script).
     again = client.get(en_src, headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
     assert "干得漂亮" not in again
+
+
+# -- the API's errors in the request's language ----------------------------------------------
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("method, path, body, status, chinese", [
+    ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": "soon"}, 400, "时间上限（秒）必须是用数字 0-9"),
+    ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": -3}, 400, "正的秒数"),
+    ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": 1000}, 400, "时间上限最多"),
+    ("POST", "/api/pairs/jobs", {"instance": "0110", "solver": "nosuch"}, 400, "没有求解器"),
+    ("POST", "/api/pairs/jobs", {"instance": "0110", "solver": 5}, 400, "必须是文本"),
+    ("POST", "/api/pairs/jobs", {"instance": ""}, 400, "题目为空"),
+    ("POST", "/api/pairs/validate", {}, 400, "请在 'instance' 字段中给出题目文本"),
+    ("POST", "/api/pairs/edit", {"instance": "0110"}, 400, "编辑操作"),
+    ("GET", "/api/pairs/render.svg?instance=0110&step=x", None, 400, "步数必须是用数字 0-9 写成的整数"),
+    ("GET", "/api/nope", None, 404, "这里什么也没有"),
+    ("POST", "/api/nope/jobs", {"instance": "1"}, 404, "没有谜题 'nope'"),
+    ("DELETE", "/api/puzzles", None, 405, "这里不接受 DELETE 请求"),
+])
+def test_api_errors_follow_accept_language_and_keep_where(client, method, path, body, status, chinese):
+    def ask(language):
+        return client.open(path, method=method, json=body, headers={"Accept-Language": language})
+
+    english, zh = ask("en"), ask("zh-CN")
+    assert english.status_code == zh.status_code == status
+    en_body, zh_body = english.get_json(), zh.get_json()
+    assert not CJK.search(en_body["error"])
+    assert chinese in zh_body["error"], zh_body
+    assert zh_body.get("where") == en_body.get("where")  # the machine field never changes
+    assert zh.headers["Content-Language"] == "zh-Hans" and english.headers["Content-Language"] == "en"

@@ -11,7 +11,7 @@ from flask import current_app
 
 from engine import InputError, keep_tables_after
 from engine.errors import PuzzleError
-from engine.i18n import translate
+from engine.i18n import N_, translate
 from engine.solving import owner_of
 from engine.tasks import refusal
 
@@ -33,7 +33,7 @@ def parse_seed(raw: str) -> int:
     # int() also reads "١٢" (other scripts' digits), "+5" and "1_0"; a seed is plain 0-9.
     if len(raw) > 19:  # longer than MAX_SEED: refused before it is read
         raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
-    seed = read_whole(raw, "seed", "the seed")
+    seed = read_whole(raw, "seed", N_("the seed"))
     if seed > MAX_SEED:
         raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
     return seed

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from flask import Blueprint, Response, render_template, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
 from engine import THUMBNAIL, InputError
@@ -96,12 +97,13 @@ def editor(puzzle_id):
     try:
         if "instance" in args:
             typed = args["instance"]
-            instance, _ = boards().instance(puzzle.id, typed)
+            instance, _canonical = boards().instance(puzzle.id, typed)
         elif args.get("preset"):
             presets = puzzle.presets()
             if args["preset"] not in presets:
-                raise InputError(f"unknown preset {args['preset']!r}; presets: {', '.join(presets)}")
-            instance, _ = boards().instance(puzzle.id, presets[args["preset"]])
+                raise InputError(_("unknown preset %(name)s; presets: %(presets)s",
+                                   name=repr(args["preset"]), presets=", ".join(presets)))
+            instance, _canonical = boards().instance(puzzle.id, presets[args["preset"]])
         elif args.get("seed"):
             seed = parse_seed(args["seed"])
             options = {k: v for k, v in args.items()
@@ -111,7 +113,7 @@ def editor(puzzle_id):
     except InputError as exc:
         error = {"error": exc.message, "where": exc.where}
     if instance is None:
-        instance, _ = boards().instance(puzzle.id, first_instance_text(puzzle))
+        instance, _canonical = boards().instance(puzzle.id, first_instance_text(puzzle))
     state = editor_state(puzzle.id, instance)
 
     solution = None
@@ -120,7 +122,7 @@ def editor(puzzle_id):
             solution = job_solution(puzzle, args["job"])
             state = editor_state(puzzle.id, boards().instance(puzzle.id, solution.pop("instance"))[0])
         except InputError as exc:
-            error = {"error": f"the job in the link cannot be shown: {exc}", "where": "job"}
+            error = {"error": _("the job in the link cannot be shown: %(error)s", error=exc), "where": "job"}
     elif args.get("moves") and error is None:
         try:
             moves = parse_moves(args["moves"])
@@ -129,7 +131,7 @@ def editor(puzzle_id):
                         "details": dict(puzzle.describe_solution(instance, moves)) if solved else {},
                         "solver": args.get("solver")}
         except InputError as exc:
-            error = {"error": f"the moves in the link do not apply: {exc}", "where": "moves"}
+            error = {"error": _("the moves in the link do not apply: %(error)s", error=exc), "where": "moves"}
 
     svg = state.pop("svg")  # in the page once, inside the board; the script reads it from there
     page = {
