@@ -57,8 +57,12 @@ def reset_locale(token: object) -> None:
 
 @lru_cache(maxsize=None)
 def _translations(directory: str, domain: str, locale: str) -> _gettext.NullTranslations:
-    # fallback=True: no file for this locale gives NullTranslations, which answers in English.
-    return _gettext.translation(domain, directory, languages=[locale], fallback=True)
+    # fallback=True: no file for this locale gives NullTranslations, which answers in English;
+    # so does a file that cannot be read (a plugin's broken catalogue never breaks a page).
+    try:
+        return _gettext.translation(domain, directory, languages=[locale], fallback=True)
+    except (OSError, ValueError, UnicodeError):
+        return _gettext.NullTranslations()
 
 
 class Catalogue:
