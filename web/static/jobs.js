@@ -26,7 +26,9 @@
   }
 
   async function call(method, url, data) {
-    const options = { method, headers: { Accept: "application/json" } };
+    // The page's language, not only the browser's: a page opened with ?lang=en in a Chinese
+    // browser gets its messages and move words in English too.
+    const options = { method, headers: { Accept: "application/json", "Accept-Language": window.PuzzleI18n.lang } };
     if (data !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(data);

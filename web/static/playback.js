@@ -24,7 +24,7 @@
     async function fetchStep(n) {
       const url = o.stepUrl(solution, n);
       if (!stepCache.has(url)) {
-        stepCache.set(url, fetch(url).then(async (response) => {
+        stepCache.set(url, fetch(url, { headers: { "Accept-Language": window.PuzzleI18n.lang } }).then(async (response) => {
           if (!response.ok) {
             let why = "";
             try { why = J.errorText(await response.json()); } catch (err) { why = t("the server answered {status}", { status: response.status }); }
