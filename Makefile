@@ -1,6 +1,6 @@
 # The two Quick start commands. Both do all set-up first (scripts/setup.sh), so they work on a
 # fresh machine and are cheap to repeat.
-.PHONY: run test lint bench
+.PHONY: run test lint bench translations
 
 # `make test` runs the tests on every core (pytest-xdist), a file per worker at a time: a file's
 # module fixtures (a Redis server, a web app) are built once. Every server, port and temporary
@@ -26,3 +26,9 @@ lint:
 bench:
 	./scripts/setup.sh
 	for b in bench/*.py; do .venv/bin/python $$b; done
+
+# Every gettext catalogue (docs/i18n.md): extract the messages, update each .po file, compile the
+# .mo files (committed, so set-up and the wheel need no compile step).
+translations:
+	./scripts/setup.sh
+	.venv/bin/python scripts/translations.py

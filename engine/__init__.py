@@ -24,6 +24,7 @@ from .contract import (  # noqa: E402
 )
 from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
+from .i18n import N_, Catalogue, current_locale, use_locale  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
 from .paths import cache_dir  # noqa: E402
 from .resources import available_memory, build_room, free_disk  # noqa: E402
@@ -38,9 +39,10 @@ from .tablecache import (  # noqa: E402
 from .wording import plural  # noqa: E402
 
 __all__ = [
-    "Assessment", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome",
+    "Assessment", "Catalogue", "EditMode", "EditResult", "EditTool", "GaveUp", "InputError", "Outcome",
     "PrepareCost", "Puzzle", "PuzzleError", "Renderer", "SolveContext", "Solved", "Solver",
     "SolverError", "THUMBNAIL", "Task", "TableCache", "TaskResult", "Unsolvable",
     "available_memory", "build_room", "cache_dir", "free_disk", "fresh_tables", "hookimpl",
-    "keep_tables_after", "pinned_tables", "plural", "replay", "table_cache",
+    "keep_tables_after", "N_", "pinned_tables", "plural", "replay", "table_cache",
+    "current_locale", "use_locale",
 ]

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Hashable, Literal, Mapping, Sequence
 
 from .context import SolveContext
 from .errors import InputError
+from .i18n import Catalogue
 from .outcomes import GaveUp, Outcome
 
 #: The ``selection`` the host passes to :meth:`Renderer.render` for a still picture of a state
@@ -123,6 +124,11 @@ class Puzzle(ABC):
     solved_sentence: ClassVar[str | None] = None
     #: Picture formats ``read_picture`` accepts (e.g. ``("PNG", "JPEG")``); empty: it reads none.
     picture_formats: ClassVar[tuple[str, ...]] = ()
+    #: The plugin's translations (an :class:`engine.Catalogue`: its own gettext domain and
+    #: ``locale/`` folder). The host shows ``title``, ``rules``, ``notation``, ``limits``, the
+    #: ``random_options`` help and the edit mode labels through it, in the reader's language;
+    #: text it lacks stays English. None: the puzzle is shown in English (docs/plugins.md).
+    catalogue: ClassVar[Catalogue | None] = None
 
     # -- instances -------------------------------------------------------------------------
 
@@ -147,6 +153,11 @@ class Puzzle(ABC):
     @abstractmethod
     def presets(self) -> Mapping[str, str]:
         """Named instances: preset name -> instance text. Names are short, URL-safe words."""
+
+    def preset_label(self, name: str) -> str:
+        """The name of a preset as people read it, in the current locale (the id ``name`` stays
+        in links and the API). Default: the id itself."""
+        return name
 
     @abstractmethod
     def random(self, seed: int, options: Mapping[str, str] | None = None) -> Instance:
@@ -285,6 +296,8 @@ class Solver(ABC):
     write. The first solver the puzzle's own plugin registers is its default.
     """
 
+    #: Its plugin's translations of its label and description (docs/plugins.md); None: English.
+    catalogue: ClassVar[Catalogue | None] = None
     #: The id of the puzzle this solver solves.
     puzzle_id: ClassVar[str]
     #: Name unique among this puzzle's solvers, e.g. ``"optimal"`` or ``"fast"``.
@@ -397,6 +410,8 @@ class Task(ABC):
     to a puzzle it did not write (like a solver).
     """
 
+    #: Its plugin's translations of its label and description (docs/plugins.md); None: English.
+    catalogue: ClassVar[Catalogue | None] = None
     #: The id of the puzzle this task works on.
     puzzle_id: ClassVar[str]
     #: URL-safe name, unique among this puzzle's tasks, e.g. ``"count"``.

@@ -43,6 +43,7 @@ from . import hookspecs
 from .compat import HOST_DISTRIBUTION, incompatibility
 from .contract import Puzzle, Renderer, Solver, Task
 from .errors import InputError, UnknownPuzzle
+from .i18n import _
 
 #: Entry-point group of puzzle plugins (built-in ones too).
 PLUGIN_GROUP = "puzzle_engine"
@@ -309,8 +310,10 @@ class Registry:
         except (KeyError, TypeError):
             known = ", ".join(sorted(self.puzzles)) or "none"
             failed = ", ".join(p.name for p in self.failures())
-            hint = f"; plugins that failed to load: {failed} (see `puzzle plugins`)" if failed else ""
-            raise UnknownPuzzle(f"unknown puzzle {puzzle_id!r}; installed puzzles: {known}{hint}") from None
+            hint = (_("; plugins that failed to load: {failed} (see `puzzle plugins`)").format(failed=failed)
+                    if failed else "")
+            raise UnknownPuzzle(_("unknown puzzle {name}; installed puzzles: {known}{hint}").format(
+                name=repr(puzzle_id), known=known, hint=hint)) from None
 
     def solvers(self, puzzle_id: str) -> list[Solver]:
         """Solvers for the puzzle: the owner's first (the first is the default), then others'."""
@@ -347,7 +350,8 @@ class Registry:
     def _pick(self, table: dict[str, list[_Entry]], kind: str, puzzle_id: str, name: str | None) -> Any:
         entries = self._ordered(table, self.puzzle(puzzle_id).id)
         if not entries:
-            raise InputError(f"no {kind} is installed for {puzzle_id!r}")
+            raise InputError((_("no solver is installed for {puzzle}") if kind == "solver"
+                              else _("no renderer is installed for {puzzle}")).format(puzzle=repr(puzzle_id)))
         if name is None:
             owner = self._puzzle_owner[puzzle_id]
             if entries[0].plugin != owner:
@@ -359,7 +363,9 @@ class Registry:
             if e.obj.name == name:
                 return e.obj
         names = ", ".join(e.obj.name for e in entries)
-        raise InputError(f"unknown {kind} {name!r} for {puzzle_id!r}; choose one of: {names}")
+        said = (_("unknown solver {name} for {puzzle}; choose one of: {names}") if kind == "solver"
+                else _("unknown renderer {name} for {puzzle}; choose one of: {names}"))
+        raise InputError(said.format(name=repr(name), puzzle=repr(puzzle_id), names=names))
 
     def failures(self) -> list[PluginInfo]:
         """The plugins that failed to load or register (incompatible ones too), by name."""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 from .context import CancelFlag, ProgressCallback, SolveContext
 from .contract import Instance, PrepareCost, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
+from .i18n import _, translate
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
 from .tablecache import pinned_tables
@@ -37,17 +38,17 @@ MAX_MOVES = 100_000
 def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
     """Parse ``text`` as a preset name or as instance text; InputError if it is neither."""
     if not isinstance(text, str):
-        raise InputError("the instance must be text")
+        raise InputError(_("the instance must be text"))
     if len(text) > MAX_INPUT_CHARS:
-        raise InputError(f"the instance text is {len(text):,} characters long; "
-                         f"the limit is {MAX_INPUT_CHARS:,}")
+        raise InputError(_("the instance text is {length} characters long; the limit is {limit}").format(
+            length=f"{len(text):,}", limit=f"{MAX_INPUT_CHARS:,}"))
     presets = puzzle.presets()
     key = text.strip()
     if key in presets:
         return puzzle.parse(presets[key])
     if not key:
-        raise InputError(f"the instance is empty; give {puzzle.title} instance text or a preset "
-                         f"name ({', '.join(presets) or 'none'})")
+        raise InputError(_("the instance is empty; give {puzzle} instance text or a preset name ({presets})").format(
+            puzzle=translate(puzzle, puzzle.title), presets=", ".join(presets) or _("none")))
     try:
         return puzzle.parse(text)
     except InputError as exc:
@@ -55,8 +56,9 @@ def resolve_instance(puzzle: Puzzle, text: str) -> Instance:
             raise
         # A lone word was most likely meant as a preset name: say so before the parser's
         # complaint about it as instance text.
-        raise InputError(f"{key[:40]!r} is not a preset of {puzzle.title} (presets: "
-                         f"{', '.join(presets) or 'none'}), nor valid instance text: {exc}") from None
+        raise InputError(_("{name} is not a preset of {puzzle} (presets: {presets}), nor valid instance text: "
+                           "{error}").format(name=repr(key[:40]), puzzle=translate(puzzle, puzzle.title),
+                                             presets=", ".join(presets) or _("none"), error=exc)) from None
 
 
 def read_instance(puzzle: Puzzle, value: Any, plugin: str | None = None) -> tuple[Instance, str]:

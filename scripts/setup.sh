@@ -3,7 +3,7 @@
 # a virtual environment in .venv with the engine, its built-in plugins, the test tools and the
 # example third-party plugin. With --browser (the test set-up), also Debian's chromium for the
 # e2e tests (Playwright's own browser download does not work here, so the tests use
-# /usr/bin/chromium) and Debian's redis-server for the distributed-job tests. With --redis, only
+# /usr/bin/chromium) with a Chinese font (fonts-noto-cjk), and Debian's redis-server for the distributed-job tests. With --redis, only
 # redis-server (for `puzzle serve --redis` / `puzzle worker`; `make run` needs neither).
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
@@ -42,4 +42,11 @@ fi
 
 if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
+fi
+
+# The pages are also in Simplified Chinese (docs/i18n.md): without a CJK font, Chromium draws
+# every Chinese character as an empty box in the e2e screenshots. Readers' own browsers bring
+# their fonts; only this test browser needs one.
+if [ "${1:-}" = "--browser" ] && ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+  apt_install fonts-noto-cjk
 fi

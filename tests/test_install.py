@@ -411,3 +411,15 @@ def test_without_pip_a_plugin_that_needs_another_engine_is_refused_in_uv_s_words
     assert last.startswith("error: puzzle-engine-greedy") and "needs puzzle-engine==99, but this is " \
         f"puzzle-engine {before.split()[0]} and a plugin may not change the host" in last, done.stderr
     assert uv_venv.host_state() == before
+
+
+def test_the_wheels_carry_the_compiled_catalogues(built):
+    # The .mo files are committed (docs/i18n.md): a wheel built from the sdist must hold them,
+    # or an installed host and plugin would show English whatever the reader asks.
+    host = set(zipfile.ZipFile(built["host"]).namelist())
+    for path in ("web/translations/zh_Hans/LC_MESSAGES/messages.mo",
+                 "web/translations/zh_Hans/LC_MESSAGES/js.mo",
+                 "engine/locale/zh_Hans/LC_MESSAGES/engine.mo"):
+        assert path in host, path
+    lights = set(zipfile.ZipFile(built["lights_out"]).namelist())
+    assert "puzzle_lights_out/locale/zh_Hans/LC_MESSAGES/puzzle_lights_out.mo" in lights

@@ -4,6 +4,7 @@ the files in web/static, in load order, smaller over the wire than the files one
 from __future__ import annotations
 
 import gzip
+import html as html_module
 import re
 
 import pytest
@@ -21,8 +22,9 @@ def client(tmp_path_factory):
 def test_each_page_loads_its_bundle_and_the_bundle_is_its_scripts_in_order(client, page,
                                                                            bundle):
     html = client.get(page).get_data(as_text=True)
-    sources = re.findall(r'<script src="([^"]+)"', html)
-    assert any(src.startswith(f"/-/scripts/{bundle}.js?v=") for src in sources), sources
+    sources = [html_module.unescape(src) for src in re.findall(r'<script src="([^"]+)"', html)]
+    # The page's language is in the URL (docs/i18n.md), then the content hash.
+    assert any(src.startswith(f"/-/scripts/{bundle}.js?lang=en&v=") for src in sources), sources
     assert not any(src.endswith(("/editor.js", "/playback.js")) for src in sources)
     url = next(src for src in sources if src.startswith(f"/-/scripts/{bundle}.js"))
     answer = client.get(url)
@@ -30,7 +32,7 @@ def test_each_page_loads_its_bundle_and_the_bundle_is_its_scripts_in_order(clien
     assert "immutable" in answer.headers["Cache-Control"]
     text = answer.get_data(as_text=True)
     at = -1
-    for name in bundles.BUNDLES[bundle]:
+    for name in (bundles.FIRST, *bundles.BUNDLES[bundle]):
         body = (bundles.STATIC / name).read_text(encoding="utf-8")
         found = text.find(body)
         assert found > at, f"{name} missing or out of order"

@@ -143,7 +143,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["puzzle_boards"] = Boards(registry)
     app.extensions["puzzle_jobs"] = jobs
 
-    from . import api, bundles, clients, embed, errors, pages, preparing, refusals
+    from . import api, bundles, clients, embed, errors, i18n, pages, preparing, refusals
+    i18n.install(app)  # the request's language, first: every later hook may write words
     preparing.make(app, app.config.get("REGISTRY_FACTORY") or DEFAULT_REGISTRY_FACTORY)
     app.jinja_env.globals["preparing_status"] = preparing.status
     errors.install(app)
@@ -155,6 +156,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(bundles.bp)
     app.jinja_env.globals["script_version"] = bundles.bundle_version
+    app.jinja_env.globals["bundle_url"] = bundles.bundle_url
     app.register_blueprint(preparing.bp)
     app.register_blueprint(embed.bp)  # before pages: /embed.js is not a puzzle called "embed.js"
     app.register_blueprint(pages.bp)

@@ -10,8 +10,9 @@ import hashlib
 from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import gettext as _
 
-from engine import InputError
+from engine import N_, InputError
 from engine.jobs import SOLVED, Job
 from engine.wording import shown
 
@@ -37,9 +38,9 @@ def params() -> dict:
             try:
                 body = request.get_json(silent=True)
             except RecursionError:  # "[[[[..." 100,000 deep fits in 1 MB; json gives up
-                raise InputError("the request body is JSON nested too deeply") from None
+                raise InputError(_("the request body is JSON nested too deeply")) from None
             if not isinstance(body, dict):
-                raise InputError("the request body must be a JSON object")
+                raise InputError(_("the request body must be a JSON object"))
             merged.update(body)
         else:
             merged.update(request.form.items())
@@ -51,7 +52,7 @@ def optional_text(values: dict, name: str) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise InputError(f"{name} must be text, not {shown(value)}", where=name)
+        raise InputError(_("%(name)s must be text, not %(value)s", name=name, value=shown(value)), where=name)
     return value
 
 
@@ -76,8 +77,8 @@ def show_puzzle(puzzle_id):
 def validate(puzzle_id):
     values = params()
     if "instance" not in values:
-        raise InputError("give the instance text in the 'instance' field", where="instance")
-    instance, _ = boards().instance(puzzle_id, values["instance"])
+        raise InputError(_("give the instance text in the 'instance' field"), where="instance")
+    instance, _canonical = boards().instance(puzzle_id, values["instance"])
     next_move = optional_text(values, "next_move")
     if next_move is not None and len(next_move) > MAX_MOVE_CHARS:
         raise InputError(f"the move is longer than {MAX_MOVE_CHARS} characters", where="next_move")
@@ -89,10 +90,10 @@ def validate(puzzle_id):
 def edit(puzzle_id):
     values = params()
     puzzle = registry().puzzle(puzzle_id)
-    instance, _ = boards().instance(puzzle_id, values.get("instance"))
+    instance, _canonical = boards().instance(puzzle_id, values.get("instance"))
     action = optional_text(values, "action")
     if action is None:
-        raise InputError("give the edit action in the 'action' field", where="action")
+        raise InputError(_("give the edit action in the 'action' field"), where="action")
     mode = optional_text(values, "mode")
     modes = [m.name for m in puzzle.edit_modes()]
     if mode is not None and mode not in modes:
@@ -164,7 +165,7 @@ def describe_moves(puzzle_id):
     """The moves ``from`` .. ``from + count`` of a move list in plain words (docs/api.md)."""
     values = params()
     puzzle = registry().puzzle(puzzle_id)
-    _, text = boards().instance(puzzle_id, values.get("instance"))
+    _parsed, text = boards().instance(puzzle_id, values.get("instance"))
     replay = boards().states(puzzle_id, text, parse_moves(values.get("moves")))
     first, end = parse_window(values, len(replay.moves))
     return jsonify(describe_window(puzzle, replay, first, end))
@@ -216,8 +217,8 @@ def _board_request():
     registry().puzzle(puzzle_id)
     text = values.get("instance")
     if text is None:
-        raise InputError("give the instance in the 'instance' query parameter", where="instance")
-    _, canonical = boards().instance(puzzle_id, text)
+        raise InputError(_("give the instance in the 'instance' query parameter"), where="instance")
+    _instance, canonical = boards().instance(puzzle_id, text)
     moves = parse_moves(values.get("moves"))
     return puzzle_id, canonical, moves, values
 
@@ -225,7 +226,7 @@ def _board_request():
 @bp.get("/<puzzle_id>/render.svg")
 def render_svg(puzzle_id):
     """The board after ``step`` of ``moves`` (default: all) as SVG; usable as <img src>."""
-    _, text, moves, values = _board_request()
+    _puzzle, text, moves, values = _board_request()
     step = parse_step(values.get("step"), moves)
     selection = values.get("selection") or None
     svg, solved = boards().step(puzzle_id, values.get("renderer") or None, text, moves, step, selection)
@@ -235,8 +236,8 @@ def render_svg(puzzle_id):
 @bp.get("/<puzzle_id>/animation.svg")
 def animation_svg(puzzle_id):
     """The whole solution as one self-contained animated SVG (SMIL)."""
-    _, text, moves, values = _board_request()
-    delay = read_decimal(values.get("delay", "0.6"), "delay", "the delay (in seconds)")
+    _puzzle, text, moves, values = _board_request()
+    delay = read_decimal(values.get("delay", "0.6"), "delay", N_("the delay (in seconds)"))
     if not 0.05 <= delay <= 10:
         raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
     if len(moves) > 2000:
@@ -269,7 +270,7 @@ def parse_time_limit(raw):
     the service checks its range)."""
     if raw is None or raw == "":
         return None
-    return read_decimal(raw, "time_limit", "the time limit (in seconds)")
+    return read_decimal(raw, "time_limit", N_("the time limit (in seconds)"))
 
 
 def submitted(start: Callable[[dict, Any], Job]) -> Response:
@@ -279,7 +280,7 @@ def submitted(start: Callable[[dict, Any], Job]) -> Response:
     its poll URL in ``Location``."""
     values = params()
     if "instance" not in values:
-        raise InputError("give the instance text in the 'instance' field", where="instance")
+        raise InputError(_("give the instance text in the 'instance' field"), where="instance")
     job = start(values, parse_time_limit(values.get("time_limit")))
     response = jsonify(job.to_json())
     response.status_code = 200 if job.done else 202
@@ -332,7 +333,7 @@ def trace_picture(puzzle_id):
     result = dict(puzzle.read_picture(picture_bytes()))
     if not isinstance(result.get("instance"), str):
         raise InputError("the picture was read but gave no instance text")
-    _, text = boards().instance(puzzle_id, result["instance"])
+    _parsed, text = boards().instance(puzzle_id, result["instance"])
     result["instance"] = text
     return jsonify(result)
 

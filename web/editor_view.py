@@ -11,6 +11,7 @@ from flask import current_app
 
 from engine import InputError, keep_tables_after
 from engine.errors import PuzzleError
+from engine.i18n import N_, translate
 from engine.solving import owner_of
 from engine.tasks import refusal
 
@@ -32,14 +33,26 @@ def parse_seed(raw: str) -> int:
     # int() also reads "١٢" (other scripts' digits), "+5" and "1_0"; a seed is plain 0-9.
     if len(raw) > 19:  # longer than MAX_SEED: refused before it is read
         raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
-    seed = read_whole(raw, "seed", "the seed")
+    seed = read_whole(raw, "seed", N_("the seed"))
     if seed > MAX_SEED:
         raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
     return seed
 
 
 def puzzle_summary(puzzle) -> dict:
-    return {"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules}
+    """Id, title and rules; the words in the reader's language (the plugin's catalogue)."""
+    return {"id": puzzle.id, "title": translate(puzzle, puzzle.title), "rules": translate(puzzle, puzzle.rules)}
+
+
+def preset_labels(puzzle) -> dict[str, str]:
+    """Preset id -> the name shown to people (the ids stay in links and the API)."""
+    out = {}
+    for name in puzzle.presets():
+        try:
+            out[name] = str(puzzle.preset_label(name) or name)
+        except Exception:  # a plugin's bug in a label must not break the editor
+            out[name] = name
+    return out
 
 
 def puzzle_details(puzzle) -> dict:
@@ -47,25 +60,26 @@ def puzzle_details(puzzle) -> dict:
     reg = registry()
     return {
         **puzzle_summary(puzzle),
-        "notation": puzzle.notation,
-        "limits": puzzle.limits,
+        "notation": translate(puzzle, puzzle.notation),
+        "limits": translate(puzzle, puzzle.limits),
         "presets": dict(puzzle.presets()),
-        "random_options": dict(puzzle.random_options),
-        "edit_modes": [{"name": m.name, "label": m.label} for m in puzzle.edit_modes()],
-        "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": s.description}
+        "preset_names": preset_labels(puzzle),
+        "random_options": {k: translate(puzzle, v) for k, v in puzzle.random_options.items()},
+        "edit_modes": [{"name": m.name, "label": translate(puzzle, m.label)} for m in puzzle.edit_modes()],
+        "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": translate(s, s.description)}
                     for s in reg.solvers(puzzle.id)],
         "renderers": [r.name for r in reg.renderers(puzzle.id)],
-        "tasks": [{"name": t.name, "label": t.label, "description": t.description}
+        "tasks": [{"name": t.name, "label": translate(t, t.label), "description": translate(t, t.description)}
                   for t in reg.tasks(puzzle.id)],
         "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
-        "solved_sentence": puzzle.solved_sentence,
+        "solved_sentence": translate(puzzle, puzzle.solved_sentence),
         "picture_formats": list(puzzle.picture_formats),
     }
 
 
 def tools_json(puzzle, instance) -> list[dict]:
-    return [{"label": t.label, "action": t.action,
-             "choices": [{"label": label, "action": action} for label, action in t.choices]}
+    return [{"label": translate(puzzle, t.label), "action": t.action,
+             "choices": [{"label": translate(puzzle, label), "action": action} for label, action in t.choices]}
             for t in puzzle.edit_tools(instance)]
 
 
@@ -83,7 +97,8 @@ def tasks_json(puzzle, instance) -> list[dict]:
         except PuzzleError as exc:
             current_app.logger.error("task %s/%s: %s", puzzle.id, task.name, exc)
             reason = "it cannot judge this board (its plugin failed; the server log says why)"
-        out.append({"name": task.name, "label": task.label, "description": task.description,
+        out.append({"name": task.name, "label": translate(task, task.label),
+                    "description": translate(task, task.description),
                     "refusal": reason})
     return out
 

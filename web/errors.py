@@ -9,6 +9,7 @@ page with the same message.
 from __future__ import annotations
 
 from flask import jsonify, render_template, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from engine import InputError
@@ -23,6 +24,7 @@ from .refusals import MARK_HEADER
 def _wants_json() -> bool:
     path = request.path
     return (path == "/api" or path.startswith("/api/") or path.startswith("/-/client/")
+            or path.startswith("/-/i18n/")
             or path == "/oembed")
 
 
@@ -98,15 +100,15 @@ def install(app) -> None:
     def _http_error(exc: HTTPException):
         message = exc.description or exc.name
         if exc.code == 404 and exc.description == type(exc).description:
-            message = f"nothing here: {request.path}"
+            message = _("nothing here: %(path)s", path=request.path)
         elif exc.code == 405:
-            message = f"{request.method} is not allowed here"
+            message = _("%(method)s is not allowed here", method=request.method)
         elif exc.code == 413:
-            message = "the request body is too large"
+            message = _("the request body is too large")
         return error_response(message, exc.code or 500)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
-        return error_response("internal error: the server could not handle this request "
-                              "(it has been logged)", 500)
+        return error_response(_("internal error: the server could not handle this request "
+                                "(it has been logged)"), 500)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask_babel import gettext as _
+
 from engine import InputError
 from engine.wording import shown
 
@@ -28,8 +30,8 @@ def read_whole(raw: Any, where: str, what: str) -> int:
     # No strip(): "?seed=+5" arrives as " 5" (a query's "+" is a space), and is refused too.
     if isinstance(raw, str) and len(raw) <= MAX_DIGITS and _WHOLE.fullmatch(raw):
         return int(raw)
-    raise InputError(f"{what} must be a whole number written with the digits 0-9, not {shown(raw)}",
-                     where=where)
+    raise InputError(_("%(what)s must be a whole number written with the digits 0-9, not %(value)s",
+                       what=_(what), value=shown(raw)), where=where)
 
 
 def read_decimal(raw: Any, where: str, what: str) -> float:
@@ -38,5 +40,5 @@ def read_decimal(raw: Any, where: str, what: str) -> float:
         return float(raw)
     if isinstance(raw, str) and len(raw) <= MAX_DIGITS and _DECIMAL.fullmatch(raw):
         return float(raw)
-    raise InputError(f"{what} must be a number written with the digits 0-9 (and a decimal point), "
-                     f"not {shown(raw)}", where=where)
+    raise InputError(_("%(what)s must be a number written with the digits 0-9 (and a decimal point), not %(value)s",
+                       what=_(what), value=shown(raw)), where=where)

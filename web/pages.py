@@ -6,12 +6,14 @@ import re
 from urllib.parse import quote
 
 from flask import Blueprint, Response, render_template, request
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
 from engine import THUMBNAIL, InputError
 
-from .editor_view import editor_state, parse_seed, puzzle_details
+from .editor_view import editor_state, parse_seed, puzzle_details, puzzle_summary
+from .i18n import link_lang
 from .rendering import format_moves, parse_moves, user_input
 from .state import boards, jobs, registry
 
@@ -53,7 +55,7 @@ def gallery():
                      f"&selection={quote(THUMBNAIL, safe='')}")
         except Exception:  # a broken plugin still gets its card, without a picture
             thumb = None
-        cards.append({"id": puzzle.id, "title": puzzle.title, "rules": puzzle.rules, "thumb": thumb})
+        cards.append({**puzzle_summary(puzzle), "thumb": thumb})
     failures = registry().failures()
     # A plugin left out for its engine range gets its own line: what it needs, what is running.
     return render_template("gallery.html", cards=cards, failures=[f for f in failures if not f.needs],
@@ -105,12 +107,13 @@ def editor(puzzle_id):
     try:
         if "instance" in args:
             typed = args["instance"]
-            instance, _ = boards().instance(puzzle.id, typed)
+            instance, _canonical = boards().instance(puzzle.id, typed)
         elif args.get("preset"):
             presets = puzzle.presets()
             if args["preset"] not in presets:
-                raise InputError(f"unknown preset {args['preset']!r}; presets: {', '.join(presets)}")
-            instance, _ = boards().instance(puzzle.id, presets[args["preset"]])
+                raise InputError(_("unknown preset %(name)s; presets: %(presets)s",
+                                   name=repr(args["preset"]), presets=", ".join(presets)))
+            instance, _canonical = boards().instance(puzzle.id, presets[args["preset"]])
         elif args.get("seed"):
             seed = parse_seed(args["seed"])
             options = {k: v for k, v in args.items()
@@ -120,7 +123,7 @@ def editor(puzzle_id):
     except InputError as exc:
         error = {"error": exc.message, "where": exc.where}
     if instance is None:
-        instance, _ = boards().instance(puzzle.id, first_instance_text(puzzle))
+        instance, _canonical = boards().instance(puzzle.id, first_instance_text(puzzle))
     state = editor_state(puzzle.id, instance)
 
     solution = None
@@ -129,7 +132,7 @@ def editor(puzzle_id):
             solution = job_solution(puzzle, args["job"])
             state = editor_state(puzzle.id, boards().instance(puzzle.id, solution.pop("instance"))[0])
         except InputError as exc:
-            error = {"error": f"the job in the link cannot be shown: {exc}", "where": "job"}
+            error = {"error": _("the job in the link cannot be shown: %(error)s", error=exc), "where": "job"}
     elif args.get("moves") and error is None:
         try:
             moves = parse_moves(args["moves"])
@@ -138,7 +141,7 @@ def editor(puzzle_id):
                         "details": dict(puzzle.describe_solution(instance, moves)) if solved else {},
                         "solver": args.get("solver")}
         except InputError as exc:
-            error = {"error": f"the moves in the link do not apply: {exc}", "where": "moves"}
+            error = {"error": _("the moves in the link do not apply: %(error)s", error=exc), "where": "moves"}
 
     svg = state.pop("svg")  # in the page once, inside the board; the script reads it from there
     page = {
@@ -151,6 +154,7 @@ def editor(puzzle_id):
         "max_time_limit": jobs().max_time_limit,
         "default_time_limit": jobs().default_time_limit,
         "moves_param": format_moves(solution["moves"]) if solution and not solution.get("job") else None,
+        "lang": link_lang(),
     }
     from .embed import share_meta  # link previews and oEmbed discovery (docs/embed.md)
     shared = solution if solution and not error else {}

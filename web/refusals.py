@@ -61,7 +61,10 @@ class RefusalMemory:
             endpoint, _ = adapter.match()
         except HTTPException:  # no such page, wrong method, a redirect: the app answers
             return None
-        return str(endpoint)
+        # The answer is in the request's language: a kept one is for the same language hints.
+        query = environ.get("QUERY_STRING", "")
+        lang = next((part for part in query.split("&") if part.startswith("lang=")), "")
+        return f"{endpoint}|{lang}|{environ.get('HTTP_ACCEPT_LANGUAGE', '')}"
 
     # -- WSGI -----------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from lxml import etree
 
-from engine import InputError, plural
+from engine import N_, InputError, plural
 from engine.errors import plugin_call
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, read_instance
 from engine.svgsafe import sanitize_svg
@@ -99,7 +99,7 @@ def parse_step(raw: Any, moves: Sequence[str]) -> int:
     """A step number in 0..len(moves); None means the last one."""
     if raw is None or raw == "":
         return len(moves)
-    step = read_whole(raw, "step", "the step")
+    step = read_whole(raw, "step", N_("the step"))
     if not 0 <= step <= len(moves):
         raise InputError(f"step {step} is out of range: this solution has steps 0 to {len(moves)}",
                          where="step")

@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from ..i18n import _
 from ..solving import owner_of, read_instance
 from ..tasks import check_can_run
 from ..wording import shown
@@ -93,18 +94,17 @@ class JobService:
         """A validated time limit in seconds (None: the default)."""
         if value is None or value == "":
             return self.default_time_limit
+        not_a_number = _("the time limit must be a number of seconds, not {value}")
         if isinstance(value, bool):  # JSON true is not "1 second"
-            raise InputError(f"the time limit must be a number of seconds, not {shown(value)}",
-                             where="time_limit")
+            raise InputError(not_a_number.format(value=shown(value)), where="time_limit")
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            raise InputError(f"the time limit must be a number of seconds, not {shown(value)}",
-                             where="time_limit") from None
+            raise InputError(not_a_number.format(value=shown(value)), where="time_limit") from None
         if not math.isfinite(seconds) or seconds <= 0:
-            raise InputError("the time limit must be a positive number of seconds", where="time_limit")
+            raise InputError(_("the time limit must be a positive number of seconds"), where="time_limit")
         if seconds > self.max_time_limit:
-            raise InputError(f"the time limit is at most {self.max_time_limit:g} seconds",
+            raise InputError(_("the time limit is at most {limit} seconds").format(limit=f"{self.max_time_limit:g}"),
                              where="time_limit")
         return seconds
 
@@ -113,9 +113,9 @@ class JobService:
         """Check a solve request and make it canonical; InputError names what is wrong."""
         puzzle = self.registry.puzzle(puzzle_id)
         if solver is not None and not isinstance(solver, str):
-            raise InputError("the solver must be given by name", where="solver")
+            raise InputError(_("the solver must be given by name"), where="solver")
         solver_obj = self.registry.solver(puzzle.id, solver or None)
-        _, text = self._instance(puzzle, instance_text)
+        _parsed, text = self._instance(puzzle, instance_text)
         return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
 
     def _instance(self, puzzle: Puzzle, instance_text: Any) -> tuple[Any, str]:

@@ -13,7 +13,8 @@
   const api = "/api/" + encodeURIComponent(puzzle.id);
   const $ = (id) => document.getElementById(id);
   const B = window.PuzzleBoards;
-  const { plural, sentence, errorText, call, watch, wait } = window.PuzzleJobs;
+  const { sentence, errorText, call, watch, wait } = window.PuzzleJobs;
+  const { t, tn, num, N_ } = window.PuzzleI18n;
 
   const el = {
     editor: document.querySelector(".editor"), board: $("board"), message: $("edit-message"),
@@ -32,7 +33,7 @@
     details: $("details"), solutionDetails: $("solution-details"), moveList: $("move-list"),
     taskTools: $("task-tools"), taskNotes: $("task-notes"),
   };
-  const BOARD_NAME = puzzle.title + " board";
+  const BOARD_NAME = t("{puzzle} board", { puzzle: puzzle.title });
   const EDIT_TWEEN = 160;  // ms: a tile slid by hand glides, but never holds up the next click
 
   // -- small helpers
@@ -72,6 +73,8 @@
       }
       if (solution.solver) url += "&solver=" + encodeURIComponent(solution.solver);
     }
+    // A language chosen with ?lang= stays chosen in every link the page writes.
+    if (page.lang) url += "&lang=" + encodeURIComponent(page.lang);
     return url;
   }
 
@@ -116,8 +119,8 @@
     const byHand = push && changed && state.solved && !wasSolved;
     el.banner.hidden = !byHand;
     if (byHand) {
-      el.banner.textContent = "Solved! Well played.";
-      say(el.message, "Solved! Well played.", "success");
+      el.banner.textContent = t("Solved! Well played.");
+      say(el.message, t("Solved! Well played."), "success");
     }
     el.legend.hidden = !state.hint && !player.solution();
     updateCoords();
@@ -130,9 +133,9 @@
     // "Unknown" is worth saying while someone plays, not about a board just loaded.
     if (!a || a.verdict === "solved" || (a.verdict === "unknown" && !playing)) return null;
     const text = {
-      can: "This position can still be solved.",
-      cannot: "This position cannot be solved.",
-      unknown: "Can this position still be solved? Unknown: not decided in the time allowed.",
+      can: t("This position can still be solved."),
+      cannot: t("This position cannot be solved."),
+      unknown: t("Can this position still be solved? Unknown: not decided in the time allowed."),
     }[a.verdict];
     if (!text) return null;
     return { text: a.reason ? sentence(a.reason) : text, kind: { can: "success", cannot: "warning" }[a.verdict] || "info",
@@ -168,7 +171,7 @@
 
   function whyDisclosure(text) {
     const details = make("details", { className: "why" });
-    details.append(make("summary", { textContent: "Why?" }), make("p", { textContent: text }));
+    details.append(make("summary", { textContent: t("Why?") }), make("p", { textContent: text }));
     return details;
   }
 
@@ -187,6 +190,9 @@
     el.text.rows = Math.max(3, Math.min(14, el.text.value.split("\n").length + 1));
   }
 
+  // The host's own words in the Details list (a plugin's are shown as it names them).
+  N_("solver"); N_("seconds"); N_("answer"); N_("task");
+
   // The host's own controls: a plugin tool with the same name would be a second, different one.
   const HOST_CONTROLS = new Set(["undo", "redo", "hint", "random", "solve", "apply"]);
 
@@ -195,7 +201,7 @@
       if (tool.choices && tool.choices.length) {
         const label = make("label", { className: "tool-choice" });
         const select = make("select");
-        select.append(new Option("choose…", ""), ...tool.choices.map((c) => new Option(c.label, c.action)));
+        select.append(new Option(t("choose…"), ""), ...tool.choices.map((c) => new Option(c.label, c.action)));
         select.addEventListener("change", () => { if (select.value) sendAction(select.value); });
         label.append(tool.label + " ", select);
         return label;
@@ -220,7 +226,7 @@
       if (task.description) button.title = task.description;
       if (task.refusal) {
         const note = make("li", { id: "task-note-" + task.name,
-          textContent: task.label + ": not on this board. " + sentence(task.refusal) });
+          textContent: t("{task}: not on this board. {reason}", { task: task.label, reason: sentence(task.refusal) }) });
         notes.push(note);
         button.setAttribute("aria-describedby", note.id);
       }
@@ -329,7 +335,7 @@
       el.seed.value = useSeed;
       lastRandomSeed = useSeed;
       show(result.body, { push: true });
-      say(el.message, "A new random board, seed " + useSeed + ".", "info");
+      say(el.message, t("A new random board, seed {seed}.", { seed: useSeed }), "info");
       return;
     }
   });
@@ -349,13 +355,19 @@
     if (location.pathname + location.search + location.hash !== address) {
       window.history.replaceState(null, "", address);
     }
+    // The language picker opens this same board (and step) in the other language.
+    document.querySelectorAll("nav.languages a[data-lang]").forEach((a) => {
+      const url = new URL(address, location.href);
+      url.searchParams.set("lang", a.dataset.lang);
+      a.href = url.pathname + url.search + url.hash;
+    });
   }
   el.copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(el.share.href);
-      say(el.message, "Link copied.", "success");
+      say(el.message, t("Link copied."), "success");
     } catch (err) {
-      say(el.message, "Copy failed; use the Share link.", "warning");
+      say(el.message, t("Copy failed; use the Share link."), "warning");
     }
   });
 
@@ -376,10 +388,10 @@
     const instance = current.instance;
     setView("edit");  // the hint is drawn on the board being played
     el.hint.disabled = true;
-    say(el.message, "Looking for a hint…", "info");
+    say(el.message, t("Looking for a hint…"), "info");
     try {
       const submitted = await call("POST", api + "/jobs", { instance, time_limit: HINT_SECONDS });
-      if (!submitted.ok) { say(el.message, "No hint: " + errorText(submitted.body), "warning"); return; }
+      if (!submitted.ok) { say(el.message, t("No hint: {reason}", { reason: errorText(submitted.body) }), "warning"); return; }
       const job = await wait(submitted.body, 150, (HINT_SECONDS + 1.5) * 1000);
       if (current.instance !== instance) return;  // the board changed meanwhile
       if (job && !job.done) call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
@@ -388,13 +400,14 @@
         const shown = await call("POST", api + "/validate", { instance, next_move: r.moves[0] });
         if (!shown.ok || current.instance !== instance) return;
         show(Object.assign(shown.body, { selection: current.selection }), { keepText: true });
-        say(el.message, "Hint: " + sentence(shown.body.hint.words) + " (" + plural(r.moves.length, "move") + " to go)", "success");
+        say(el.message, tn("Hint: {move} ({count} move to go)", "Hint: {move} ({count} moves to go)",
+          r.moves.length, { move: shown.body.hint.words }), "success");
       } else if (status === "solved") {
-        say(el.message, "Already solved.", "success");
+        say(el.message, t("Already solved."), "success");
       } else if (status === "unsolvable") {
-        say(el.message, "No hint: " + sentence(r.reason || "this position cannot be solved"), "warning");
+        say(el.message, t("No hint: {reason}", { reason: sentence(r.reason || t("this position cannot be solved")) }), "warning");
       } else {
-        say(el.message, "No hint found in time.", "warning");
+        say(el.message, t("No hint found in time."), "warning");
       }
     } finally {
       el.hint.disabled = false;
@@ -411,7 +424,7 @@
     if (watcher) watcher.stop();
     watcher = watch(state, 250, (polled, body) => {
       if (polled) onJob(Object.assign(polled, own));
-      else { setSolving(false); setStatus("Lost the job: " + errorText(body), "error"); }
+      else { setSolving(false); setStatus(t("Lost the job: {reason}", { reason: errorText(body) }), "error"); }
     });
   }
 
@@ -426,15 +439,15 @@
   function statValue(v) {
     // Whole numbers past 2**53 come as decimal text (JSON numbers would be rounded): group
     // their digits exactly, with BigInt.
-    if (typeof v === "string" && /^\d{4,}$/.test(v)) return BigInt(v).toLocaleString("en");
-    return typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) : String(v);
+    if (typeof v === "string" && /^\d{4,}$/.test(v)) return num(v);
+    return typeof v === "number" ? (Number.isInteger(v) ? num(v) : v.toFixed(2)) : String(v);
   }
 
   function showStats(stats, extra) {
     const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
     el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
-      make("dt", { textContent: k.replace(/_/g, " ") }), make("dd", { textContent: statValue(v) }),
+      make("dt", { textContent: t(k.replace(/_/g, " ")) }), make("dd", { textContent: statValue(v) }),
     ]));
     el.solveDetails.hidden = !rows.length;
   }
@@ -457,7 +470,7 @@
   // nothing runs), as a job with progress and Cancel.
   async function textApplied() {
     if (el.text.value === current.instance || (await loadInstance(el.text.value))) return true;
-    setStatus("Fix the instance text first: " + el.textError.textContent, "error");
+    setStatus(t("Fix the instance text first: {error}", { error: el.textError.textContent }), "error");
     el.text.focus();
     return false;
   }
@@ -467,7 +480,7 @@
     el.tryFast.hidden = true;
     el.progress.value = 0;
     el.progress.removeAttribute("value");  // indeterminate until the job runs
-    setStatus(label ? label + ": submitting…" : "Submitting…", "info");
+    setStatus(label ? t("{task}: submitting…", { task: label }) : t("Submitting…"), "info");
     showStats(null);
     const submitted = current.instance;
     const result = await call("POST", api + path, Object.assign({ instance: submitted }, data));
@@ -477,9 +490,13 @@
     el.progress.value = 0;
     const retry = result.status === 503 && result.headers.get("Retry-After");
     if (result.status === 503) {
-      setStatus("The server is busy. " + errorText(result.body) + (retry ? " Try again in " + plural(Number(retry), "second") + "." : ""), "warning");
+      const reason = errorText(result.body);
+      setStatus(retry ? tn("The server is busy. {reason} Try again in {count} second.",
+        "The server is busy. {reason} Try again in {count} seconds.", Number(retry), { reason })
+        : t("The server is busy. {reason}", { reason }), "warning");
     } else {
-      setStatus((label ? label + ": " : "Cannot solve: ") + errorText(result.body), "error");
+      const error = errorText(result.body);
+      setStatus(label ? t("{task}: {error}", { task: label, error }) : t("Cannot solve: {error}", { error }), "error");
     }
   }
 
@@ -503,7 +520,7 @@
 
   el.cancel.addEventListener("click", async () => {
     if (!job) return;
-    setStatus("Cancelling…", "info");
+    setStatus(t("Cancelling…"), "info");
     const result = await call("POST", "/api/jobs/" + encodeURIComponent(job.id) + "/cancel");
     if (result.ok) follow(result.body, { submittedFor: job.submittedFor, label: job.label });
   });
@@ -511,7 +528,7 @@
   function showNote(r) {
     // What would help this answer (a table to build, and how long), in the solver's words.
     const note = r && ((r.details && r.details.note) || (r.stats && r.stats.note));
-    el.solveNote.textContent = typeof note === "string" && note ? "What would help: " + sentence(note) : "";
+    el.solveNote.textContent = typeof note === "string" && note ? t("What would help: {note}", { note: sentence(note) }) : "";
     el.solveNote.hidden = !el.solveNote.textContent;
   }
 
@@ -520,18 +537,28 @@
     showNote(state.done ? state.result : null);
     if (!state.done) {
       if (state.status === "queued") {
-        setStatus("Waiting for a free " + (state.kind === "task" ? "worker" : "solver") + (state.queue_position ? " (number " + state.queue_position + " in line)" : "") + "…", "info");
+        const position = state.queue_position ? num(state.queue_position) : null;
+        const waiting = state.kind === "task"
+          ? (position ? t("Waiting for a free worker (number {position} in line)…", { position }) : t("Waiting for a free worker…"))
+          : (position ? t("Waiting for a free solver (number {position} in line)…", { position }) : t("Waiting for a free solver…"));
+        setStatus(waiting, "info");
       } else {
         const p = state.progress || {};
-        const said = typeof p.message === "string" && p.message ? " " + sentence(p.message) : "";
+        const said = typeof p.message === "string" && p.message ? sentence(p.message) : "";
+        const withSaid = (status) => said ? t("{status} {more}", { status, more: said }) : status;
         if (typeof p.done === "number" && typeof p.total === "number" && p.total > 0) {
           // A measurable phase (building tables, levels counted), in the job's own words.
-          setStatus((p.phase ? sentence(p.phase).slice(0, -1) : "Working") + " (" + Math.floor(100 * p.done / p.total) + "%)…" + said, "info");
+          const phase = p.phase ? sentence(p.phase).slice(0, -1) : t("Working");
+          setStatus(withSaid(t("{phase} ({percent}%)…", { phase, percent: Math.floor(100 * p.done / p.total) })), "info");
           el.progress.max = p.total;
           el.progress.value = Math.min(p.done, p.total);
         } else {
-          const doing = state.kind === "task" ? (state.label || "Working") + "…" : "Solving…";
-          setStatus(doing + " " + Math.floor(state.elapsed) + " of " + plural(Number(state.time_limit), "second") + "." + said, "info");
+          const limit = Number(state.time_limit);
+          const elapsed = num(Math.floor(state.elapsed));
+          setStatus(withSaid(state.kind === "task"
+            ? tn("{task}… {elapsed} of {count} second.", "{task}… {elapsed} of {count} seconds.", limit,
+              { task: state.label || t("Working"), elapsed })
+            : tn("Solving… {elapsed} of {count} second.", "Solving… {elapsed} of {count} seconds.", limit, { elapsed })), "info");
           el.progress.max = state.time_limit;
           el.progress.value = Math.min(state.elapsed, state.time_limit);
         }
@@ -547,13 +574,16 @@
     const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
     if (task) showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task, seconds: r.seconds });
     else showStats(r.stats || state.progress, { solver: state.solver, seconds: r.seconds,
-      "answer": state.from_store ? "found earlier and kept" : "found now" });
+      "answer": state.from_store ? t("found earlier and kept") : t("found now") });
     if (state.status === "finished") {
-      setStatus(task + ": " + sentence(r.summary) + (changed ? " (For the board before your last change.)" : ""), "success");
+      const summary = sentence(r.summary);
+      setStatus(changed ? t("{task}: {summary} (For the board before your last change.)", { task, summary })
+        : t("{task}: {summary}", { task, summary }), "success");
     } else if (state.status === "solved") {
       const n = r.moves.length;
-      setStatus(n === 0 ? "Already solved: no moves needed." : puzzle.solved_sentence ||
-        "Solved: " + plural(n, "move") + (r.optimal ? ", the fewest possible." : "."), "success");
+      setStatus(n === 0 ? t("Already solved: no moves needed.") : puzzle.solved_sentence ||
+        (r.optimal ? tn("Solved: {count} move, the fewest possible.", "Solved: {count} moves, the fewest possible.", n)
+          : tn("Solved: {count} move.", "Solved: {count} moves.", n)), "success");
       if (!changed) {
         setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
         if (n > 0) {
@@ -562,23 +592,29 @@
           el.next.focus({ preventScroll: true });
         }
       } else {
-        el.status.textContent += " The instance has changed since; solve again to see it.";
+        el.status.textContent = t("{status} The instance has changed since; solve again to see it.",
+          { status: el.status.textContent });
       }
     } else if (state.status === "unsolvable") {
-      const reason = sentence(r.reason || "this instance has no solution");
+      const reason = sentence(r.reason || t("this instance has no solution"));
       // Lead with one plain sentence; the puzzle's own may already start with "No".
-      setStatus(/^no\b/i.test(reason) ? reason : "No solution. " + reason, "warning", r.reason_detail);
+      setStatus(/^no\b/i.test(reason) ? reason : t("No solution. {reason}", { reason }), "warning", r.reason_detail);
       hiddenNotes = new Set([core(reason), core(r.reason_detail)].filter(Boolean));
       renderNotes();
     } else if (state.status === "gave_up") {
-      const why = r.reason === "deadline" || !r.reason ? (task ? "it did not finish" : "no solution was found") +
-        " within the time limit (" + plural(Number(state.time_limit), "second") + ")" : r.reason;
-      setStatus((task ? task + " stopped: " : "Gave up: ") + sentence(state.message || why), "warning");
+      const limit = Number(state.time_limit);
+      const why = r.reason === "deadline" || !r.reason ? (task
+        ? tn("it did not finish within the time limit ({count} second)", "it did not finish within the time limit ({count} seconds)", limit)
+        : tn("no solution was found within the time limit ({count} second)", "no solution was found within the time limit ({count} seconds)", limit))
+        : r.reason;
+      const reason = sentence(state.message || why);
+      setStatus(task ? t("{task} stopped: {reason}", { task, reason }) : t("Gave up: {reason}", { reason }), "warning");
       el.tryFast.hidden = !!task || !fastSolver();
     } else if (state.status === "cancelled") {
-      setStatus(task ? task + ": cancelled." : "Cancelled.", "info");
+      setStatus(task ? t("{task}: cancelled.", { task }) : t("Cancelled."), "info");
     } else {
-      setStatus((task || "The solver") + " failed: " + sentence(state.message || "no reason given"), "error");
+      const reason = sentence(state.message || t("no reason given"));
+      setStatus(task ? t("{task} failed: {reason}", { task, reason }) : t("The solver failed: {reason}", { reason }), "error");
     }
     // The button that started the job (or Cancel) was disabled under the keyboard's focus while
     // it ran: give focus back to the way forward rather than leave it on the page body.
@@ -745,8 +781,9 @@
     setSolution(page.solution, stepFromHash(initialHash) || 0);
     setView("solution");
     const n = page.solution.moves.length;
-    setStatus(page.solution.solved ? "Showing a solution of " + plural(n, "move") + "." :
-      "Showing " + plural(n, "move") + " (they do not reach the goal).", page.solution.solved ? "info" : "warning");
+    setStatus(page.solution.solved ? tn("Showing a solution of {count} move.", "Showing a solution of {count} moves.", n)
+      : tn("Showing {count} move (it does not reach the goal).", "Showing {count} moves (they do not reach the goal).", n),
+    page.solution.solved ? "info" : "warning");
     if (stepFromHash(initialHash) !== null) revealBoard();
   }
 

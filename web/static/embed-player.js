@@ -7,6 +7,7 @@
 
   const data = JSON.parse(document.getElementById("embed-data").textContent);
   const J = window.PuzzleJobs;
+  const { t } = window.PuzzleI18n;
   const $ = (id) => document.getElementById(id);
   const api = "/api/" + encodeURIComponent(data.puzzle);
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -66,15 +67,15 @@
       button.addEventListener("click", async () => {
         button.disabled = true;
         const status = $("step-status");
-        status.textContent = "Looking for a solution…";
+        status.textContent = t("Looking for a solution…");
         const answer = await J.call("POST", api + "/jobs", { instance: data.instance });
         if (!answer.ok) { status.textContent = J.errorText(answer.body); button.disabled = false; return; }
         J.watch(answer.body, 500, (job, body) => {
           if (!job) { status.textContent = J.errorText(body); button.disabled = false; return; }
-          if (!job.done) { status.textContent = "Solving…"; return; }
+          if (!job.done) { status.textContent = t("Solving…"); return; }
           const moves = job.result && job.result.moves;
           if (job.status !== "solved" || !Array.isArray(moves)) {
-            status.textContent = J.sentence((job.result && job.result.reason) || job.error || ("No solution: the job is " + job.status));
+            status.textContent = J.sentence((job.result && job.result.reason) || job.error || t("No solution: the job is {status}", { status: job.status }));
             button.disabled = false;
             return;
           }

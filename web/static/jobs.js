@@ -4,29 +4,31 @@
 (function () {
   "use strict";
 
-  function plural(n, word, many) {
-    return Number(n).toLocaleString("en") + " " + (n === 1 ? word : many || word + "s");
-  }
+  const { t } = window.PuzzleI18n;
+  const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 
   function sentence(text) {
-    // One plain sentence: a capital first letter and a full stop.
-    const t = String(text || "").trim();
-    if (!t) return "";
-    const s = t.charAt(0).toUpperCase() + t.slice(1);
-    return /[.!?:]$/.test(s) ? s : s + ".";
+    // One plain sentence: a capital first letter and a full stop (。 in Chinese text).
+    const s0 = String(text || "").trim();
+    if (!s0) return "";
+    const s = s0.charAt(0).toUpperCase() + s0.slice(1);
+    if (/[.!?:。！？：]$/.test(s)) return s;
+    return s + (CJK.test(s) ? "。" : ".");
   }
 
   function errorText(body) {
-    if (!body || !body.error) return "Something went wrong.";
+    if (!body || !body.error) return t("Something went wrong.");
     // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"): said in
     // words, and left out when the message already names it.
     const where = body.where ? String(body.where).replace(/_/g, " ") : "";
     const named = where && body.error.toLowerCase().includes(where.toLowerCase());
-    return sentence(where && !named ? where + ": " + body.error : body.error);
+    return sentence(where && !named ? t("{where}: {error}", { where, error: body.error }) : body.error);
   }
 
   async function call(method, url, data) {
-    const options = { method, headers: { Accept: "application/json" } };
+    // The page's language, not only the browser's: a page opened with ?lang=en in a Chinese
+    // browser gets its messages and move words in English too.
+    const options = { method, headers: { Accept: "application/json", "Accept-Language": window.PuzzleI18n.lang } };
     if (data !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(data);
@@ -35,10 +37,10 @@
     try {
       response = await fetch(url, options);
     } catch (err) {
-      return { ok: false, status: 0, body: { error: "the server cannot be reached" } };
+      return { ok: false, status: 0, body: { error: t("the server cannot be reached") } };
     }
     let body = null;
-    try { body = await response.json(); } catch (err) { body = { error: "unexpected answer from the server" }; }
+    try { body = await response.json(); } catch (err) { body = { error: t("unexpected answer from the server") }; }
     return { ok: response.ok, status: response.status, body, headers: response.headers };
   }
 
@@ -70,5 +72,5 @@
     });
   }
 
-  window.PuzzleJobs = { plural, sentence, errorText, call, watch, wait };
+  window.PuzzleJobs = { sentence, errorText, call, watch, wait };
 })();

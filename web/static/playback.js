@@ -7,6 +7,7 @@
 
   const B = window.PuzzleBoards;
   const J = window.PuzzleJobs;
+  const { t, tn, num } = window.PuzzleI18n;
 
   // o: {nodes: {board, slider, stepLabel, stepStatus, first, prev, play, next, last, speed,
   // moveList}, boardName, stepUrl(sol, n), describe(sol, from, count) -> {from, moves} or null,
@@ -23,11 +24,11 @@
     async function fetchStep(n) {
       const url = o.stepUrl(solution, n);
       if (!stepCache.has(url)) {
-        stepCache.set(url, fetch(url).then(async (response) => {
+        stepCache.set(url, fetch(url, { headers: { "Accept-Language": window.PuzzleI18n.lang } }).then(async (response) => {
           if (!response.ok) {
             let why = "";
-            try { why = J.errorText(await response.json()); } catch (err) { why = "the server answered " + response.status; }
-            throw new Error("Step " + n + " cannot be drawn: " + why);
+            try { why = J.errorText(await response.json()); } catch (err) { why = t("the server answered {status}", { status: response.status }); }
+            throw new Error(t("Step {step} cannot be drawn: {reason}", { step: num(n), reason: why }));
           }
           return { svg: await response.text(), solved: response.headers.get("X-Puzzle-Solved") === "true" };
         }));
@@ -66,7 +67,9 @@
       } else {
         button.append(code);
       }
-      button.setAttribute("aria-label", "Move " + (i + 1) + ": " + (said && said !== move ? said + " (" + move + ")" : move));
+      button.setAttribute("aria-label", said && said !== move
+        ? t("Move {number}: {words} ({move})", { number: num(i + 1), words: said, move })
+        : t("Move {number}: {move}", { number: num(i + 1), move }));
     }
 
     async function loadWords(first, end) {
@@ -117,10 +120,12 @@
       if (!solution) return;
       const total = solution.moves.length;
       let text;
-      if (step === 0) text = "Start position: " + J.plural(total, "move") + " to go.";
+      if (step === 0) text = tn("Start position: {count} move to go.", "Start position: {count} moves to go.", total);
       else {
-        text = "Move " + step + " of " + total + ": " + J.sentence(words.get(step - 1) || solution.moves[step - 1]);
-        if (solvedKnown && nodes.board.dataset.solved === "true") text += " Solved!";
+        const move = J.sentence(words.get(step - 1) || solution.moves[step - 1]);
+        const values = { step: num(step), total: num(total), move };
+        text = solvedKnown && nodes.board.dataset.solved === "true"
+          ? t("Move {step} of {total}: {move} Solved!", values) : t("Move {step} of {total}: {move}", values);
       }
       if (nodes.stepStatus.textContent !== text) nodes.stepStatus.textContent = text;
     }
@@ -130,7 +135,7 @@
       step = Math.max(0, Math.min(n, solution.moves.length));
       const total = solution.moves.length;
       nodes.slider.value = String(step);
-      nodes.stepLabel.textContent = step + " / " + total;
+      nodes.stepLabel.textContent = num(step) + " / " + num(total);
       nodes.first.disabled = nodes.prev.disabled = step === 0;
       nodes.next.disabled = nodes.last.disabled = step === total;
       // Touch only the old and the new current move: a solution may have 80,000 of them.
@@ -170,7 +175,7 @@
     function stop() {
       clearInterval(playTimer);
       playTimer = null;
-      nodes.play.setAttribute("aria-label", "Play");
+      nodes.play.setAttribute("aria-label", t("Play"));
       nodes.play.innerHTML = ICON_PLAY;
     }
 
@@ -179,7 +184,7 @@
       if (playTimer) { stop(); return; }
       o.onActivate();
       if (step >= solution.moves.length) goTo(0);
-      nodes.play.setAttribute("aria-label", "Pause");
+      nodes.play.setAttribute("aria-label", t("Pause"));
       nodes.play.innerHTML = ICON_PAUSE;
       playTimer = setInterval(() => {
         if (!solution || step >= solution.moves.length) { stop(); return; }

@@ -11,7 +11,9 @@
   function show(status) {
     var lines = (status.tables || []).filter(function (t) { return !puzzle || t.puzzle === puzzle; });
     var texts = lines.map(function (t) { return [t.text, t.state]; });
-    if (status.note) texts.push(["Faster tables: " + status.note, status.state]);
+    // The sentence comes from the page, in its language, with a {note} placeholder.
+    var label = box.dataset.noteLabel || "Faster tables: {note}";
+    if (status.note) texts.push([label.replace("{note}", status.note), status.state]);
     var same = list.children.length === texts.length && texts.every(function (t, i) {
       return list.children[i].textContent === t[0];
     });

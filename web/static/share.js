@@ -7,6 +7,7 @@
 (function () {
   "use strict";
 
+  const { t, num } = window.PuzzleI18n;
   const opener = document.getElementById("share-open");
   let dialog = null;
 
@@ -34,16 +35,17 @@
 
   const status = make("p", { className: "share-status", role: "status" });
 
-  async function copy(text, what) {
+  async function copy(text, copied) {
     try {
       await navigator.clipboard.writeText(text);
-      status.textContent = what + " copied.";
+      status.textContent = copied;
     } catch (err) {
-      status.textContent = "Copy failed: select the text and copy it yourself.";
+      status.textContent = t("Copy failed: select the text and copy it yourself.");
     }
   }
 
   let fieldCount = 0;
+  // options: {copy: the Copy button's name, copied: said once copied, multiline, open}.
   function field(label, value, options) {
     fieldCount += 1;
     const id = "share-field-" + fieldCount;
@@ -51,9 +53,9 @@
       : make("input", { id, type: "text", readOnly: true, value });
     box.spellcheck = false;
     box.addEventListener("focus", () => box.select());
-    const button = make("button", { type: "button", textContent: "Copy" });
-    button.setAttribute("aria-label", "Copy " + label.toLowerCase());
-    button.addEventListener("click", () => copy(box.value, label));
+    const button = make("button", { type: "button", textContent: t("Copy") });
+    button.setAttribute("aria-label", options.copy);
+    button.addEventListener("click", () => copy(box.value, options.copied));
     const row = make("div", { className: "share-row" }, [make("label", { htmlFor: id, textContent: label }), box, button]);
     if (options && options.open) {
       row.append(make("a", { href: value, textContent: options.open, target: "_blank", rel: "noopener" }));
@@ -61,13 +63,14 @@
     return row;
   }
 
-  function download(label, href, name) {
+  function download(format, href, name) {
+    // format: GIF, WebP or SVG, a name that is the same in every language.
     const row = make("div", { className: "share-row" });
-    const link = make("a", { href, textContent: label });
+    const link = make("a", { href, textContent: format });
     link.setAttribute("download", name);
-    const button = make("button", { type: "button", textContent: "Copy" });
-    button.setAttribute("aria-label", "Copy the " + label.toLowerCase() + " link");
-    button.addEventListener("click", () => copy(new URL(href, location.href).href, label + " link"));
+    const button = make("button", { type: "button", textContent: t("Copy") });
+    button.setAttribute("aria-label", t("Copy the {format} link", { format }));
+    button.addEventListener("click", () => copy(new URL(href, location.href).href, t("{format} link copied.", { format })));
     row.append(link, button);
     return row;
   }
@@ -77,23 +80,25 @@
     const origin = location.origin;
     const api = origin + "/api/" + encodeURIComponent(now.puzzle);
     const step = now.step;
-    body.replaceChildren(make("p", { textContent: "Preparing…" }));
+    body.replaceChildren(make("p", { textContent: t("Preparing…") }));
     let snippet = "";
     try {
       const answer = await fetch("/oembed?format=json&url=" + encodeURIComponent(location.href));
       snippet = answer.ok ? (await answer.json()).html : "";
     } catch (err) { snippet = ""; }
-    const stepText = step !== null && (now.moves || now.job) ? "step " + step : "the start";
+    const showing = step !== null && (now.moves || now.job) ? t("Showing step {step}.", { step: num(step) }) : t("Showing the start.");
     const parts = [
-      field("Link to this step", location.href),
+      field(t("Link to this step"), location.href, { copy: t("Copy the link to this step"), copied: t("Link copied.") }),
     ];
-    if (snippet) parts.push(field("Embed code", snippet, { multiline: true }));
+    if (snippet) parts.push(field(t("Embed code"), snippet, { multiline: true, copy: t("Copy the embed code"), copied: t("Embed code copied.") }));
     parts.push(
-      field("PNG image", api + "/render.png?" + query(now.source, { step, size: 600 }), { open: "Open PNG" }),
-      field("SVG image", now.job && !now.moves
+      field(t("PNG image"), api + "/render.png?" + query(now.source, { step, size: 600 }),
+        { open: t("Open PNG"), copy: t("Copy the PNG image link"), copied: t("PNG image link copied.") }),
+      field(t("SVG image"), now.job && !now.moves
         ? origin + "/api/jobs/" + encodeURIComponent(now.job) + "/render.svg?" + query({}, { step })
-        : api + "/render.svg?" + query(now.source, { step }), { open: "Open SVG" }));
-    body.replaceChildren(make("p", { className: "share-note", textContent: "Showing " + stepText + "." }), ...parts);
+        : api + "/render.svg?" + query(now.source, { step }),
+      { open: t("Open SVG"), copy: t("Copy the SVG image link"), copied: t("SVG image link copied.") }));
+    body.replaceChildren(make("p", { className: "share-note", textContent: showing }), ...parts);
     if (now.moves || now.job) {
       // A job's solution (job=stored-N) has GIF and WebP; the animated SVG takes the moves.
       const source = query(now.source, { download: 1 });
@@ -102,7 +107,7 @@
         download("WebP", api + "/animation.webp?" + source, now.puzzle + "-solution.webp"),
       ];
       if (now.moves) links.push(download("SVG", api + "/animation.svg?" + source, now.puzzle + "-solution.svg"));
-      body.append(make("h3", { textContent: "Animated solution" }), make("div", { className: "share-downloads" }, links));
+      body.append(make("h3", { textContent: t("Animated solution") }), make("div", { className: "share-downloads" }, links));
     }
   }
 
@@ -119,9 +124,9 @@
 
   function build() {
     const body = make("div", { className: "share-body" });
-    const close = make("button", { type: "button", className: "share-close", textContent: "Close" });
+    const close = make("button", { type: "button", className: "share-close", textContent: t("Close") });
     dialog = make("dialog", { id: "share-dialog", className: "share-dialog" }, [
-      make("div", { className: "share-head" }, [make("h2", { id: "share-title", textContent: "Share" }), close]),
+      make("div", { className: "share-head" }, [make("h2", { id: "share-title", textContent: t("Share") }), close]),
       body, status,
     ]);
     dialog.setAttribute("aria-labelledby", "share-title");

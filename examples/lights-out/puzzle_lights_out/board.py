@@ -20,6 +20,8 @@ from functools import lru_cache
 
 from engine import InputError, plural
 
+from .i18n import _
+
 MIN_SIDE = 1
 MAX_SIDE = 10
 #: Letters naming the columns; MAX_SIDE of them are needed.
@@ -86,17 +88,17 @@ def cell_name(index: int, cols: int) -> str:
 def cell_index(name: str, rows: int, cols: int) -> int:
     """The index of a cell named like ``"b3"``; InputError if malformed or off the board."""
     if not isinstance(name, str):
-        raise InputError(f"a cell must be named by text like \"b3\", not {name!r}")
+        raise InputError(_("a cell must be named by text like \"b3\", not {name}").format(name=repr(name)))
     match = _CELL.fullmatch(name.strip())
     if not match:
-        raise InputError(f"{name[:20]!r} is not a cell: write a column letter then a row "
-                         f"number, like \"b3\"")
+        raise InputError(_("{name} is not a cell: write a column letter then a row number, like \"b3\"").format(
+            name=repr(name[:20])))
     col = ord(match.group(1).lower()) - ord("a")
     row = int(match.group(2)) - 1
     if col >= cols or row >= rows:
         last = f"{COLUMN_LETTERS[cols - 1]}{rows}"
-        raise InputError(f"cell {name.strip()} is off the {rows} x {cols} board "
-                         f"(cells run from a1 to {last})")
+        raise InputError(_("cell {name} is off the {rows} x {cols} board (cells run from a1 to {last})").format(
+            name=name.strip(), rows=rows, cols=cols, last=last))
     return row * cols + col
 
 
@@ -106,16 +108,16 @@ def cell_index(name: str, rows: int, cols: int) -> int:
 def check_size(rows: int, cols: int) -> None:
     """InputError unless a ``rows x cols`` board is within the limits."""
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
-        raise InputError(f"a {rows} x {cols} board is not allowed: rows and columns must each "
-                         f"be between {MIN_SIDE} and {MAX_SIDE}")
+        raise InputError(_("a {rows} x {cols} board is not allowed: rows and columns must each be between "
+                           "{min} and {max}").format(rows=rows, cols=cols, min=MIN_SIDE, max=MAX_SIDE))
 
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"5"`` -> (5, 5), ``"4x6"`` -> (4, 6); InputError for anything else or out of limits."""
     match = _SIZE.fullmatch(text) if isinstance(text, str) else None
     if not match:
-        raise InputError(f"size {str(text)[:20]!r} is not understood: write ROWSxCOLUMNS, "
-                         f"like \"5x5\", or one number for a square board")
+        raise InputError(_("size {size} is not understood: write ROWSxCOLUMNS, like \"5x5\", or one number "
+                           "for a square board").format(size=repr(str(text)[:20])))
     rows = int(match.group(1))
     cols = int(match.group(2) or rows)
     check_size(rows, cols)
@@ -128,11 +130,11 @@ def parse_size(text: str) -> tuple[int, int]:
 def parse_board(text: str) -> Board:
     """Parse board text (see the module docstring); InputError naming the row and column."""
     if not isinstance(text, str):
-        raise InputError("the board must be given as text")
+        raise InputError(_("the board must be given as text"))
     body = text.strip()
     if not body:
-        raise InputError("the board is empty: give rows of 1 (on) and 0 (off) separated by "
-                         "\"/\", like \"010/111/010\"")
+        raise InputError(_("the board is empty: give rows of 1 (on) and 0 (off) separated by "
+                           "\"/\", like \"010/111/010\""))
     raw_rows = re.split(r"\s*(?:/|\r\n|\n|\r)\s*", body)
     if len(raw_rows) > MAX_SIDE:
         raise InputError(f"the board has {len(raw_rows)} rows; at most {MAX_SIDE} are allowed")
@@ -140,14 +142,14 @@ def parse_board(text: str) -> Board:
     for r, raw in enumerate(raw_rows, start=1):
         cells = raw.replace(" ", "").replace("\t", "")
         if not cells:
-            raise InputError("this row is empty", where=f"row {r}")
+            raise InputError(_("this row is empty"), where=f"row {r}")
         if len(cells) > MAX_SIDE:
             raise InputError(f"the row has {len(cells)} lights; at most {MAX_SIDE} are allowed",
                              where=f"row {r}")
         for c, ch in enumerate(cells, start=1):
             if ch not in ON_CHARS and ch not in OFF_CHARS:
-                raise InputError(f"unknown character {ch!r}: use 1 or # for a light that is on, "
-                                 f"0 or . for one that is off", where=f"row {r}, column {c}")
+                raise InputError(_("unknown character {char}: use 1 or # for a light that is on, "
+                                   "0 or . for one that is off").format(char=repr(ch)), where=f"row {r}, column {c}")
         if rows and len(cells) != len(rows[0]):
             raise InputError(f"the row has {plural(len(cells), 'light')} but row 1 has {len(rows[0])}; "
                              f"all rows must be the same length", where=f"row {r}")

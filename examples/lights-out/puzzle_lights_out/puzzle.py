@@ -9,7 +9,7 @@ import random as random_module
 import re
 from typing import Any, Mapping, Sequence
 
-from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import N_, Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .board import (
     MAX_SIDE,
@@ -23,6 +23,7 @@ from .board import (
     press_masks,
 )
 from .gf2 import Reduction, reduce_system
+from .i18n import CATALOGUE, _, ngettext
 from .solver import NO_SOLUTION, unsolvable_reason
 
 DEFAULT_SIZE = (5, 5)
@@ -39,21 +40,31 @@ PRESETS = {
     "diamond": "00100/01010/10001/01010/00100",
     "small": "101/010/101",
 }
+# The limits are written out in the texts above so that each is one whole message to translate.
+assert (MIN_SIDE, MAX_SIDE) == (1, 10), "the limits and random_options texts name the old sizes"
+
+#: The presets' names as people read them (the ids above stay in links and the API).
+PRESET_LABELS = {
+    "all-on": N_("all-on"), "cross": N_("cross"), "border": N_("border"), "checker": N_("checker"),
+    "diagonals": N_("diagonals"), "diamond": N_("diamond"), "small": N_("small"),
+}
 
 
 class LightsOut(Puzzle):
     """Turn every light off; pressing a light toggles it and its orthogonal neighbours."""
 
     id = "lights_out"
-    title = "Lights Out"
-    rules = ("Turn all the lights off. Pressing a light toggles it and the lights directly above, "
-             "below, left and right of it.")
-    notation = ("the cell pressed: a column letter (a is the leftmost) then a row number (1 is the "
-                "top row), e.g. \"b3\" for the second column of the third row")
-    limits = (f"boards from {MIN_SIDE} x {MIN_SIDE} up to {MAX_SIDE} x {MAX_SIDE} (rows x columns, "
-              f"each between {MIN_SIDE} and {MAX_SIDE})")
-    random_options = {"size": f"ROWSxCOLUMNS, e.g. \"5x5\" or \"4x6\" (default 5x5; each side "
-                              f"{MIN_SIDE} to {MAX_SIDE}); one number means a square board"}
+    # The host shows these through `catalogue`, in the reader's language (docs/plugins.md,
+    # section 13): N_ marks them for `make translations` without translating them here.
+    catalogue = CATALOGUE
+    title = N_("Lights Out")
+    rules = N_("Turn all the lights off. Pressing a light toggles it and the lights directly above, "
+               "below, left and right of it.")
+    notation = N_("the cell pressed: a column letter (a is the leftmost) then a row number (1 is the "
+                  "top row), e.g. \"b3\" for the second column of the third row")
+    limits = N_("boards from 1 x 1 up to 10 x 10 (rows x columns, each between 1 and 10)")
+    random_options = {"size": N_("ROWSxCOLUMNS, e.g. \"5x5\" or \"4x6\" (default 5x5; each side "
+                                 "1 to 10); one number means a square board")}
 
     # -- instances -------------------------------------------------------------------------
 
@@ -81,12 +92,15 @@ class LightsOut(Puzzle):
     def presets(self) -> Mapping[str, str]:
         return dict(PRESETS)
 
+    def preset_label(self, name: str) -> str:
+        return _(PRESET_LABELS.get(name, name))
+
     def random(self, seed: int, options: Mapping[str, str] | None = None) -> Board:
         """A solvable board: random presses applied to a dark board, so it is never unsolvable."""
         rows, cols = self._random_size(options)
         rng = random_module.Random(_seed_value(seed))
         masks = press_masks(rows, cols)
-        for _ in range(100):
+        for _attempt in range(100):
             lights = 0
             for mask in masks:
                 if rng.getrandbits(1):
@@ -110,21 +124,21 @@ class LightsOut(Puzzle):
         """Whether this size has unsolvable boards, and whether this one is among them."""
         notes = []
         if instance.lights == 0:
-            notes.append("All lights are off: the board is solved.")
+            notes.append(_("All lights are off: the board is solved."))
         reduction = reduce_system(instance.rows, instance.cols)
         k = len(reduction.null_basis)
         size = f"{instance.rows} x {instance.cols}"
         if k == 0:
-            notes.append(f"Every {size} board can be solved, and in only one way (pressing each "
-                         f"light at most once).")
+            notes.append(_("Every {size} board can be solved, and in only one way (pressing each "
+                           "light at most once).").format(size=size))
             return notes
-        notes.append(f"On a {size} board {2 ** k} different sets of presses change nothing, so only "
-                     f"1 pattern of lights in {2 ** k} can be solved.")
+        notes.append(_("On a {size} board {count} different sets of presses change nothing, so only "
+                       "1 pattern of lights in {count} can be solved.").format(size=size, count=2 ** k))
         invariant = reduction.broken_invariant(instance.lights)
         if invariant is None:
-            notes.append("This board can be solved.")
+            notes.append(_("This board can be solved."))
         else:
-            notes.append("This board cannot be solved, whatever you press.")
+            notes.append(_("This board cannot be solved, whatever you press."))
         return notes
 
     # -- rules -----------------------------------------------------------------------------
@@ -140,38 +154,38 @@ class LightsOut(Puzzle):
 
     def describe_move(self, state: Board, move: str) -> str:
         """"press b3"."""
-        return f"press {cell_name(cell_index(move, state.rows, state.cols), state.cols)}"
+        return _("press {cell}").format(cell=cell_name(cell_index(move, state.rows, state.cols), state.cols))
 
     def assess(self, state: Board, *, budget: float = 0.05) -> Assessment:
         """Exact: the elimination for the board's size (cached, a few milliseconds at most)
         decides it, and the fewest presses come from at most 2**8 candidate solutions."""
         if self.is_solved(state):
-            return Assessment("solved", "Solved: all the lights are off.")
+            return Assessment("solved", _("Solved: all the lights are off."))
         reduction = reduce_system(state.rows, state.cols)
         invariant = reduction.broken_invariant(state.lights)
         if invariant is not None:
             proof = unsolvable_reason(state, invariant)
-            return Assessment("cannot", NO_SOLUTION, proof[0].upper() + proof[1:] + ".")
+            return Assessment("cannot", _(NO_SOLUTION), proof[0].upper() + proof[1:] + _("."))
         presses = fewest_presses(reduction, state.lights)
-        return Assessment("can", f"Yes: it can be solved in {presses} "
-                                 f"press{'' if presses == 1 else 'es'}.",
-                          "Presses commute and pressing a light twice undoes it, so solving is "
-                          "choosing a set of lights to press: a system of equations modulo 2, "
-                          "which this board satisfies. The count is the smallest of its "
-                          "solutions.")
+        return Assessment("can", ngettext("Yes: it can be solved in {count} press.",
+                                          "Yes: it can be solved in {count} presses.", presses).format(count=presses),
+                          _("Presses commute and pressing a light twice undoes it, so solving is "
+                            "choosing a set of lights to press: a system of equations modulo 2, "
+                            "which this board satisfies. The count is the smallest of its "
+                            "solutions."))
 
     # -- editing ---------------------------------------------------------------------------
 
     def edit_modes(self) -> Sequence[EditMode]:
-        return (EditMode("play", "Play: a click presses a light"),
-                EditMode("toggle", "Draw: a click toggles one light"))
+        return (EditMode("play", _("Play: a click presses a light")),
+                EditMode("toggle", _("Draw: a click toggles one light")))
 
     def edit_tools(self, instance: Board) -> Sequence[EditTool]:
         # No Random tool: the page's one Random button (with its Size option) makes a new board.
         # The random[:SEED] action stays for API clients.
         return (
-            EditTool("Clear", "clear"),
-            EditTool("Resize", choices=tuple((f"{r} x {c}", f"resize:{r}x{c}")
+            EditTool(_("Clear"), "clear"),
+            EditTool(_("Resize"), choices=tuple((f"{r} x {c}", f"resize:{r}x{c}")
                                              for r, c in RESIZE_CHOICES)),
         )
 
@@ -181,7 +195,7 @@ class LightsOut(Puzzle):
         ``resize:RxC`` (keeps the lights that still fit)."""
         if not isinstance(action, str):
             raise InputError("an edit action must be text")
-        verb, _, argument = action.strip().partition(":")
+        verb, _colon, argument = action.strip().partition(":")
         if verb == "cell":
             index = cell_index(argument, instance.rows, instance.cols)
             if mode in (None, "play"):

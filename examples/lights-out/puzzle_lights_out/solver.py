@@ -14,10 +14,11 @@ smallest one is optimal.
 
 from __future__ import annotations
 
-from engine import SolveContext, Solved, Solver, Unsolvable
+from engine import N_, SolveContext, Solved, Solver, Unsolvable
 
 from .board import Board, cell_name
 from .gf2 import reduce_system
+from .i18n import CATALOGUE, _, ngettext
 
 #: How many candidate solutions to try between two checks of ``ctx.should_stop()``.
 CHECK_EVERY = 64
@@ -28,22 +29,24 @@ def describe_cells(cells: int, cols: int) -> str:
     names = [cell_name(i, cols) for i in range(cells.bit_length()) if cells >> i & 1]
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{cells} and {last}").format(cells=_(", ").join(names[:-1]), last=names[-1])
 
 
 #: The one plain sentence for an unsolvable board; :func:`unsolvable_reason` gives the proof.
-NO_SOLUTION = "No: this board cannot be solved, whatever you press."
+NO_SOLUTION = N_("No: this board cannot be solved, whatever you press.")
 
 
 def unsolvable_reason(board: Board, invariant: int) -> str:
     """Why ``board`` cannot be solved, in words, from a broken invariant light set (the proof
     behind :data:`NO_SOLUTION`; a clause starting in lower case, without a full stop)."""
     lit = (invariant & board.lights).bit_count()
-    verb = "is" if lit == 1 else "are"
-    return (f"every press toggles an even number of the {invariant.bit_count()} lights "
-            f"{describe_cells(invariant, board.cols)}, so the number of those that are on stays "
-            f"odd or stays even; {lit} of them {verb} on now, an odd number, so they can never "
-            f"all be off")
+    return ngettext("every press toggles an even number of the {total} lights {cells}, so the number of "
+                    "those that are on stays odd or stays even; {count} of them is on now, an odd number, "
+                    "so they can never all be off",
+                    "every press toggles an even number of the {total} lights {cells}, so the number of "
+                    "those that are on stays odd or stays even; {count} of them are on now, an odd number, "
+                    "so they can never all be off", lit).format(
+        total=invariant.bit_count(), cells=describe_cells(invariant, board.cols), count=lit)
 
 
 class GF2Solver(Solver):
@@ -52,8 +55,9 @@ class GF2Solver(Solver):
     puzzle_id = "lights_out"
     name = "gf2"
     optimal = True
-    description = ("Linear algebra modulo 2: proves unsolvable boards at once and returns the "
-                   "fewest presses (instant up to 10 x 10).")
+    catalogue = CATALOGUE
+    description = N_("Linear algebra modulo 2: proves unsolvable boards at once and returns the "
+                     "fewest presses (instant up to 10 x 10).")
 
     def solve(self, instance: Board, ctx: SolveContext):
         if ctx.should_stop():

@@ -1,0 +1,63 @@
+"""The pages in Simplified Chinese in a browser whose language is zh-CN, and the language
+picker: it switches the page to English and back, keeping the board and the step shown
+(docs/i18n.md)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from test_e2e_flows import need
+from test_e2e_game import axe_violations
+
+
+@pytest.fixture()
+def zh_page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    context.set_default_timeout(15_000)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, server, installed):
+    need(installed, "lights_out")
+    page = zh_page
+    page.goto(f"{server}/lights_out?preset=cross")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(page.get_by_role("heading", level=1)).to_have_text("点灯游戏")
+    # An edit first: the board the picker must keep is not the one in the page's own link.
+    page.locator('input[name="mode"][value="play"]').check()
+    page.locator('#board [data-action="cell:a1"]').click()
+    expect(page.locator("#instance-text")).not_to_have_value("00100/00100/11111/00100/00100")
+    instance = page.locator("#instance-text").input_value()
+    # The scripts speak Chinese too (the bundle's catalogue): solve and step.
+    page.get_by_role("button", name="求解", exact=True).click()
+    # (the first solve of a run may wait while the workers load their tables)
+    expect(page.locator("#solve-status")).to_contain_text("已解开", timeout=90_000)
+    page.get_by_role("button", name="下一步").click()
+    page.get_by_role("button", name="下一步").click()
+    expect(page.get_by_role("slider", name="步数")).to_have_value("2")
+    expect(page.locator("#step-status")).to_contain_text(re.compile(r"第 2 步，共 \d+ 步：按 [a-e]\d"))
+
+    page.get_by_role("navigation", name="语言").get_by_role("link", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Lights Out")
+    expect(page.locator("#instance-text")).to_have_value(instance)
+    expect(page.get_by_role("slider", name="Step")).to_have_value("2")
+    expect(page.locator("#step-status")).to_contain_text(re.compile(r"Move 2 of \d+: Press [a-e]\d"))
+    assert "lang=en" in page.url
+    # The choice in the address wins over the browser's zh-CN, and links carry it on.
+    expect(page.locator("a.brand")).to_have_attribute("href", "/?lang=en")
+    assert not axe_violations(page)[0]
+
+    page.get_by_role("navigation", name="Language").get_by_role("link", name="简体中文").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(page.locator("#instance-text")).to_have_value(instance)
+    expect(page.get_by_role("slider", name="步数")).to_have_value("2")
+    count, report = axe_violations(page)
+    assert count == 0, report

@@ -1,0 +1,106 @@
+"""A plugin's own translations (docs/plugins.md, section 13): Lights Out ships a Simplified
+Chinese catalogue in its own gettext domain, found through ``Puzzle.catalogue``; a toy plugin
+with an incomplete catalogue falls back to English for what it lacks, never to an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from pairs_toy import Pairs as PairsPuzzle
+
+from engine import Catalogue, use_locale
+from engine.i18n import translate
+from engine.plugins import get_registry
+from web import create_app
+
+ZH = {"Accept-Language": "zh-CN"}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    registry = get_registry()
+    if "lights_out" not in registry.puzzles:
+        pytest.skip("the example plugin is not installed (scripts/setup.sh installs it)")
+    app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path_factory.mktemp("data")), "TESTING": True})
+    yield app.test_client()
+    app.extensions["puzzle_jobs"].close()
+
+
+def test_lights_out_shows_its_title_rules_and_presets_in_chinese(client):
+    gallery = client.get("/", headers=ZH).get_data(as_text=True)
+    assert "点灯游戏" in gallery and "把所有的灯都关掉" in gallery
+    english = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "点灯游戏" not in english and "Lights Out" in english
+    editor = client.get("/lights_out", headers=ZH).get_data(as_text=True)
+    assert "<h1 id=\"puzzle-title\">点灯游戏</h1>" in editor
+    assert '<option value="all-on">全亮</option>' in editor  # the id stays, the name is Chinese
+    assert "按下的格子" in editor  # notation
+    assert "游玩：点击即按下一盏灯" in editor  # edit mode label
+
+
+def test_lights_out_notes_moves_and_verdicts_follow_the_request(client):
+    board = "11111/11111/11111/11111/11111"  # 5 x 5 has unsolvable patterns: every note is said
+    zh = client.post("/api/lights_out/validate", json={"instance": board}, headers=ZH).get_json()
+    en = client.post("/api/lights_out/validate", json={"instance": board}).get_json()
+    assert zh["instance"] == en["instance"]  # machine values are the same
+    assert any("这一局可以解开" in n for n in zh["notes"]), zh["notes"]
+    assert any("有 4 种不同的按法组合" in n for n in zh["notes"]), zh["notes"]
+    assert any("This board can be solved." in n for n in en["notes"])
+    assert zh["assessment"]["verdict"] == en["assessment"]["verdict"] == "can"
+    assert "能：最少按" in zh["assessment"]["reason"]
+    assert [t["label"] for t in zh["tools"]] == ["全部熄灭", "调整大小"]
+    moves = client.post("/api/lights_out/describe", json={"instance": "101/010/101", "moves": ["a1", "c3"]},
+                        headers=ZH).get_json()["moves"]
+    assert [m["words"] for m in moves] == ["按 a1", "按 c3"]
+    refused = client.post("/api/lights_out/validate", json={"instance": "10x/010/101"}, headers=ZH).get_json()
+    assert "无法识别的字符 'x'" in refused["error"] and refused["where"] == "row 1, column 3"
+
+
+def test_a_puzzle_without_a_catalogue_stays_english():
+    puzzle = PairsPuzzle()
+    assert puzzle.catalogue is None
+    with use_locale("zh_Hans"):
+        assert translate(puzzle, puzzle.title) == puzzle.title
+
+
+def _toy_catalogue(folder: Path, messages: dict[str, str]) -> Catalogue:
+    catalog = Catalog(locale="zh_Hans", domain="toy_plugin")
+    for msgid, text in messages.items():
+        catalog.add(msgid, text)
+    target = folder / "zh_Hans" / "LC_MESSAGES"
+    target.mkdir(parents=True)
+    with (target / "toy_plugin.mo").open("wb") as f:
+        write_mo(f, catalog)
+    return Catalogue("toy_plugin", folder)
+
+
+def test_an_incomplete_catalogue_falls_back_to_english(tmp_path):
+    catalogue = _toy_catalogue(tmp_path / "locale", {"Pairs <&> test": "成对"})
+
+    class TranslatedPairs(PairsPuzzle):
+        pass
+
+    TranslatedPairs.catalogue = catalogue
+    puzzle = TranslatedPairs()
+    with use_locale("zh_Hans"):
+        assert translate(puzzle, puzzle.title) == "成对"
+        assert translate(puzzle, puzzle.rules) == puzzle.rules  # not in the catalogue: English
+        assert catalogue.ngettext("{n} pair", "{n} pairs", 3) == "{n} pairs"
+    with use_locale("en"):
+        assert translate(puzzle, puzzle.title) == puzzle.title
+    assert catalogue.locales() == ("en", "zh_Hans")
+
+
+def test_a_missing_or_broken_catalogue_is_english_not_an_error(tmp_path):
+    missing = Catalogue("nothing_here", tmp_path / "no-such-folder")
+    broken_dir = tmp_path / "broken" / "zh_Hans" / "LC_MESSAGES"
+    broken_dir.mkdir(parents=True)
+    (broken_dir / "broken.mo").write_bytes(b"this is not a catalogue")
+    broken = Catalogue("broken", tmp_path / "broken")
+    with use_locale("zh_Hans"):
+        assert missing.gettext("Solved") == "Solved"
+        assert broken.gettext("Solved") == "Solved"
+    assert missing.locales() == ("en",)
