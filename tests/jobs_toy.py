@@ -29,6 +29,17 @@ class SlowPairs(Pairs):
         return super().apply_move(state, move)
 
 
+def sweep(instance) -> list[str]:
+    """The pairs solution: flip each 1 with its right neighbour, left to right."""
+    bits, moves = list(instance), []
+    for k in range(len(bits) - 1):
+        if bits[k]:
+            bits[k] ^= 1
+            bits[k + 1] ^= 1
+            moves.append(str(k))
+    return moves
+
+
 class Hasty(Solver):
     """Sweeps left to right after ``instance``-independent 0.3 s of "search"."""
 
@@ -37,13 +48,7 @@ class Hasty(Solver):
 
     def solve(self, instance, ctx):
         time.sleep(0.3)
-        bits, moves = list(instance), []
-        for k in range(len(bits) - 1):
-            if bits[k]:
-                bits[k] ^= 1
-                bits[k + 1] ^= 1
-                moves.append(str(k))
-        return Solved(moves)
+        return Solved(sweep(instance))
 
 
 class Priority(Solver):
@@ -53,13 +58,7 @@ class Priority(Solver):
     name = "priority"
 
     def solve(self, instance, ctx):
-        bits, moves = list(instance), []
-        for k in range(len(bits) - 1):
-            if bits[k]:
-                bits[k] ^= 1
-                bits[k + 1] ^= 1
-                moves.append(str(k))
-        return Solved(moves, stats={"nice": os.nice(0)})
+        return Solved(sweep(instance), stats={"nice": os.nice(0)})
 
 
 class _SlowPlugin:
