@@ -24,7 +24,7 @@ from .contract import (  # noqa: E402
 )
 from .errors import InputError, PuzzleError, SolverError  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
-from .i18n import N_, Catalogue, current_locale, use_locale  # noqa: E402
+from .i18n import N_, Catalogue, current_locale, format_number, use_locale  # noqa: E402
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable  # noqa: E402
 from .paths import cache_dir  # noqa: E402
 from .resources import available_memory, build_room, free_disk  # noqa: E402
@@ -44,5 +44,5 @@ __all__ = [
     "SolverError", "THUMBNAIL", "Task", "TableCache", "TaskResult", "Unsolvable",
     "available_memory", "build_room", "cache_dir", "free_disk", "fresh_tables", "hookimpl",
     "keep_tables_after", "N_", "pinned_tables", "plural", "replay", "table_cache",
-    "current_locale", "use_locale",
+    "current_locale", "use_locale", "format_number",
 ]

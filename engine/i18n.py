@@ -133,3 +133,16 @@ def translate(owner: object, message: str | None) -> str | None:
 ENGINE = Catalogue("engine", Path(__file__).resolve().parent / "locale")
 _ = ENGINE.gettext
 ngettext = ENGINE.ngettext
+
+
+def format_number(value: float, decimals: int | None = None) -> str:
+    """``value`` written for the current locale by CLDR rules (Babel): ``12,000`` and ``0.25`` in
+    English, and the grouping and decimal sign of the reader's locale otherwise. ``decimals``
+    fixes the number of digits after the point (``format_number(0.1432, 2)`` is ``0.14``)."""
+    from babel.numbers import format_decimal
+
+    locale = current_locale()
+    if decimals is None:
+        return format_decimal(value, locale=locale)
+    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    return format_decimal(value, format=pattern, locale=locale, decimal_quantization=True)

@@ -104,3 +104,15 @@ def test_a_missing_or_broken_catalogue_is_english_not_an_error(tmp_path):
         assert missing.gettext("Solved") == "Solved"
         assert broken.gettext("Solved") == "Solved"
     assert missing.locales() == ("en",)
+
+
+def test_format_number_follows_the_current_locale():
+    from engine import format_number, use_locale
+
+    assert format_number(12000) == "12,000"
+    assert format_number(0.14321, 2) == "0.14"
+    with use_locale("zh_Hans"):
+        # CLDR: Chinese groups by thousands with a comma too; the point is a full stop.
+        assert format_number(1234567.5) == "1,234,567.5"
+    with use_locale("fr"):  # not a host locale: English
+        assert format_number(1234.5) == "1,234.5"
