@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
-from engine import SolveContext, Solver
+from engine import N_, SolveContext, Solver
 
 from . import small_boards
 from .board import Board
 from .bounded import BoundedSolver
 from .fast import FastSolver
+from .i18n import CATALOGUE
 from .optimal import OptimalSolver, small_tables_note
 
 EXACT_CELLS = 16
@@ -31,7 +32,8 @@ class AutoSolver(Solver):
     puzzle_id = "sliding"
     name = "auto"
     optimal = False
-    description = ("Picks by board size. Up to 16 cells (4 x 4, 2 x 8, 3 x 5): optimal (shortest "
+    catalogue = CATALOGUE
+    description = N_("Picks by board size. Up to 16 cells (4 x 4, 2 x 8, 3 x 5): optimal (shortest "
                    "answers; pattern databases make the 15-puzzle and thin boards take about a "
                    "second). Up to 25 cells (5 x 5): "
                    "bounded (a near-shortest answer within the time limit, with a proven 'at most "

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Sequence
 
-from engine import InputError, plural
+from engine import InputError, format_number
+
+from .i18n import _, ngettext
 
 #: Smallest and largest number of rows or columns. A 1 x N strip is not a puzzle (its tiles
 #: cannot pass each other), and 32 x 32 keeps every request's work bounded.
@@ -110,14 +112,14 @@ def slide(board: Board, tile: int) -> Board:
     """The board after ``tile`` slides into the blank; InputError unless it is next to it."""
     n = board.size
     if not 1 <= tile < n:
-        raise InputError(f"there is no tile {tile} on this {board.rows} x {board.cols} board "
-                         f"(tiles are 1 to {n - 1})")
+        raise InputError(no_such_tile(tile, board))
     blank = board.blank
     # Look for the tile only next to the blank: O(1), where tiles.index(tile) scanned the board.
     cell = next((c for c in neighbours(board.rows, board.cols, blank) if board.tiles[c] == tile), None)
     if cell is None:
-        can = ", ".join(str(t) for t in sorted(movable_tiles(board)))
-        raise InputError(f"tile {tile} is not next to the blank; the tiles that can slide are {can}")
+        can = _(", ").join(str(t) for t in sorted(movable_tiles(board)))
+        raise InputError(_("tile {tile} is not next to the blank; the tiles that can slide are "
+                           "{tiles}").format(tile=tile, tiles=can))
     tiles = list(board.tiles)
     tiles[blank], tiles[cell] = tile, 0
     moved = Board(board.rows, board.cols, tuple(tiles), board.goal)
@@ -136,7 +138,8 @@ def slide_many(board: Board, tiles: Sequence[int]) -> Board:
     blank = board.blank
     for tile in tiles:
         if not 1 <= tile < n:
-            raise InputError(f"there is no tile {tile} on this {rows} x {cols} board")
+            raise InputError(_("there is no tile {tile} on this {rows} x {cols} board").format(
+                tile=tile, rows=rows, cols=cols))
         r, c = divmod(blank, cols)
         if r > 0 and cells[blank - cols] == tile:
             cell = blank - cols
@@ -147,12 +150,18 @@ def slide_many(board: Board, tiles: Sequence[int]) -> Board:
         elif c < cols - 1 and cells[blank + 1] == tile:
             cell = blank + 1
         else:
-            raise InputError(f"tile {tile} is not next to the blank")
+            raise InputError(_("tile {tile} is not next to the blank").format(tile=tile))
         cells[blank], cells[cell] = tile, 0
         blank = cell
     moved = Board(rows, cols, tuple(cells), board.goal)
     moved.__dict__["blank"] = blank  # seed the cached_property
     return moved
+
+
+def no_such_tile(tile: int, board: Board) -> str:
+    """The message for a tile number that is not on ``board`` (a move or an edit action)."""
+    return _("there is no tile {tile} on this {rows} x {cols} board (tiles are 1 to {last})").format(
+        tile=tile, rows=board.rows, cols=board.cols, last=board.size - 1)
 
 
 # -- solvability ---------------------------------------------------------------------------------
@@ -202,28 +211,37 @@ def parity_proof(board: Board) -> tuple[str, str] | None:
     odd_width = board.cols % 2 == 1
     if (inversions if odd_width else inversions + row_distance) % 2 == 0:
         return None
-    reason = ("No: this board cannot be solved, because its inversions have the wrong parity (as "
-              "if two tiles had been swapped) and no slide can change that.")
-    inversion_words = (f"{_count(inversions, 'inversion')} (an inversion is a pair of tiles that, "
-                       f"read row by row, are in the opposite order to the goal)")
+    reason = _("No: this board cannot be solved, because its inversions have the wrong parity "
+               "(as if two tiles had been swapped) and no slide can change that.")
+    # Phrases with a count, then put whole into the sentence (the translator sees both).
+    inversion_words = ngettext(
+        "{count} inversion (an inversion is a pair of tiles that, read row by row, are in the "
+        "opposite order to the goal)",
+        "{count} inversions (an inversion is a pair of tiles that, read row by row, are in the "
+        "opposite order to the goal)", inversions).format(count=format_number(inversions))
     if odd_width:
-        detail = (f"The board is {board.cols} wide (odd), so every slide keeps the parity of the "
-                  f"number of inversions. The goal has 0 and this board has {inversion_words}: an "
-                  f"odd number, so no sequence of slides reaches the goal. Swapping any two tiles "
-                  f"changes the parity and makes the board solvable.")
+        detail = _("The board is {width} wide (odd), so every slide keeps the parity of the number "
+                   "of inversions. The goal has 0 and this board has {inversions}: an odd number, so "
+                   "no sequence of slides reaches the goal. Swapping any two tiles changes the parity "
+                   "and makes the board solvable.").format(width=board.cols, inversions=inversion_words)
     else:
-        detail = (f"The board is {board.cols} wide (even), so every slide keeps the parity of the "
-                  f"number of inversions plus the blank's row. This board has {inversion_words}, "
-                  f"and its blank is {_count(row_distance, 'row')} from the goal's blank: "
-                  f"{inversions} + {row_distance} = {inversions + row_distance} is odd, so no "
-                  f"sequence of slides reaches the goal. Swapping any two tiles changes the parity "
-                  f"and makes the board solvable.")
+        rows_words = ngettext("{count} row", "{count} rows", row_distance).format(count=row_distance)
+        detail = _("The board is {width} wide (even), so every slide keeps the parity of the number "
+                   "of inversions plus the blank's row. This board has {inversions}, and its blank is "
+                   "{rows} from the goal's blank: {count} + {distance} = {total} is odd, so no "
+                   "sequence of slides reaches the goal. Swapping any two tiles changes the parity "
+                   "and makes the board solvable.").format(
+            width=board.cols, inversions=inversion_words, rows=rows_words,
+            count=format_number(inversions), distance=row_distance,
+            total=format_number(inversions + row_distance))
     return reason, detail
 
 
-def _count(n: int, noun: str) -> str:
-    """``"1 row"``, ``"3 rows"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def unsolvable_note() -> str:
+    """The sentence beside an unsolvable board (the reason of :func:`parity_proof`, as a note
+    rather than an answer to "can it be solved?")."""
+    return _("This board cannot be solved, because its inversions have the wrong parity (as if two "
+             "tiles had been swapped) and no slide can change that.")
 
 
 def unsolvable_reason(board: Board) -> str | None:
@@ -247,14 +265,27 @@ def is_solvable(board: Board) -> bool:
 # -- validation ----------------------------------------------------------------------------------
 
 def _check_side(rows: int, cols: int, where: str | None = None) -> None:
-    for name, value in (("rows", rows), ("columns", cols)):
-        if value > MAX_SIDE:
-            raise InputError(f"the board has {value} {name}; the limit is {MAX_SIDE} x {MAX_SIDE}",
-                             where=where)
+    if rows > MAX_SIDE:
+        raise InputError(_too_many_rows(rows), where=where)
+    if cols > MAX_SIDE:
+        raise InputError(ngettext("the board has {count} column; the limit is {limit} x {limit}",
+                                  "the board has {count} columns; the limit is {limit} x {limit}",
+                                  cols).format(count=cols, limit=MAX_SIDE), where=where)
     if rows < MIN_SIDE or cols < MIN_SIDE:
-        raise InputError(f"a {rows} x {cols} board is not a puzzle: a board needs at least "
-                         f"{MIN_SIDE} rows and {MIN_SIDE} columns so tiles can pass each other",
-                         where=where)
+        raise InputError(_("a {rows} x {cols} board is not a puzzle: a board needs at least {min} rows "
+                           "and {min} columns so tiles can pass each other").format(
+                               rows=rows, cols=cols, min=MIN_SIDE), where=where)
+
+
+def _too_many_rows(rows: int, what: str = "") -> str:
+    """The message for a board (or, with ``what="goal "``, a goal) with too many rows."""
+    if what:
+        return ngettext("the goal has {count} row; the limit is {limit} x {limit}",
+                        "the goal has {count} rows; the limit is {limit} x {limit}",
+                        rows).format(count=rows, limit=MAX_SIDE)
+    return ngettext("the board has {count} row; the limit is {limit} x {limit}",
+                    "the board has {count} rows; the limit is {limit} x {limit}",
+                    rows).format(count=rows, limit=MAX_SIDE)
 
 
 def _check_tiles(tiles: Sequence[int], rows: int, cols: int, what: str) -> None:
@@ -264,17 +295,23 @@ def _check_tiles(tiles: Sequence[int], rows: int, cols: int, what: str) -> None:
     for i, t in enumerate(tiles):
         where = f"{what}row {i // cols + 1}, column {i % cols + 1}"
         if not 0 <= t < n:
-            raise InputError(f"{t} is out of range: a {rows} x {cols} board has tiles 1 to {n - 1} "
-                             f"and 0 for the blank", where=where)
+            raise InputError(_("{number} is out of range: a {rows} x {cols} board has tiles 1 to {last} "
+                               "and 0 for the blank").format(number=t, rows=rows, cols=cols, last=n - 1),
+                             where=where)
         if t in seen:
             j = seen[t]
-            first = f"row {j // cols + 1}, column {j % cols + 1}"
-            name = "the blank (0)" if t == 0 else f"tile {t}"
             present = set(tiles)
             absent = [x for x in range(n) if x not in present][:3]
-            missing = ", ".join("the blank (0)" if x == 0 else f"tile {x}" for x in absent)
-            raise InputError(f"{name} appears twice (also at {first}); missing: {missing}",
-                             where=where)
+            missing = _(", ").join(_("the blank (0)") if x == 0 else _("tile {tile}").format(tile=x)
+                                   for x in absent)
+            place = {"row": j // cols + 1, "column": j % cols + 1, "missing": missing}
+            if t == 0:
+                message = _("the blank (0) appears twice (also at row {row}, column {column}); "
+                            "missing: {missing}").format(**place)
+            else:
+                message = _("tile {tile} appears twice (also at row {row}, column {column}); "
+                            "missing: {missing}").format(tile=t, **place)
+            raise InputError(message, where=where)
         seen[t] = i
 
 
@@ -283,14 +320,16 @@ def make_board(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int] |
     _check_side(rows, cols)
     n = rows * cols
     if len(tiles) != n:
-        raise InputError(f"a {rows} x {cols} board needs {n} numbers; {len(tiles)} given")
+        raise InputError(_("a {rows} x {cols} board needs {count} numbers; {given} given").format(
+            rows=rows, cols=cols, count=n, given=len(tiles)))
     _check_tiles(tiles, rows, cols, "")
     if goal is None:
         goal = standard_goal(rows, cols)
     else:
         if len(goal) != n:
-            raise InputError(f"the goal needs {n} numbers for a {rows} x {cols} board; "
-                             f"{len(goal)} given", where="goal")
+            raise InputError(_("the goal needs {count} numbers for a {rows} x {cols} board; "
+                               "{given} given").format(count=n, rows=rows, cols=cols, given=len(goal)),
+                             where="goal")
         _check_tiles(goal, rows, cols, "goal ")
     return Board(rows, cols, tuple(tiles), tuple(goal))
 
@@ -311,26 +350,27 @@ def _parse_grid(text: str, what: str) -> list[list[int]]:
     while lines and not lines[0]:
         lines.pop(0)
     if not lines:
-        raise InputError(f"the {what or 'board '}is empty: give the tiles row by row, e.g. 1 2 3/4 5 6/7 8 0")
+        raise InputError(_("the goal is empty: give the tiles row by row, e.g. 1 2 3/4 5 6/7 8 0") if what
+                         else _("the board is empty: give the tiles row by row, e.g. 1 2 3/4 5 6/7 8 0"))
     if len(lines) > MAX_SIDE:
-        raise InputError(f"the {what or 'board '}has {len(lines)} rows; the limit is {MAX_SIDE} x {MAX_SIDE}")
+        raise InputError(_too_many_rows(len(lines), what))
     grid = []
     for r, line in enumerate(lines, start=1):
         if not line:
-            raise InputError("this row is empty", where=f"{what}row {r}")
+            raise InputError(_("this row is empty"), where=f"{what}row {r}")
         words = [w for w in _SEPARATORS.split(line) if w]
         if len(words) > MAX_SIDE * MAX_SIDE:
-            raise InputError(f"{len(words)} numbers in one row; the limit is {MAX_SIDE} x {MAX_SIDE}",
-                             where=f"{what}row {r}")
+            raise InputError(_("{count} numbers in one row; the limit is {limit} x {limit}").format(
+                count=len(words), limit=MAX_SIDE), where=f"{what}row {r}")
         row = []
         for c, word in enumerate(words, start=1):
             if not _NUMBER.fullmatch(word):
                 shown = word if len(word) <= 12 else word[:12] + "..."
-                raise InputError(f"{shown!r} is not a tile number (use 0 for the blank)",
-                                 where=f"{what}row {r}, column {c}")
+                raise InputError(_("{word} is not a tile number (use 0 for the blank)").format(
+                    word=repr(shown)), where=f"{what}row {r}, column {c}")
             if len(word) > 5:
-                raise InputError(f"{word[:12]} is out of range: tiles go up to {MAX_SIDE * MAX_SIDE - 1}",
-                                 where=f"{what}row {r}, column {c}")
+                raise InputError(_("{number} is out of range: tiles go up to {top}").format(
+                    number=word[:12], top=MAX_SIDE * MAX_SIDE - 1), where=f"{what}row {r}, column {c}")
             row.append(int(word))
         grid.append(row)
     return grid
@@ -342,16 +382,22 @@ def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
         flat = grid[0]
         side = int(round(len(flat) ** 0.5))
         if side * side != len(flat):
-            raise InputError(f"one row of {plural(len(flat), 'number')} is not a board: separate the rows with "
-                             f"'/' or new lines (a single row is read as a square board only when its "
-                             f"length is a square: 4, 9, 16, ...)", where=f"{what}row 1")
+            raise InputError(ngettext(
+                "one row of {count} number is not a board: separate the rows with '/' or new lines "
+                "(a single row is read as a square board only when its length is a square: 4, 9, "
+                "16, ...)",
+                "one row of {count} numbers is not a board: separate the rows with '/' or new lines "
+                "(a single row is read as a square board only when its length is a square: 4, 9, "
+                "16, ...)", len(flat)).format(count=format_number(len(flat))), where=f"{what}row 1")
         _check_side(side, side, where=what.strip() or None)
         return side, side, flat
     cols = len(grid[0])
     for r, row in enumerate(grid[1:], start=2):
         if len(row) != cols:
-            raise InputError(f"this row has {plural(len(row), 'number')} but row 1 has {cols}: every row "
-                             f"needs the same length", where=f"{what}row {r}")
+            raise InputError(ngettext(
+                "this row has {count} number but row 1 has {cols}: every row needs the same length",
+                "this row has {count} numbers but row 1 has {cols}: every row needs the same length",
+                len(row)).format(count=format_number(len(row)), cols=cols), where=f"{what}row {r}")
     _check_side(len(grid), cols, where=what.strip() or None)
     return len(grid), cols, [t for row in grid for t in row]
 
@@ -359,17 +405,18 @@ def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
 def parse_board(text: str) -> Board:
     """Parse instance text (see the module docstring); InputError naming the problem and where."""
     if not isinstance(text, str):
-        raise InputError("the instance must be text")
+        raise InputError(_("the instance must be text"))
     parts = _GOAL_SPLIT.split(text)
     if len(parts) > 2:
-        raise InputError("'goal:' appears more than once")
+        raise InputError(_("'goal:' appears more than once"))
     start_text = parts[0].strip().rstrip(";").strip()
     if ";" in start_text:
-        raise InputError("unexpected ';': write the goal as '; goal: 1 2 3/4 5 6/7 8 0'")
+        raise InputError(_("unexpected ';': write the goal as '; goal: 1 2 3/4 5 6/7 8 0'"))
     rows, cols, tiles = _grid_shape(_parse_grid(start_text, ""), "")
     n = rows * cols
     if len(tiles) != n:  # pragma: no cover - _grid_shape guarantees it
-        raise InputError(f"a {rows} x {cols} board needs {n} numbers; {len(tiles)} given")
+        raise InputError(_("a {rows} x {cols} board needs {count} numbers; {given} given").format(
+            rows=rows, cols=cols, count=n, given=len(tiles)))
     _check_tiles(tiles, rows, cols, "")
     goal: Sequence[int] = standard_goal(rows, cols)
     if len(parts) == 2:
@@ -378,15 +425,16 @@ def parse_board(text: str) -> Board:
             goal = NAMED_GOALS[goal_text.lower()](rows, cols)
         else:
             if ";" in goal_text:
-                raise InputError("unexpected ';' in the goal", where="goal")
+                raise InputError(_("unexpected ';' in the goal"), where="goal")
             g_grid = _parse_grid(goal_text, "goal ")
             if len(g_grid) == 1 and len(g_grid[0]) == n:
                 flat = g_grid[0]  # a flat goal takes the board's shape
             else:
                 g_rows, g_cols, flat = _grid_shape(g_grid, "goal ")
                 if (g_rows, g_cols) != (rows, cols):
-                    raise InputError(f"the goal is {g_rows} x {g_cols} but the board is "
-                                     f"{rows} x {cols}", where="goal")
+                    raise InputError(_("the goal is {goal_rows} x {goal_cols} but the board is "
+                                       "{rows} x {cols}").format(goal_rows=g_rows, goal_cols=g_cols,
+                                                                 rows=rows, cols=cols), where="goal")
             _check_tiles(flat, rows, cols, "goal ")
             goal = flat
     return Board(rows, cols, tuple(tiles), tuple(goal))
@@ -412,7 +460,7 @@ def board_to_json(board: Board) -> dict:
 
 def _int_list(value: Any, name: str) -> list[int]:
     if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise InputError(f'"{name}" must be a list of whole numbers', where=name)
+        raise InputError(_('"{name}" must be a list of whole numbers').format(name=name), where=name)
     return value
 
 
@@ -424,14 +472,14 @@ def board_from_json(data: Any) -> Board:
     if isinstance(data, dict) and set(data) == {"text"} and isinstance(data["text"], str):
         return parse_board(data["text"])
     if not isinstance(data, dict):
-        raise InputError('expected a JSON object {"rows", "cols", "tiles", "goal"}')
+        raise InputError(_('expected a JSON object {"rows", "cols", "tiles", "goal"}'))
     unknown = sorted(set(map(str, data)) - {"rows", "cols", "tiles", "goal"})
     if unknown:
-        raise InputError(f"unknown field(s) {', '.join(map(repr, unknown))}; expected rows, cols, "
-                         f"tiles and optionally goal")
+        raise InputError(_("unknown field(s) {names}; expected rows, cols, tiles and optionally "
+                           "goal").format(names=", ".join(map(repr, unknown))))
     for key in ("rows", "cols"):
         if type(data.get(key)) is not int:
-            raise InputError(f'"{key}" must be a whole number', where=key)
+            raise InputError(_('"{name}" must be a whole number').format(name=key), where=key)
     rows, cols = data["rows"], data["cols"]
     _check_side(rows, cols)
     tiles = _int_list(data.get("tiles"), "tiles")
@@ -444,11 +492,11 @@ def board_from_json(data: Any) -> Board:
 def parse_size(text: Any) -> tuple[int, int]:
     """``"RxC"`` (or ``"R x C"``, ``"N"`` for N x N) as (rows, cols), within the limits."""
     if not isinstance(text, str):
-        raise InputError("the size must be text like 4x4")
+        raise InputError(_("the size must be text like 4x4"))
     m = re.fullmatch(r"\s*([0-9]{1,4})\s*(?:[xX×*]\s*([0-9]{1,4}))?\s*", text)
     if not m:
         shown = text if len(text) <= 20 else text[:20] + "..."
-        raise InputError(f"size {shown!r} is not rows x columns, e.g. 4x4 or 3x5")
+        raise InputError(_("size {size} is not rows x columns, e.g. 4x4 or 3x5").format(size=repr(shown)))
     rows = int(m.group(1))
     cols = int(m.group(2)) if m.group(2) else rows
     _check_side(rows, cols)

@@ -27,16 +27,17 @@ from __future__ import annotations
 
 import time
 
-from engine import PrepareCost, SolveContext, Solved, Solver, Unsolvable
+from engine import N_, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file
 from .board import Board, unsolvable_detail, unsolvable_reason
 from .fast import FastSolver
 from .heuristics import lower_bound
+from .i18n import CATALOGUE, _
 from .ida import R_BOUND
 from .ida_compact import INF, CompactSearch
 from .ida_lc import LinearConflictSearch
-from .optimal import goal_mapping
+from .optimal import BUILDING, goal_mapping
 from .shorten import shorten
 
 #: Search time when the caller sets no deadline.
@@ -54,6 +55,8 @@ WEIGHTED_SHARE = 0.7
 SHORTEN_WINDOWS = (12, 20)
 
 PARTITIONS = {5: pdb_compact.PARTITION_5X5, 4: pdb_compact.PARTITION_4X4_78}
+#: The phase of the exact search that raises the proven bound, in progress reports.
+RAISING = N_("IDA* (raising the lower bound)")
 
 
 class _Clock:
@@ -86,7 +89,8 @@ class BoundedSolver(Solver):
     puzzle_id = "sliding"
     name = "bounded"
     optimal = False
-    description = ("Anytime weighted IDA* with 6-6-6-6 pattern databases on the 5x5 (built once "
+    catalogue = CATALOGUE
+    description = N_("Anytime weighted IDA* with 6-6-6-6 pattern databases on the 5x5 (built once "
                    "by `puzzle prepare sliding`): a near-shortest answer within the time limit "
                    "(8 s without one), with a proven bound on how much shorter the shortest can "
                    "be; stops early when that bound proves the answer shortest.")
@@ -112,7 +116,7 @@ class BoundedSolver(Solver):
                 pdb_file.log.warning("warning: the 5x5 tables are not built (%s); 5x5 answers "
                                      "get looser bounds", short)
                 return True
-            progress = lambda d, t, p: ctx.progress(phase="building pattern database", done=d,
+            progress = lambda d, t, p: ctx.progress(phase=_(BUILDING), done=d,
                                                     total=t, pattern=p, tables="the 24-puzzle")
             return pdb_compact.get_tables(5, 5, part, True, progress, ctx.should_stop) is not None
         except pdb.BuildCancelled:
@@ -183,7 +187,8 @@ class BoundedSolver(Solver):
             ub = len(best) if best is not None else INF
             search = CompactSearch(tiles, tables, weight=(wnum, wden), ub=ub)
             lb = max(lb, search.h0)
-            path = search.run(poll_for(until, search, f"weighted IDA* w={wnum / wden:g}"))
+            path = search.run(poll_for(until, search, _("weighted IDA* w={weight}").format(
+                weight=f"{wnum / wden:g}")))
             stats["nodes"] += search.stats()["nodes"]
             if path is not None:
                 if best is None:
@@ -191,12 +196,15 @@ class BoundedSolver(Solver):
                 best, work = shorten(tiles, path, instance.rows, instance.cols,
                                      lambda: clock.over(weighted_until), SHORTEN_WINDOWS)
                 stats["nodes"] += work
-                stats["rounds"].append(f"w={wnum / wden:g}: {len(path)}"
-                                       + (f", shortened to {len(best)}" if len(best) < len(path)
-                                          else ""))
+                weight = f"{wnum / wden:g}"
+                stats["rounds"].append(
+                    _("w={weight}: {length}, shortened to {shorter}").format(
+                        weight=weight, length=len(path), shorter=len(best))
+                    if len(best) < len(path) else
+                    _("w={weight}: {length}").format(weight=weight, length=len(path)))
             elif search.exhausted:
                 lb = len(best) if best is not None else lb
-                stats["rounds"].append(f"w={wnum / wden:g}: none shorter")
+                stats["rounds"].append(_("w={weight}: none shorter").format(weight=f"{wnum / wden:g}"))
                 break
             if clock.cancelled() and best is None:
                 return ctx.gave_up(**_plain(stats))
@@ -207,15 +215,15 @@ class BoundedSolver(Solver):
             return self._from_fast(instance, clock, lb)
         if best is not None and lb < len(best) and self.exact_phase and not clock.over():
             search = CompactSearch(tiles, tables, ub=len(best))
-            path = search.run(poll_for(None, search, "IDA* (raising the lower bound)"))
+            path = search.run(poll_for(None, search, _(RAISING)))
             stats["nodes"] += search.stats()["nodes"]
             if path is not None:
                 best = path
-                stats["rounds"].append(f"exact: {len(path)}")
+                stats["rounds"].append(_("exact: {length}").format(length=len(path)))
                 lb = len(path)
             else:
                 lb = max(lb, search.proven_lower_bound())
-                stats["rounds"].append(f"exact: lower bound {lb}")
+                stats["rounds"].append(_("exact: lower bound {bound}").format(bound=lb))
         if best is None:
             return ctx.gave_up(**_plain(stats))
         stats["lower_bound"] = int(min(lb, len(best)))
@@ -239,8 +247,8 @@ class BoundedSolver(Solver):
                 return first
         moves = list(first.moves)
         lb = max(lower_bound(instance), known_lb)
-        stats = {"nodes": int(first.stats.get("nodes", 0)), "heuristic": "linear conflict",
-                 "first": f"fast: {len(moves)}"}
+        stats = {"nodes": int(first.stats.get("nodes", 0)), "heuristic": _("linear conflict"),
+                 "first": _("fast: {length}").format(length=len(moves))}
         note = None if known_lb else _tables_note(instance)
         if note:
             stats["note"] = note
@@ -249,7 +257,7 @@ class BoundedSolver(Solver):
                                           instance.goal)
 
             def poll(s: dict) -> bool:
-                ctx.progress(phase="IDA* (raising the lower bound)", best=len(moves),
+                ctx.progress(phase=_(RAISING), best=len(moves),
                              lower_bound=max(lb, s["bound"]), nodes=s["nodes"])
                 return clock.over() or s["bound"] >= len(moves)
 
@@ -270,19 +278,19 @@ class BoundedSolver(Solver):
 
 def _label(tables) -> str:
     name = "-".join(str(len(p)) for p in tables.partition)
-    return f"pattern databases {name} + mirror"
+    return _("pattern databases {sizes} + mirror").format(sizes=name)
 
 
 def _plain(stats: dict) -> dict:
     """Stats as numbers and short strings (the outcome contract)."""
     out = dict(stats)
     if isinstance(out.get("rounds"), list):
-        out["rounds"] = "; ".join(out["rounds"])
+        out["rounds"] = _("; ").join(out["rounds"])
     return out
 
 
 def _tables_note(instance: Board) -> str | None:
     if instance.rows == instance.cols == 5:
-        return ("the 5x5 pattern databases are not prepared (`puzzle prepare sliding` builds "
-                "them); the bound is looser")
+        return _("the 5x5 pattern databases are not prepared (`puzzle prepare sliding` builds "
+                 "them); the bound is looser")
     return None

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import time
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable
+from engine import N_, GaveUp, SolveContext, Solved, Solver, Unsolvable
 
 from .board import Board, unsolvable_detail, unsolvable_reason
 from .heuristics import lower_bound
+from .i18n import CATALOGUE, _
 from .reduction import reduction_solve
 from .shorten import cancel_undos
 from .wastar import Stop, kernel_usable, search, use_compiled
@@ -78,7 +79,8 @@ class FastSolver(Solver):
     puzzle_id = "sliding"
     name = "fast"
     optimal = False
-    description = ("Weighted A* (Manhattan + linear conflict) on boards up to 5 x 5, row-and-column "
+    catalogue = CATALOGUE
+    description = N_("Weighted A* (Manhattan + linear conflict) on boards up to 5 x 5, row-and-column "
                    "reduction on bigger ones; short but not always shortest solutions.")
 
     def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
@@ -89,7 +91,7 @@ class FastSolver(Solver):
         """
         if not kernel_usable():
             return True
-        ctx.progress(phase="compiling the weighted A* search")
+        ctx.progress(phase=_("compiling the weighted A* search"))
         search(2, 2, (1, 2, 0, 3), (1, 2, 3, 0), 1.0, 100, None, {"nodes": 0})
         return True
 
@@ -110,11 +112,11 @@ class FastSolver(Solver):
                 moves = search(instance.rows, instance.cols, instance.tiles, instance.goal,
                                weight, budget, ctx, stats, give_up_at, compiled)
                 if moves is not None:
-                    stats["method"] = f"weighted A* (w={weight:g})"
+                    stats["method"] = _("weighted A* (w={weight})").format(weight=f"{weight:g}")
                     return self._solved(instance, moves, stats)
             moves, work = reduction_solve(instance, ctx, schedules(compiled)[1], compiled)
             stats["nodes"] += work
-            stats["method"] = "row/column reduction"
+            stats["method"] = _("row/column reduction")
             return self._solved(instance, cancel_undos(moves), stats)
         except Stop:
             return ctx.gave_up(**stats)

@@ -26,10 +26,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engine import GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
+from engine import N_, GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file, small_boards
 from .board import Board, unsolvable_detail, unsolvable_reason
+from .i18n import CATALOGUE, _
 from .ida import PdbSearch
 from .ida_compact import CompactSearch
 from .ida_lc import LinearConflictSearch
@@ -86,7 +87,7 @@ def goal_mapping(board: Board) -> GoalMapping | None:
 
 def _poll(ctx: SolveContext, heuristic: str) -> Callable[[dict], bool]:
     def poll(stats: dict) -> bool:
-        ctx.progress(phase="searching", heuristic=heuristic, **stats)
+        ctx.progress(phase=_("searching"), heuristic=heuristic, **stats)
         return ctx.should_stop()
     return poll
 
@@ -97,7 +98,8 @@ class OptimalSolver(Solver):
     puzzle_id = "sliding"
     name = "optimal"
     optimal = True
-    description = ("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
+    catalogue = CATALOGUE
+    description = N_("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
                    "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
                    "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
                    "boards of 10 to 16 cells (2x5 to 2x8, 3x4, 3x5): two or three additive "
@@ -181,10 +183,10 @@ class OptimalSolver(Solver):
             if big is not None:
                 search = CompactSearch(mapping.tiles(instance.tiles), big)
                 sizes = "-".join(str(len(p)) for p in self.partition78)
-                heuristic = f"pattern databases {sizes} + mirror"
+                heuristic = _("pattern databases {sizes} + mirror").format(sizes=sizes)
                 return self._run(search, mapping, heuristic, ctx, started, None)
-            note = ("the 7-8 tables are not prepared (`puzzle prepare sliding` builds them); "
-                    "used 6-6-3")
+            note = _("the 7-8 tables are not prepared (`puzzle prepare sliding` builds them); "
+                     "used 6-6-3")
         lc = lambda: LinearConflictSearch(instance.tiles, rows, cols, instance.goal)
         if mapping is not None and not pdb.available(rows, cols, self.partition):
             quick = self._quick_try(instance, ctx, started)
@@ -195,10 +197,10 @@ class OptimalSolver(Solver):
             if isinstance(tables, GaveUp):
                 return tables
             search = PdbSearch(mapping.tiles(instance.tiles), rows, cols, tables)
-            heuristic = "pattern databases 6-6-3 + mirror"
+            heuristic = _("pattern databases {sizes} + mirror").format(sizes="6-6-3")
         else:
             search = lc()
-            heuristic = "linear conflict"
+            heuristic = _("linear conflict")
             note = None
         return self._run(search, mapping, heuristic, ctx, started, note)
 
@@ -210,7 +212,7 @@ class OptimalSolver(Solver):
         path = search.run(lambda stats: stats["nodes"] >= self.quick_try_nodes
                           or ctx.should_stop())
         if path is not None:
-            return self._solved(path, None, search, "linear conflict", started, None)
+            return self._solved(path, None, search, _("linear conflict"), started, None)
         if ctx.should_stop():
             return ctx.gave_up(**search.stats())
         return None
@@ -233,11 +235,11 @@ class OptimalSolver(Solver):
             if not small_boards.build_fits(rows, cols, ctx.remaining()):
                 note = small_tables_note(rows, cols)
                 search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
-                return self._run(search, None, "linear conflict", ctx, started, note)
+                return self._run(search, None, _("linear conflict"), ctx, started, note)
         try:
             tables = small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
         except pdb.BuildCancelled:
-            return ctx.gave_up(phase="building pattern database")
+            return ctx.gave_up(phase=_(BUILDING))
         search = PartitionSearch(mapping.tiles(board.tiles), rows, cols, tables)
         return self._run(search, mapping, small_boards.label(rows, cols), ctx, started, None)
 
@@ -247,7 +249,7 @@ class OptimalSolver(Solver):
             stats = dict(search.stats(), heuristic=heuristic)
             if note:
                 stats["note"] = note
-            ctx.progress(force=True, phase="searching", **stats)
+            ctx.progress(force=True, phase=_("searching"), **stats)
             return ctx.gave_up(**stats)
         return self._solved(path, mapping, search, heuristic, started, note)
 
@@ -267,17 +269,21 @@ class OptimalSolver(Solver):
             return pdb.get_tables(rows, cols, self.partition, _build_progress(ctx),
                                   ctx.should_stop)
         except pdb.BuildCancelled:
-            return ctx.gave_up(phase="building pattern database")
+            return ctx.gave_up(phase=_(BUILDING))
 
 
 def small_tables_note(rows: int, cols: int) -> str:
     """What would make shortest answers on this shape fast, in one sentence."""
     seconds = small_boards.build_seconds(rows, cols)
-    return (f"shortest answers on {rows} x {cols} boards need pattern databases that take about "
-            f"{max(1, round(seconds))} s to build once (then cached): `puzzle prepare sliding` "
-            f"builds them, and so does a solve with a time limit of "
-            f"{max(5, round(small_boards.BUILD_MARGIN * seconds) + 1)} s or more")
+    return _("shortest answers on {rows} x {cols} boards need pattern databases that take about "
+             "{seconds} s to build once (then cached): `puzzle prepare sliding` builds them, and "
+             "so does a solve with a time limit of {limit} s or more").format(
+        rows=rows, cols=cols, seconds=max(1, round(seconds)),
+        limit=max(5, round(small_boards.BUILD_MARGIN * seconds) + 1))
 
+
+#: The phase of a progress report while tables are built (tests look for it in English).
+BUILDING = N_("building pattern database")
 
 #: What the 7-8 tables are for, in the words of a progress report (``tables``).
 FIFTEEN = "the 15-puzzle"
@@ -289,6 +295,6 @@ def _build_progress(ctx: SolveContext, tables: str | None = None):
     named = {"tables": tables} if tables else {}
 
     def progress(done: int, total: int, pattern: str) -> None:
-        ctx.progress(phase="building pattern database", done=done, total=total,
+        ctx.progress(phase=_(BUILDING), done=done, total=total,
                      pattern=pattern, **named)
     return progress

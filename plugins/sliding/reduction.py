@@ -21,6 +21,7 @@ from typing import Sequence
 from engine import SolveContext
 
 from .board import Board
+from .i18n import _
 from .wastar import Stop, neighbour_lists, search
 
 
@@ -194,7 +195,7 @@ class Reducer:
 
     def check(self) -> None:
         if self.ctx is not None:
-            self.ctx.progress(nodes=self.nodes, moves=len(self.moves), phase="row/column reduction")
+            self.ctx.progress(nodes=self.nodes, moves=len(self.moves), phase=_("row/column reduction"))
             if self.ctx.should_stop():
                 raise Stop
 

@@ -24,9 +24,10 @@ import re
 
 import svgwrite
 
-from engine import Renderer
+from engine import N_, Renderer
 
 from .board import Board, movable_tiles
+from .i18n import CATALOGUE, _
 
 CELL = 100
 GAP = 4
@@ -49,8 +50,12 @@ STYLE = """
 [data-action] { cursor: pointer; }
 """
 
-#: The word for the direction a tile moves when it slides into the blank, by (row, col) step.
+#: The word for the direction a tile moves when it slides into the blank, by (row, col) step
+#: (machine words: the puzzle and the labels below turn each into a whole phrase to translate).
 DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
+#: "can slide left" in a tile's spoken label, one phrase per direction.
+CAN_SLIDE = {"up": N_("can slide up"), "down": N_("can slide down"),
+             "left": N_("can slide left"), "right": N_("can slide right")}
 
 
 def _tile_of(move: str | None) -> int | None:
@@ -95,16 +100,18 @@ def _arrow(dwg: svgwrite.Drawing, start: tuple[float, float], end: tuple[float, 
 
 
 def _label(board: Board, tile: int, cell: int, movable: set[int], selected: bool) -> str:
+    """The spoken name of a cell: "tile 5, can slide up, in place, row 2, column 3, selected"."""
     r, c = divmod(cell, board.cols)
-    words = ["blank" if tile == 0 else f"tile {tile}"]
-    if tile in movable:
-        words.append(f"can slide {slide_direction(board, tile)}")
+    words = [_("blank") if tile == 0 else _("tile {tile}").format(tile=tile)]
+    direction = slide_direction(board, tile) if tile in movable else None
+    if direction:
+        words.append(_(CAN_SLIDE[direction]))
     if tile and board.goal[cell] == tile:
-        words.append("in place")
-    words.append(f"row {r + 1}, column {c + 1}")
+        words.append(_("in place"))
+    words.append(_("row {row}, column {column}").format(row=r + 1, column=c + 1))
     if selected:
-        words.append("selected")
-    return ", ".join(words)
+        words.append(_("selected"))
+    return _(", ").join(words)
 
 
 def render_board(board: Board, *, last_move: str | None = None, next_move: str | None = None,
@@ -118,7 +125,7 @@ def render_board(board: Board, *, last_move: str | None = None, next_move: str |
                            viewBox=f"0 0 {width} {height}")
     dwg.attribs["class"] = "sliding-board"
     dwg.attribs["role"] = "img"
-    dwg.set_desc(title=f"{board.rows} x {board.cols} sliding-tile board")
+    dwg.set_desc(title=_("{rows} x {cols} sliding-tile board").format(rows=board.rows, cols=board.cols))
     dwg.defs.add(dwg.style(STYLE))
     dwg.add(dwg.rect((0, 0), (width, height), rx=10, class_="board"))
     last, nxt = _tile_of(last_move), _tile_of(next_move)
@@ -165,6 +172,7 @@ class DefaultRenderer(Renderer):
 
     puzzle_id = "sliding"
     name = "default"
+    catalogue = CATALOGUE
 
     def render(self, state: Board, *, last_move: str | None = None, next_move: str | None = None,
                selection: str | None = None) -> str:

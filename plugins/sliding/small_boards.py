@@ -35,6 +35,7 @@ from engine import available_memory
 
 from . import pdb, pdb_build
 from .board import Board
+from .i18n import _
 from .ida_multi import MultiPartitionSearch
 
 #: Shapes with this many cells or fewer (and at least :data:`MIN_CELLS`) get these tables.
@@ -273,5 +274,5 @@ class PartitionSearch(MultiPartitionSearch):
 
 def label(rows: int, cols: int) -> str:
     """The heuristic's name for stats: ``pattern databases 5-5-5 | 6-6-3``."""
-    return "pattern databases " + " | ".join(
-        "-".join(str(len(p)) for p in partition) for partition in partitions(rows, cols))
+    return _("pattern databases {sizes}").format(sizes=" | ".join(
+        "-".join(str(len(p)) for p in partition) for partition in partitions(rows, cols)))

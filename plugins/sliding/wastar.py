@@ -19,6 +19,7 @@ from engine import SolveContext
 from . import kernel_checks
 from .board import neighbours
 from .heuristics import Heuristic
+from .i18n import _
 
 try:  # The compiled search; without numba the pure-Python one below does the same, slower.
     from . import fast_kernel
@@ -80,7 +81,7 @@ def weighted_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[in
         expanded += 1
         if expanded % CHECK_EVERY == 0 and ctx is not None:
             ctx.progress(nodes=stats.get("nodes", 0) + expanded, bound=round(g + h),
-                         phase=f"weighted A* (w={weight:g})")
+                         phase=_("weighted A* (w={weight})").format(weight=f"{weight:g}"))
             if ctx.should_stop():
                 stats["nodes"] = stats.get("nodes", 0) + expanded
                 raise Stop
@@ -168,7 +169,8 @@ def search(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int], weig
             _kernel_broken = True
         else:
             if ctx is not None:
-                ctx.progress(nodes=stats.get("nodes", 0), phase=f"weighted A* (w={weight:g})")
+                ctx.progress(nodes=stats.get("nodes", 0),
+                             phase=_("weighted A* (w={weight})").format(weight=f"{weight:g}"))
             return moves
     return weighted_astar(rows, cols, tiles, goal, weight, budget, ctx, stats, give_up_at)
 
