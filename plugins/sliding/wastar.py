@@ -64,14 +64,14 @@ def weighted_astar(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[in
     after_slide = heur.after_slide
     heappush, heappop = heapq.heappush, heapq.heappop
     while heap:
-        _, neg_g, _, state, blank, h = heappop(heap)
+        _f, neg_g, _tie, state, blank, h = heappop(heap)
         g = -neg_g
         if seen[state][0] < g:
             continue  # a shorter way here was found after this entry was queued
         if state == target:
             moves = []
             while True:
-                _, prev, tile = seen[state]
+                _g, prev, tile = seen[state]
                 if prev is None:
                     break
                 moves.append(tile)
