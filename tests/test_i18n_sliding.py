@@ -2,7 +2,7 @@
 ``puzzle_sliding``, and unchanged in English (docs/i18n.md).
 
 Each text a reader sees is checked for English words under ``use_locale("zh_Hans")``: a word is a
-run of three or more ASCII letters, as in e2e/zh_text.py, so tile numbers, sizes ("3 × 3") and
+run of three or more ASCII letters, as in e2e/zh_text.py, so tile numbers, sizes ("3×3") and
 single letters never count. The catalogue's completeness is tests/test_i18n_catalogues.py.
 """
 
@@ -77,7 +77,7 @@ def test_the_fixed_texts_the_host_shows_are_chinese():
         for name in PRESETS:
             label = PUZZLE.preset_label(name)
             chinese(label)
-        assert PUZZLE.preset_label("15-puzzle") == "4 × 4 数字华容道"
+        assert PUZZLE.preset_label("15-puzzle") == "4×4 数字华容道"
         for mode in PUZZLE.edit_modes():
             chinese(mode.label)
         for tool in PUZZLE.edit_tools(PUZZLE.parse(PRESETS["8-puzzle"])):
@@ -166,7 +166,7 @@ def test_the_svg_title_and_labels_are_chinese():
     with use_locale("zh_Hans"):
         svg = RENDERER.render(board, selection="3")
     texts = svg_texts(svg)
-    assert texts[0] == "3 × 3 数字华容道棋盘"
+    assert texts[0] == "3×3 数字华容道棋盘"
     assert len(texts) == 1 + 9
     for text in texts:
         chinese(text)
