@@ -91,9 +91,9 @@ class BoundedSolver(Solver):
     optimal = False
     catalogue = CATALOGUE
     description = N_("Anytime weighted IDA* with 6-6-6-6 pattern databases on the 5x5 (built once "
-                   "by `puzzle prepare sliding`): a near-shortest answer within the time limit "
-                   "(8 s without one), with a proven bound on how much shorter the shortest can "
-                   "be; stops early when that bound proves the answer shortest.")
+                     "by `puzzle prepare sliding`): a near-shortest answer within the time limit "
+                     "(8 s without one), with a proven bound on how much shorter the shortest can "
+                     "be; stops early when that bound proves the answer shortest.")
 
     #: Search seconds without a deadline (None: DEFAULT_SECONDS); tests and benches set it.
     seconds: float | None = None

@@ -81,7 +81,7 @@ class FastSolver(Solver):
     optimal = False
     catalogue = CATALOGUE
     description = N_("Weighted A* (Manhattan + linear conflict) on boards up to 5 x 5, row-and-column "
-                   "reduction on bigger ones; short but not always shortest solutions.")
+                     "reduction on bigger ones; short but not always shortest solutions.")
 
     def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
         """Compile (or load from numba's disk cache) the compiled search now.

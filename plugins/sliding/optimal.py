@@ -100,12 +100,12 @@ class OptimalSolver(Solver):
     optimal = True
     catalogue = CATALOGUE
     description = N_("IDA*: shortest solutions. 4x4: additive 7-8 pattern databases with the "
-                   "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
-                   "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
-                   "boards of 10 to 16 cells (2x5 to 2x8, 3x4, 3x5): two or three additive "
-                   "partitions per shape, built in seconds on first use, then cached; smaller boards and "
-                   "other goals: Manhattan distance plus linear conflict (8-puzzle in "
-                   "milliseconds; 5x5 and larger only when close to solved).")
+                     "mirrored lookup once `puzzle prepare sliding` has built them (minutes, "
+                     "275 MiB on disk), else 6-6-3 ones (built in about 10 s, then cached); other "
+                     "boards of 10 to 16 cells (2x5 to 2x8, 3x4, 3x5): two or three additive "
+                     "partitions per shape, built in seconds on first use, then cached; smaller boards and "
+                     "other goals: Manhattan distance plus linear conflict (8-puzzle in "
+                     "milliseconds; 5x5 and larger only when close to solved).")
 
     #: The 4x4 partitions: 7-8 when prepared, else 6-6-3 (built on demand).
     partition = pdb.PARTITION_4X4

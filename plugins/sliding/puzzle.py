@@ -102,11 +102,11 @@ class SlidingPuzzle(Puzzle):
     catalogue = CATALOGUE
     title = N_("Sliding tiles")
     rules = N_("Slide a tile next to the blank into it, one at a time, until the tiles are in order "
-             "(the 8-, 15- and 24-puzzle family, on any board from 2 x 2 to 32 x 32).")
+               "(the 8-, 15- and 24-puzzle family, on any board from 2 x 2 to 32 x 32).")
     notation = N_("The number of the tile that slides into the blank, e.g. 12. Instances: rows "
-                "separated by '/' or new lines, numbers by spaces, 0 for the blank "
-                "('1 2 3/4 5 6/7 8 0'); an optional goal follows '; goal:' as numbers or by name "
-                "(blank-last, blank-first).")
+                  "separated by '/' or new lines, numbers by spaces, 0 for the blank "
+                  "('1 2 3/4 5 6/7 8 0'); an optional goal follows '; goal:' as numbers or by name "
+                  "(blank-last, blank-first).")
     limits = N_("boards from 2 x 2 up to 32 x 32")
     random_options = {
         "size": N_("rows x columns, e.g. 4x4 or 3x5 (default 3x3)"),
