@@ -15,3 +15,4 @@ from engine import Catalogue
 CATALOGUE = Catalogue("puzzle_sliding", Path(__file__).resolve().parent / "locale")
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext
+pgettext = CATALOGUE.pgettext

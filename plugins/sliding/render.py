@@ -27,7 +27,7 @@ import svgwrite
 from engine import N_, Renderer
 
 from .board import Board, movable_tiles
-from .i18n import CATALOGUE, _
+from .i18n import CATALOGUE, _, pgettext
 
 CELL = 100
 GAP = 4
@@ -111,7 +111,8 @@ def _label(board: Board, tile: int, cell: int, movable: set[int], selected: bool
     words.append(_("row {row}, column {column}").format(row=r + 1, column=c + 1))
     if selected:
         words.append(_("selected"))
-    return _(", ").join(words)
+    # The parts of one spoken label ("，" in Chinese), not a list of things ("、").
+    return pgettext("spoken label", ", ").join(words)
 
 
 def render_board(board: Board, *, last_move: str | None = None, next_move: str | None = None,
