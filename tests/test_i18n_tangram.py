@@ -214,3 +214,19 @@ def test_machine_values_do_not_depend_on_the_language():
         for move in moves:
             state = PUZZLE.apply_move(state, move)
         assert PUZZLE.is_solved(state)
+
+
+def test_the_editor_scripts_carry_their_own_words_for_each_language():
+    from plugins.tangram.client import SCRIPTS, STATIC, script_messages, words_table
+
+    messages = script_messages([(STATIC / name).read_text(encoding="utf-8") for name in SCRIPTS])
+    assert "From a picture…" in messages and "Use as silhouette" in messages
+    table = words_table(messages)
+    # every message the scripts show has its Chinese words, keyed by the page's language tag
+    assert set(table) == {"zh-Hans"}
+    assert sorted(table["zh-Hans"]) == messages
+    for text in table["zh-Hans"].values():
+        assert_chinese(re.sub(r"\{\w+\}", "", text))  # a placeholder is filled in on the page
+    assert '"From a picture…": "从图片读取…"' in PUZZLE.client_script
+    # the scripts' own text is unchanged after the table: English stays the fallback
+    assert PUZZLE.client_script.endswith((STATIC / SCRIPTS[-1]).read_text(encoding="utf-8"))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from engine import N_, Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .assembly import RANDOM_OPTIONS, random_assembly, union_silhouette
+from .client import client_script as scripts_with_words
 from .cover_check import cover_problems, piece_inside, pieces_overlap
 from .figures import PRESETS
 from .geometry import point_text
@@ -88,8 +88,8 @@ class Tangram(Puzzle):
     random_options = RANDOM_OPTIONS
     #: Optional dragging of draft pieces in the web editor (the tools work without it).
     #: "From a picture" (picture.js) rides along: it only talks to the generic trace endpoint.
-    client_script = "\n".join((Path(__file__).parent / "static" / name).read_text(encoding="utf-8")
-                              for name in ("compose.js", "picture.js"))
+    #: Their words come in the reader's language from the plugin's catalogue (client.py).
+    client_script = scripts_with_words()
     #: Every cover uses the seven pieces, so "7 moves, the fewest possible" would say nothing.
     solved_sentence = N_("Solved: the figure is covered with the seven pieces.")
     picture_formats = ("PNG", "JPEG", "WEBP", "GIF")
