@@ -230,3 +230,19 @@ def test_the_editor_scripts_carry_their_own_words_for_each_language():
     assert '"From a picture…": "从图片读取…"' in PUZZLE.client_script
     # the scripts' own text is unchanged after the table: English stays the fallback
     assert PUZZLE.client_script.endswith((STATIC / SCRIPTS[-1]).read_text(encoding="utf-8"))
+
+
+def test_notes_kept_with_an_instance_are_said_in_the_language_of_whoever_reads_them():
+    # The host caches parsed instances by their text alone: a figure parsed for an English
+    # reader (a snapped decimal, a scaling) is shown to the next reader, in Chinese.
+    text = "outer 0,0 2.8284,0 0,2.8284\nouter 10,0 12,0 12,2 10,2\n"
+    with use_locale("en"):
+        figure = PUZZLE.parse(text)
+        english = PUZZLE.notes(figure)
+    with use_locale("zh_Hans"):
+        chinese = PUZZLE.notes(figure)
+    assert english[1:] == ["2.8284 snapped to 2r2 (moved 2.7e-05)",
+                           "area 8 scaled exactly to 16 (coordinates times r2)"]
+    assert chinese[1:] == ["2.8284 已对齐到 2r2（移动了 2.7e-05）", "面积 8 已精确缩放为 16（坐标乘以 r2）"]
+    # the stored value stays the English text (it compares and serialises as before)
+    assert list(figure.messages) == english[1:]

@@ -19,4 +19,28 @@ CATALOGUE = Catalogue("puzzle_tangram", Path(__file__).resolve().parent / "local
 _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext
 
-__all__ = ["CATALOGUE", "_", "ngettext", "count"]
+
+
+class Note(str):
+    """A note stored with an instance (a snapped decimal, a scaling) that is shown later, maybe
+    to a reader of another language: the host caches parsed instances by their text alone.
+
+    Its value is the English text (so it compares, hashes and serialises as before); ``str()``
+    gives it in the current locale, which is how :meth:`Tangram.notes` shows it. Mark the
+    message with ``N_`` so that it is extracted: ``Note(N_("area {area} ..."), area=...)``.
+    """
+
+    def __new__(cls, message: str, **params: object) -> "Note":
+        note = super().__new__(cls, message.format(**params) if params else message)
+        note._message = message
+        note._params = params
+        return note
+
+    def __str__(self) -> str:
+        try:
+            return _(self._message).format(**self._params) if self._params else _(self._message)
+        except (KeyError, IndexError, ValueError):  # a broken translation: the English text
+            return super().__str__()
+
+
+__all__ = ["CATALOGUE", "_", "ngettext", "count", "Note"]

@@ -131,7 +131,7 @@ class Tangram(Puzzle):
             components=ngettext("{n} component", "{n} components", parts).format(n=count(parts)),
             holes=ngettext("{n} hole", "{n} holes", holes).format(n=count(holes)),
             vertices=ngettext("{n} vertex", "{n} vertices", vertices).format(n=count(vertices)))]
-        out += list(instance.messages)
+        out += [str(m) for m in instance.messages]  # a Note is said in the reader's language
         search = Search(instance)
         reason = search.hopeless(search.root, tuple(COUNT[s] for s in SHAPES))
         if reason:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Sequence
 
-from engine import InputError
+from engine import N_, InputError
 
 from .geometry import (
     Point,
@@ -38,7 +38,7 @@ from .geometry import (
     ring_inside_ring,
     signed_area,
 )
-from .i18n import _, count
+from .i18n import Note, _, count
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, R2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -118,8 +118,8 @@ def _parse_point(token: str, where: str, snaps: list[str]) -> Point:
         except InputError as exc:
             raise InputError(exc.message, where=where) from None
         if moved:
-            snaps.append(_("{number} snapped to {exact} (moved {moved})").format(
-                number=part, exact=format_number(value), moved=f"{moved:.2g}"))
+            snaps.append(Note(N_("{number} snapped to {exact} (moved {moved})"),
+                              number=part, exact=format_number(value), moved=f"{moved:.2g}"))
         coords.append(value)
     return (coords[0], coords[1])
 
@@ -307,8 +307,8 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
     if q != 1:
         inv = 1 / q
         oriented = [tuple((x * inv, y * inv) for x, y in r) for r in oriented]
-        messages.append(_("area {area} scaled exactly to 16 (coordinates times {factor})").format(
-            area=format_number(area), factor=format_number(inv)))
+        messages.append(Note(N_("area {area} scaled exactly to 16 (coordinates times {factor})"),
+                             area=format_number(area), factor=format_number(inv)))
     comps = []
     for i, r in enumerate(oriented):
         if depth[i] % 2:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from engine import InputError
+from engine import N_, InputError
 
 from . import decimals
-from .i18n import _
+from .i18n import Note, _
 from .numbers import format_number, parse_coordinate
 from .silhouette import Silhouette, build_silhouette
 
@@ -59,12 +59,12 @@ def _svg_exact(raw_rings: list[list[tuple[str, str]]]) -> Silhouette:
             y, my = parse_coordinate(ys)
             for raw, v, m in ((xs, x, mx), (ys, y, my)):
                 if m:
-                    snaps.append(_("{number} snapped to {exact} (moved {moved})").format(
-                        number=raw, exact=format_number(v), moved=f"{m:.2g}"))
+                    snaps.append(Note(N_("{number} snapped to {exact} (moved {moved})"),
+                                      number=raw, exact=format_number(v), moved=f"{m:.2g}"))
             pts.append((x, -y))
         rings.append((pts, "ring"))
     if len(snaps) > 20:
-        snaps = snaps[:20] + [_("... and {count} more snapped coordinates").format(count=len(snaps) - 20)]
+        snaps = snaps[:20] + [Note(N_("... and {count} more snapped coordinates"), count=len(snaps) - 20)]
     return build_silhouette(rings, (), snaps)
 
 
