@@ -13,10 +13,11 @@ import random as _random
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from engine import InputError
+from engine import N_, InputError
 
 from .cover_check import pieces_overlap
 from .geometry import direction
+from .i18n import _
 from .lattice import Lattice, common_denominator, polygon_chain, ring_area2
 from .numbers import QS2
 from .pieces import PIECE_NAMES, Placement, oriented_shape
@@ -28,11 +29,12 @@ def union_silhouette(pieces: Sequence[Placement], draft: Sequence[Placement] = (
     names = [p.name for p in pieces]
     if sorted(names) != sorted(PIECE_NAMES):
         missing = [n for n in PIECE_NAMES if n not in names]
-        raise InputError(f"place all seven pieces first (missing: {', '.join(missing) or 'none'})")
+        raise InputError(_("place all seven pieces first (missing: {pieces})").format(
+            pieces=_(", ").join(missing) or _("none")))
     for i, a in enumerate(pieces):
         for b in pieces[i + 1:]:
             if pieces_overlap(a, b):
-                raise InputError(f"pieces {a.name} and {b.name} overlap; move them apart first")
+                raise InputError(_("pieces {a} and {b} overlap; move them apart first").format(a=a.name, b=b.name))
     verts = [p.vertices() for p in pieces]
     lat = Lattice(common_denominator(c for vs in verts for pt in vs for c in pt))
     chain = polygon_chain([[lat.point(pt) for pt in vs] for vs in verts])
@@ -46,10 +48,11 @@ def union_silhouette(pieces: Sequence[Placement], draft: Sequence[Placement] = (
 # ------------------------------------------------------------------------------------------------
 # Random figures
 
+# The host shows this help through Tangram.catalogue (N_ only marks it for translation).
 RANDOM_OPTIONS = {
-    "slide": "chance (0 to 1) that a piece is slid along the edge it joins, off the lattice (default 0.25)",
-    "touch": "chance (0 to 1) that a piece touches the others only at a corner (default 0.1)",
-    "hole": "chance (0 to 1) that the figure is built around a hole (default 0.15)",
+    "slide": N_("chance (0 to 1) that a piece is slid along the edge it joins, off the lattice (default 0.25)"),
+    "touch": N_("chance (0 to 1) that a piece touches the others only at a corner (default 0.1)"),
+    "hole": N_("chance (0 to 1) that the figure is built around a hole (default 0.15)"),
 }
 _SLIDES = (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4), Fraction(3, 4))
 
@@ -60,9 +63,10 @@ def _option(options: Mapping[str, str] | None, name: str, default: float) -> flo
     try:
         v = float(options[name])
     except (TypeError, ValueError):
-        raise InputError(f"option {name} must be a number between 0 and 1, not {options[name]!r}") from None
+        raise InputError(_("option {name} must be a number between 0 and 1, not {value}").format(
+            name=name, value=repr(options[name]))) from None
     if not 0 <= v <= 1:
-        raise InputError(f"option {name} must be between 0 and 1, not {v}")
+        raise InputError(_("option {name} must be between 0 and 1, not {value}").format(name=name, value=v))
     return v
 
 
@@ -70,7 +74,8 @@ def random_assembly(seed: int, options: Mapping[str, str] | None = None) -> tupl
     """A seeded random figure and the assembly that made it (so it is solvable)."""
     unknown = set(options or {}) - set(RANDOM_OPTIONS)
     if unknown:
-        raise InputError(f"unknown option(s) {', '.join(sorted(unknown))}; known: {', '.join(RANDOM_OPTIONS)}")
+        raise InputError(_("unknown option(s) {unknown}; known: {known}").format(
+            unknown=", ".join(sorted(unknown)), known=", ".join(RANDOM_OPTIONS)))
     p_slide = _option(options, "slide", 0.25)
     p_touch = _option(options, "touch", 0.1)
     p_hole = _option(options, "hole", 0.15)
@@ -117,7 +122,7 @@ def _assemble(rng: _random.Random, p_slide: float, p_touch: float,
             names.remove(cand.name)
             placed.append(cand)
     for name in names:
-        for _ in range(400):
+        for _try in range(400):
             cand = _try_attach(rng, name, placed, p_slide, p_touch)
             if cand is not None and not any(_may_overlap(cand, p) and pieces_overlap(cand, p)
                                             for p in placed + obstacles):

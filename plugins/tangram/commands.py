@@ -9,6 +9,7 @@ import click
 
 from engine import InputError
 
+from .i18n import _
 from .picture import MAX_BYTES
 
 
@@ -34,7 +35,8 @@ def trace_command(image: str, as_json: bool) -> None:
             with open(image, "rb") as handle:
                 data = handle.read(MAX_BYTES + 1)
         except OSError as exc:
-            raise InputError(f"cannot read the picture {image!r}: {exc.strerror or exc}") from None
+            raise InputError(_("cannot read the picture {path}: {error}").format(
+                path=repr(image), error=exc.strerror or exc)) from None
         result = trace_picture(data)
     except InputError as exc:
         click.echo(f"error: {exc}", err=True)

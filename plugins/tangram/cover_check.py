@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from .geometry import Point, interiors_overlap, point_in_ring, signed_area
+from .i18n import _
 from .numbers import QS2
 from .pieces import Placement
 from .silhouette import Silhouette
@@ -50,10 +51,10 @@ def piece_inside(piece: Placement, s: Silhouette) -> str | None:
         n = len(ring)
         for i in range(n):
             if interiors_overlap((ring[i], ring[(i + 1) % n]), pts):
-                return f"{piece.name} crosses the silhouette's edge"
+                return _("{piece} crosses the silhouette's edge").format(piece=piece.name)
     # no boundary passes through the piece's interior, so the interior is all in or all out
     if point_in_silhouette(_centroid(pts), s) < 0:
-        return f"{piece.name} lies outside the silhouette"
+        return _("{piece} lies outside the silhouette").format(piece=piece.name)
     return None
 
 
@@ -79,11 +80,12 @@ def cover_problems(s: Silhouette, pieces: Sequence[Placement]) -> list[str]:
     for i, a in enumerate(pieces):
         for b in pieces[i + 1:]:
             if pieces_overlap(a, b):
-                problems.append(f"{a.name} and {b.name} overlap")
+                problems.append(_("{piece} and {other} overlap").format(piece=a.name, other=b.name))
     area = sum((signed_area(_vertices(p)) for p in pieces), QS2(0))
     target = silhouette_area(s)
     if area != target:
-        problems.append(f"the pieces cover area {area}, the silhouette has area {target}")
+        problems.append(_("the pieces cover area {area}, the silhouette has area {target}").format(
+            area=area, target=target))
     return problems
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
-from engine import InputError, SolveContext, Unsolvable
+from engine import N_, InputError, SolveContext, Unsolvable
 
+from .i18n import Note
 from .numbers import is_decimal, parse_number
 from .reading import read_noisy
 from .silhouette import Silhouette, parse_exact_text
@@ -51,9 +52,10 @@ def read_noisy_rings(rings: list[list[tuple[float, float]]], exact_error: InputE
         # were never meant exactly, so the reader's words are the answer
         raise InputError(exc.message) from None  # noqa: B904 (exact_error is not the cause)
     sil = parse_exact_text(reading.text)
-    note = (f"read as an exact figure; vertices moved at most {reading.moved:.2f} units "
-            f"(the outline was turned by {math.degrees(reading.normalised.angle):.1f} degrees and "
-            f"scaled by {1 / reading.normalised.scale:.4g})")
+    note = Note(N_("read as an exact figure; vertices moved at most {moved} units (the outline was turned by "
+                   "{angle} degrees and scaled by {scale})"),
+                moved=f"{reading.moved:.2f}", angle=f"{math.degrees(reading.normalised.angle):.1f}",
+                scale=f"{1 / reading.normalised.scale:.4g}")
     return Silhouette(sil.components, sil.draft, (note,))
 
 

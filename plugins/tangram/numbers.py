@@ -21,6 +21,8 @@ from functools import total_ordering
 
 from engine import InputError
 
+from .i18n import _
+
 SQRT2_FLOAT = math.sqrt(2.0)
 #: Digits allowed in one numerator or denominator; keeps every input's work bounded.
 MAX_DIGITS = 12
@@ -248,12 +250,12 @@ _TERM = re.compile(rf"([+-]?)({_RATIONAL})?(r2)?")
 
 
 def _rational(text: str, whole: str) -> Fraction:
-    num, _, den = text.partition("/")
+    num, _slash, den = text.partition("/")
     if len(num) > MAX_DIGITS or len(den) > MAX_DIGITS:
-        raise InputError(f"number {whole!r} has more than {MAX_DIGITS} digits in a part; "
-                         f"use a simpler coordinate")
+        raise InputError(_("number {number} has more than {limit} digits in a part; "
+                           "use a simpler coordinate").format(number=repr(whole), limit=MAX_DIGITS))
     if den and int(den) == 0:
-        raise InputError(f"number {whole!r} divides by zero")
+        raise InputError(_("number {number} divides by zero").format(number=repr(whole)))
     return Fraction(int(num), int(den) if den else 1)
 
 
@@ -266,7 +268,7 @@ def parse_number(text: str) -> QS2:
     s = text.strip().replace("√2", "r2").replace("sqrt2", "r2").replace("*r2", "r2")
     s = s.replace(" ", "")
     if not s:
-        raise InputError("empty number")
+        raise InputError(_("empty number"))
     pos = 0
     a = Fraction(0)
     b = Fraction(0)
@@ -274,19 +276,20 @@ def parse_number(text: str) -> QS2:
     while pos < len(s):
         m = _TERM.match(s, pos)
         if not m or m.end() == pos or (m.group(2) is None and m.group(3) is None):
-            raise InputError(f"cannot read the number {raw!r}: write it like 3, 1/2, 2r2, "
-                             f"1+r2 or 3/2-1/4r2 (r2 is the square root of 2)")
+            raise InputError(_("cannot read the number {number}: write it like 3, 1/2, 2r2, "
+                               "1+r2 or 3/2-1/4r2 (r2 is the square root of 2)").format(number=repr(raw)))
         sign = -1 if m.group(1) == "-" else 1
         if pos > 0 and not m.group(1):
-            raise InputError(f"cannot read the number {raw!r}: terms must be joined by + or -")
+            raise InputError(_("cannot read the number {number}: terms must be joined by + or -").format(
+                number=repr(raw)))
         coeff = _rational(m.group(2), raw) if m.group(2) else Fraction(1)
         if m.group(3):
             if seen_b:
-                raise InputError(f"number {raw!r} has two r2 terms")
+                raise InputError(_("number {number} has two r2 terms").format(number=repr(raw)))
             b, seen_b = sign * coeff, True
         else:
             if seen_a:
-                raise InputError(f"number {raw!r} has two rational terms")
+                raise InputError(_("number {number} has two rational terms").format(number=repr(raw)))
             a, seen_a = sign * coeff, True
         pos = m.end()
     return QS2(a, b)
@@ -310,16 +313,16 @@ def snap_decimal(text: str, tolerance: float = SNAP_TOLERANCE) -> tuple[QS2, flo
     how figures measured on paper or exported by drawing programs (``1.4142``) become exact.
     """
     if len(text.strip()) > 40:
-        raise InputError(f"decimal {text[:40]!r}... is too long")
+        raise InputError(_("decimal {number}... is too long").format(number=repr(text[:40])))
     try:
         # float() also reads other scripts' digits ("١.5"); only ASCII 0-9 are digits here.
         if not text.isascii():
             raise ValueError
         x = float(text)
     except ValueError:
-        raise InputError(f"cannot read the number {text!r}") from None
+        raise InputError(_("cannot read the number {number}").format(number=repr(text))) from None
     if not math.isfinite(x) or abs(x) > 1e6:
-        raise InputError(f"number {text!r} is out of range")
+        raise InputError(_("number {number} is out of range").format(number=repr(text)))
     for den in (1, 2, 4, 8, 3, 6, 12, 5, 10, 16):
         limit = int(abs(x) / SQRT2_FLOAT * den) + 2 * den
         # b = bn/den in the order 0, -1, 1, -2, 2, ... (smallest |b| first), in floats only:
@@ -333,8 +336,9 @@ def snap_decimal(text: str, tolerance: float = SNAP_TOLERANCE) -> tuple[QS2, flo
                 err = abs(an / den + fb * s2 - x)
                 if err <= tolerance:
                     return QS2(Fraction(an, den), Fraction(bn, den)), err
-    raise InputError(f"the decimal {text!r} is not within {tolerance} of a simple number "
-                     f"a + b*r2; give it exactly (for example 3/2+1/4r2)")
+    raise InputError(_("the decimal {number} is not within {tolerance} of a simple number "
+                       "a + b*r2; give it exactly (for example 3/2+1/4r2)").format(number=repr(text),
+                                                                                   tolerance=tolerance))
 
 
 def parse_coordinate(text: str) -> tuple[QS2, float | None]:

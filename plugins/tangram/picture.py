@@ -26,6 +26,8 @@ from PIL import Image, ImageFilter, UnidentifiedImageError
 
 from engine import InputError
 
+from .i18n import _, count
+
 #: What a picture may be: the formats Pillow is asked to try, and the limits checked first.
 FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
 MAX_BYTES = 5 * 1024 * 1024
@@ -55,36 +57,40 @@ class Figure:
 def decode(data: bytes) -> Image.Image:
     """The picture's first frame, decoded within the limits; PictureError in words otherwise."""
     if not isinstance(data, (bytes, bytearray)):
-        raise PictureError("the picture must be the file's bytes")
+        raise PictureError(_("the picture must be the file's bytes"))
     if not data:
-        raise PictureError("the picture is empty (0 bytes)")
+        raise PictureError(_("the picture is empty (0 bytes)"))
     if len(data) > MAX_BYTES:
-        raise PictureError(f"the picture is {len(data) / 2**20:.1f} MB; the limit is {MAX_BYTES // 2**20} MB")
+        raise PictureError(_("the picture is {size} MB; the limit is {limit} MB").format(
+            size=f"{len(data) / 2**20:.1f}", limit=MAX_BYTES // 2**20))
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image = Image.open(io.BytesIO(data), formats=FORMATS)
         except UnidentifiedImageError:
-            raise PictureError("this is not a PNG, JPEG, WebP or GIF picture (or it is damaged)") from None
+            raise PictureError(_("this is not a PNG, JPEG, WebP or GIF picture (or it is damaged)")) from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PictureError(f"the picture claims more than {MAX_PIXELS:,} pixels (a decompression bomb?)") \
+            raise PictureError(_("the picture claims more than {limit} pixels (a decompression bomb?)").format(
+                limit=count(MAX_PIXELS))) \
                 from None
         except (OSError, ValueError, SyntaxError) as exc:  # Pillow's words for a broken header
-            raise PictureError(f"the picture's header cannot be read: {exc}") from None
+            raise PictureError(_("the picture's header cannot be read: {error}").format(error=exc)) from None
         width, height = image.size
         if width < 8 or height < 8:
-            raise PictureError(f"the picture is {width} x {height} pixels; at least 8 x 8 are needed")
+            raise PictureError(_("the picture is {width} x {height} pixels; at least 8 x 8 are needed").format(
+                width=width, height=height))
         if width * height > MAX_PIXELS:
-            raise PictureError(f"the picture is {width} x {height} = {width * height:,} pixels; the limit is "
-                               f"{MAX_PIXELS:,}")
+            raise PictureError(_("the picture is {width} x {height} = {pixels} pixels; the limit is {limit}").format(
+                width=width, height=height, pixels=count(width * height), limit=count(MAX_PIXELS)))
         if image.format == "JPEG":  # decode a large JPEG at a reduced size straight away
             image.draft("RGB", (WORK_MAX, WORK_MAX))
         try:
             image.load()
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PictureError("the picture decodes to more pixels than it claims (a decompression bomb?)") from None
+            raise PictureError(_("the picture decodes to more pixels than it claims (a decompression bomb?)")) from None
         except (OSError, ValueError, SyntaxError, EOFError) as exc:
-            raise PictureError(f"the picture is truncated or damaged and cannot be decoded ({exc})") from None
+            raise PictureError(_("the picture is truncated or damaged and cannot be decoded ({error})").format(
+                error=exc)) from None
     return image
 
 
@@ -151,7 +157,7 @@ def figure_map(image: Image.Image) -> Figure:
         border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
         dist = np.linalg.norm(rgb - np.median(border, axis=0), axis=-1)
         ground = dist < otsu(dist)
-        for _ in range(2):  # then model the ground's light and measure against that model
+        for _round in range(2):  # then model the ground's light and measure against that model
             dist = np.linalg.norm(rgb - _quadratic_ground(rgb, ground), axis=-1)
             ground = dist < otsu(dist)
         level = dist
@@ -159,8 +165,8 @@ def figure_map(image: Image.Image) -> Figure:
     inside = level > threshold
     share = float(inside.mean())
     if share < 0.002 or float(level.max() - level.min()) < 0.08:
-        raise PictureError("no figure stands out from the ground in this picture")
+        raise PictureError(_("no figure stands out from the ground in this picture"))
     edge = np.concatenate([inside[0], inside[-1], inside[:, 0], inside[:, -1]])
     if edge.mean() > 0.5:
-        raise PictureError("the figure covers most of the picture's border; leave a margin of ground around it")
+        raise PictureError(_("the figure covers most of the picture's border; leave a margin of ground around it"))
     return Figure(level.astype(np.float32), threshold, zoom, width, height, fmt)

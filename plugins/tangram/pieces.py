@@ -21,9 +21,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import InputError
+from engine import N_, InputError
 
 from .geometry import Point, point_text
+from .i18n import _
 from .numbers import QS2, R2, parse_number
 
 _B = {  # base vertices as (a, b) coefficient pairs of x and y: value = a + b*sqrt2
@@ -38,8 +39,9 @@ _B = {  # base vertices as (a, b) coefficient pairs of x and y: value = a + b*sq
 PIECE_NAMES = ("L1", "L2", "M", "S1", "S2", "Q", "P")
 SHAPE_OF = {name: name[0] for name in PIECE_NAMES}
 AREA = {"L": 4, "M": 2, "S": 1, "Q": 2, "P": 2}
-TITLES = {"L": "large triangle", "M": "medium triangle", "S": "small triangle", "Q": "square",
-          "P": "parallelogram"}
+#: Shape names (translate where shown: ``_(TITLES[shape])``).
+TITLES = {"L": N_("large triangle"), "M": N_("medium triangle"), "S": N_("small triangle"), "Q": N_("square"),
+          "P": N_("parallelogram")}
 
 
 def base_shape(shape: str) -> tuple[Point, ...]:
@@ -59,7 +61,7 @@ def oriented_shape(shape: str, rot: int, flip: int) -> tuple[Point, ...]:
     if flip:
         pts = tuple((-x, y) for x, y in pts)
         pts = (pts[0],) + tuple(reversed(pts[1:]))  # keep counter-clockwise, vertex 0 first
-    for _ in range(rot % 8):
+    for _turn in range(rot % 8):
         pts = tuple(_rotate45(p) for p in pts)
     return pts
 
@@ -98,17 +100,18 @@ _MOVE = re.compile(r"^\s*([A-Za-z][0-9]?)\s+r([0-9])\s+f([01])\s*@\s*(\S+?)\s*,\
 def parse_placement(text: str) -> Placement:
     """Parse move text like ``"L1 r3 f0 @ 1+r2,2"``; InputError naming what is wrong."""
     if not isinstance(text, str) or len(text) > 200:
-        raise InputError("a move is text like 'L1 r3 f0 @ 1+r2,2' (piece, rotation, flip, position)")
+        raise InputError(_("a move is text like 'L1 r3 f0 @ 1+r2,2' (piece, rotation, flip, position)"))
     m = _MOVE.match(text)
     if not m:
-        raise InputError(f"cannot read the move {text!r}: write piece, rotation 0-7, flip 0/1 "
-                         f"and position, like 'L1 r3 f0 @ 1+r2,2'")
+        raise InputError(_("cannot read the move {move}: write piece, rotation 0-7, flip 0/1 "
+                           "and position, like 'L1 r3 f0 @ 1+r2,2'").format(move=repr(text)))
     name = m.group(1).upper()
     if name not in PIECE_NAMES:
-        raise InputError(f"unknown piece {m.group(1)!r}; the pieces are {', '.join(PIECE_NAMES)}")
+        raise InputError(_("unknown piece {name}; the pieces are {pieces}").format(
+            name=repr(m.group(1)), pieces=_(", ").join(PIECE_NAMES)))
     rot = int(m.group(2))
     if rot > 7:
-        raise InputError(f"rotation r{rot} is out of range: use r0 to r7 (steps of 45 degrees)")
+        raise InputError(_("rotation r{rot} is out of range: use r0 to r7 (steps of 45 degrees)").format(rot=rot))
     return Placement(name, rot, int(m.group(3)), parse_number(m.group(4)), parse_number(m.group(5)))
 
 

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle, plural
+from engine import N_, Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
 
 from .assembly import RANDOM_OPTIONS, random_assembly, union_silhouette
+from .client import client_script as scripts_with_words
 from .cover_check import cover_problems, piece_inside, pieces_overlap
 from .figures import PRESETS
 from .geometry import point_text
+from .i18n import CATALOGUE, _, count, ngettext
 from .lattice import MAX_UNITS
 from .layout import board_layout
 from .numbers import QS2, parse_number
 from .pieces import PIECE_NAMES, TITLES, Placement, oriented_shape, parse_placement
 from .silhouette import (
     MAX_DRAFT_COORD,
+    AreaError,
     Silhouette,
     build_silhouette,
     format_silhouette,
@@ -28,7 +30,35 @@ from .silhouette import (
 )
 from .sketch import MAX_POINTS, Sketch, close_problem, parse_click, parse_sketch, snap_click
 from .snapping import flipped, overlapping, overlaps, parse_drop, shift_inside, snap, turned
-from .words import describe_placement, piece_title, point_words
+from .words import and_list, describe_placement, piece_title, point_words
+
+#: The Nudge tool's choices: (label people read, action).
+NUDGES = ((N_("left 1"), "move:-1,0"), (N_("right 1"), "move:1,0"),
+          (N_("up 1"), "move:0,1"), (N_("down 1"), "move:0,-1"),
+          (N_("left 1/2"), "move:-1/2,0"), (N_("right 1/2"), "move:1/2,0"),
+          (N_("up 1/2"), "move:0,1/2"), (N_("down 1/2"), "move:0,-1/2"),
+          (N_("left √2/2"), "move:-1/2r2,0"), (N_("right √2/2"), "move:1/2r2,0"),
+          (N_("up √2/2"), "move:0,1/2r2"), (N_("down √2/2"), "move:0,-1/2r2"))
+
+#: The presets' names as people read them (the ids stay in links and the API). English shows
+#: the id itself, as before; the catalogue gives each a name in the reader's language.
+PRESET_LABELS = {
+    "cat": N_("cat"), "rabbit": N_("rabbit"), "swan": N_("swan"), "house": N_("house"),
+    "sailboat": N_("sailboat"), "fish": N_("fish"), "bird": N_("bird"), "candle": N_("candle"),
+    "square": N_("square"),
+    "convex-triangle": N_("convex-triangle"), "convex-square": N_("convex-square"),
+    "convex-rectangle": N_("convex-rectangle"), "convex-parallelogram": N_("convex-parallelogram"),
+    "convex-trapezoid": N_("convex-trapezoid"), "convex-right-trapezoid": N_("convex-right-trapezoid"),
+    "convex-right-trapezoid-2": N_("convex-right-trapezoid-2"), "convex-pentagon": N_("convex-pentagon"),
+    "convex-pentagon-2": N_("convex-pentagon-2"), "convex-hexagon": N_("convex-hexagon"),
+    "convex-hexagon-2": N_("convex-hexagon-2"), "convex-hexagon-3": N_("convex-hexagon-3"),
+    "convex-hexagon-4": N_("convex-hexagon-4"),
+    "islands": N_("islands"), "assembly-hole": N_("assembly-hole"), "assembly-hole-2": N_("assembly-hole-2"),
+    "assembly-hole-slid": N_("assembly-hole-slid"), "assembly-hole-slid-2": N_("assembly-hole-slid-2"),
+    "assembly-touch": N_("assembly-touch"), "assembly-slid": N_("assembly-slid"),
+    "assembly-slid-2": N_("assembly-slid-2"), "bowtie": N_("bowtie"), "slid-halves": N_("slid-halves"),
+    "slid-root2": N_("slid-root2"),
+}
 
 
 @dataclass(frozen=True)
@@ -44,21 +74,24 @@ class TangramState:
 
 class Tangram(Puzzle):
     id = "tangram"
-    title = "Tangram"
-    rules = ("Cover the silhouette exactly with the seven tangram pieces (two large, one medium and "
+    # The host shows these through `catalogue`, in the reader's language (docs/plugins.md);
+    # N_ marks them for `make translations` without translating them here.
+    catalogue = CATALOGUE
+    title = N_("Tangram")
+    rules = N_("Cover the silhouette exactly with the seven tangram pieces (two large, one medium and "
              "two small triangles, a square and a parallelogram that may be flipped), without overlaps.")
-    notation = ("One move places one piece: name (L1 L2 M S1 S2 Q P), rotation r0-r7 in steps of 45 "
+    notation = N_("One move places one piece: name (L1 L2 M S1 S2 Q P), rotation r0-r7 in steps of 45 "
                 "degrees counter-clockwise, flip f0/f1 (mirror x -> -x before rotating) and the exact "
                 "position of the piece's vertex 0, e.g. 'L1 r3 f0 @ 1+r2,2' (r2 = square root of 2).")
-    limits = ("At most 24 rings and 400 vertices, numbers with at most 12 digits per part, and "
+    limits = N_("At most 24 rings and 400 vertices, numbers with at most 12 digits per part, and "
               "coordinates within about 32,000 units of their common denominator.")
     random_options = RANDOM_OPTIONS
     #: Optional dragging of draft pieces in the web editor (the tools work without it).
     #: "From a picture" (picture.js) rides along: it only talks to the generic trace endpoint.
-    client_script = "\n".join((Path(__file__).parent / "static" / name).read_text(encoding="utf-8")
-                              for name in ("compose.js", "picture.js"))
+    #: Their words come in the reader's language from the plugin's catalogue (client.py).
+    client_script = scripts_with_words()
     #: Every cover uses the seven pieces, so "7 moves, the fewest possible" would say nothing.
-    solved_sentence = "Solved: the figure is covered with the seven pieces."
+    solved_sentence = N_("Solved: the figure is covered with the seven pieces.")
     picture_formats = ("PNG", "JPEG", "WEBP", "GIF")
 
     # -- instances ------------------------------------------------------------------------------
@@ -83,29 +116,40 @@ class Tangram(Puzzle):
     def presets(self) -> Mapping[str, str]:
         return PRESETS
 
+    def preset_label(self, name: str) -> str:
+        return _(PRESET_LABELS.get(name, name))
+
     def random(self, seed: int, options: Mapping[str, str] | None = None) -> Silhouette:
         return random_assembly(seed, options)[0]
 
     def notes(self, instance: Silhouette) -> Sequence[str]:
         from .solver import COUNT, SHAPES, Search  # the cheap edge-length test, no search
         holes = sum(len(c.holes) for c in instance.components)
-        out = [f"Area 16, the total of the seven pieces (the 4 x 4 square's unit); "
-               f"{plural(len(instance.components), 'component')}, {plural(holes, 'hole')}, "
-               f"{plural(instance.vertex_count(), 'vertex', 'vertices')}."]
-        out += list(instance.messages)
+        parts, vertices = len(instance.components), instance.vertex_count()
+        out = [_("Area 16, the total of the seven pieces (the 4 x 4 square's unit); "
+                 "{components}, {holes}, {vertices}.").format(
+            components=ngettext("{n} component", "{n} components", parts).format(n=count(parts)),
+            holes=ngettext("{n} hole", "{n} holes", holes).format(n=count(holes)),
+            vertices=ngettext("{n} vertex", "{n} vertices", vertices).format(n=count(vertices)))]
+        out += [str(m) for m in instance.messages]  # a Note is said in the reader's language
         search = Search(instance)
         reason = search.hopeless(search.root, tuple(COUNT[s] for s in SHAPES))
         if reason:
-            out.append(f"This figure cannot be covered: {reason}.")
+            out.append(_("This figure cannot be covered: {reason}.").format(reason=reason))
         if instance.draft:
             pairs = overlapping(instance.draft)
-            line = f"Composition: {len(instance.draft)} of 7 pieces placed"
+            placed = len(instance.draft)
             if pairs:
-                line += (f", {len(pairs)} overlap{'s' if len(pairs) != 1 else ''} ("
-                         + "; ".join(f"{piece_title(a)} with {piece_title(b)}" for a, b in pairs) + ")")
-            elif len(instance.draft) == 7:
-                line += ", no overlaps: ready to use as the silhouette"
-            out.append(line + ".")
+                which = _("; ").join(_("{piece} with {other}").format(piece=piece_title(a), other=piece_title(b))
+                                     for a, b in pairs)
+                line = ngettext("Composition: {placed} of 7 pieces placed, {count} overlap ({pairs}).",
+                                "Composition: {placed} of 7 pieces placed, {count} overlaps ({pairs}).",
+                                len(pairs)).format(placed=placed, count=len(pairs), pairs=which)
+            elif placed == 7:
+                line = _("Composition: 7 of 7 pieces placed, no overlaps: ready to use as the silhouette.")
+            else:
+                line = _("Composition: {placed} of 7 pieces placed.").format(placed=placed)
+            out.append(line)
         return out
 
     # -- rules ----------------------------------------------------------------------------------
@@ -141,13 +185,14 @@ class Tangram(Puzzle):
     def apply_move(self, state: TangramState, move: str) -> TangramState:
         piece = parse_placement(move)
         if piece.name in state.placed_names():
-            raise InputError(f"{piece.name} ({TITLES[piece.shape]}) is already placed")
+            raise InputError(_("{piece} ({title}) is already placed").format(
+                piece=piece.name, title=_(TITLES[piece.shape])))
         why = piece_inside(piece, state.silhouette)
         if why:
-            raise InputError(f"{piece.notation()} does not fit: {why}")
+            raise InputError(_("{move} does not fit: {why}").format(move=piece.notation(), why=why))
         for other in state.placed:
             if pieces_overlap(piece, other):
-                raise InputError(f"{piece.notation()} overlaps {other.name}")
+                raise InputError(_("{move} overlaps {piece}").format(move=piece.notation(), piece=other.name))
         return TangramState(state.silhouette, state.placed + (piece,))
 
     def is_solved(self, state: TangramState) -> bool:
@@ -158,7 +203,7 @@ class Tangram(Puzzle):
         fails the edge-length or 45-degree-corner test, or no remaining piece fits at its
         lowest-leftmost corner (every cover uses one there); otherwise "unknown"."""
         if self.is_solved(state):
-            return Assessment("solved", "Solved: the silhouette is covered exactly.")
+            return Assessment("solved", _("Solved: the silhouette is covered exactly."))
         from .solver import SHAPES, Search
         extra = [c for p in state.placed for c in (p.x, p.y)]
         search = Search(state.silhouette, extra_numbers=extra)
@@ -174,12 +219,12 @@ class Tangram(Puzzle):
         counts = tuple(sum(1 for n in PIECE_NAMES if n[0] == s and n not in used) for s in SHAPES)
         reason = search.hopeless(chain, counts)
         if reason:
-            return Assessment("cannot", "No: the pieces left cannot cover what is left of the figure.",
-                              f"The uncovered part cannot be covered: {reason}.")
+            return Assessment("cannot", _("No: the pieces left cannot cover what is left of the figure."),
+                              _("The uncovered part cannot be covered: {reason}.").format(reason=reason))
         if not search.candidates(chain, counts):
-            return Assessment("cannot", "No: no piece left fits the lowest-leftmost uncovered corner.",
-                              "Any exact cover has a piece at the lowest, then leftmost, corner of the "
-                              "uncovered part, fitting its angle and edges; none of the pieces left does.")
+            return Assessment("cannot", _("No: no piece left fits the lowest-leftmost uncovered corner."),
+                              _("Any exact cover has a piece at the lowest, then leftmost, corner of the "
+                                "uncovered part, fitting its angle and edges; none of the pieces left does."))
         return Assessment("unknown")
 
     def describe_move(self, state: TangramState, move: str) -> str:
@@ -206,24 +251,19 @@ class Tangram(Puzzle):
         missing = [n for n in PIECE_NAMES if n not in have]
         tools = []
         if missing:
-            tools.append(EditTool("Add piece", choices=tuple((piece_title(n), f"add:{n}") for n in missing)))
+            tools.append(EditTool(_("Add piece"), choices=tuple((piece_title(n), f"add:{n}") for n in missing)))
         if have:
             tools += [
-                EditTool("Turn 45° (R)", "rotate"),
-                EditTool("Flip (F)", "flip"),
-                EditTool("Nudge", choices=(("left 1", "move:-1,0"), ("right 1", "move:1,0"),
-                                           ("up 1", "move:0,1"), ("down 1", "move:0,-1"),
-                                           ("left 1/2", "move:-1/2,0"), ("right 1/2", "move:1/2,0"),
-                                           ("up 1/2", "move:0,1/2"), ("down 1/2", "move:0,-1/2"),
-                                           ("left √2/2", "move:-1/2r2,0"), ("right √2/2", "move:1/2r2,0"),
-                                           ("up √2/2", "move:0,1/2r2"), ("down √2/2", "move:0,-1/2r2"))),
-                EditTool("Back to tray (Delete)", "remove"),
-                EditTool("Use as silhouette", "use"),
-                EditTool("Clear composition", "clear"),
+                EditTool(_("Turn 45° (R)"), "rotate"),
+                EditTool(_("Flip (F)"), "flip"),
+                EditTool(_("Nudge"), choices=tuple((_(label), action) for label, action in NUDGES)),
+                EditTool(_("Back to tray (Delete)"), "remove"),
+                EditTool(_("Use as silhouette"), "use"),
+                EditTool(_("Clear composition"), "clear"),
             ]
         tools += [
-            EditTool("Compose the solution", "compose-solution"),
-            EditTool("Draw a silhouette", "draw"),
+            EditTool(_("Compose the solution"), "compose-solution"),
+            EditTool(_("Draw a silhouette"), "draw"),
         ]
         return tools
 
@@ -231,64 +271,67 @@ class Tangram(Puzzle):
              selection: str | None = None) -> EditResult:
         """Composer and drawing actions (see docs/tangram.md, "Editor")."""
         if not isinstance(action, str) or len(action) > 100:
-            raise InputError("unknown edit action")
+            raise InputError(_("unknown edit action"))
         draft = {p.name: p for p in instance.draft}
-        verb, _, arg = action.partition(":")
+        verb, _colon, arg = action.partition(":")
         if verb.startswith("draw"):
             return self._draw(instance, verb, arg, selection)
         if verb == "select":
             if arg not in draft:
-                raise InputError(f"there is no piece {arg!r} in the composition")
+                raise InputError(_("there is no piece {name} in the composition").format(name=repr(arg)))
             return EditResult(instance, selection=arg,
-                              message=f"{piece_title(arg)} selected: drag it, turn it (R) or flip it (F)")
+                              message=_("{piece} selected: drag it, turn it (R) or flip it (F)").format(
+                                  piece=piece_title(arg)))
         if verb == "add":
             if arg not in PIECE_NAMES:
-                raise InputError(f"unknown piece {arg!r}")
+                raise InputError(_("unknown piece {name}").format(name=repr(arg)))
             if arg in draft:
-                raise InputError(f"{piece_title(arg)} is already in the composition")
+                raise InputError(_("{piece} is already in the composition").format(piece=piece_title(arg)))
             draft[arg] = self._free_spot(instance, arg)
             return EditResult(self._with_draft(instance, draft), selection=arg,
-                              message=f"{piece_title(arg)} added: drag it into place")
+                              message=_("{piece} added: drag it into place").format(piece=piece_title(arg)))
         if verb == "drop":
             return self._drop(instance, draft, arg)
         if verb == "clear":
-            return EditResult(self._with_draft(instance, {}), message="composition cleared")
+            return EditResult(self._with_draft(instance, {}), message=_("composition cleared"))
         if verb == "use":
             sil = union_silhouette(list(draft.values()), draft=tuple(draft.values()))
-            return EditResult(sil, selection=selection, message="the composition is now the silhouette")
+            return EditResult(sil, selection=selection, message=_("the composition is now the silhouette"))
         if verb == "compose-solution":
             from engine import SolveContext
 
             from .solver import ExactSolver
             outcome = ExactSolver().solve(instance, SolveContext.with_timeout(2))
             if outcome.status != "solved":
-                raise InputError(f"no composition to show: {getattr(outcome, 'reason', 'no cover found')}")
+                raise InputError(_("no composition to show: {reason}").format(
+                    reason=getattr(outcome, "reason", None) or _("no cover found")))
             pieces = {p.name: p for p in map(parse_placement, outcome.moves)}
-            return EditResult(self._with_draft(instance, pieces), message="the solver's cover as a composition")
+            return EditResult(self._with_draft(instance, pieces), message=_("the solver's cover as a composition"))
         if verb in ("rotate", "flip", "move", "remove"):
             if not selection or selection not in draft:
-                raise InputError("select a piece of the composition first (click it)")
+                raise InputError(_("select a piece of the composition first (click it)"))
             p = draft[selection]
             if verb == "remove":
                 del draft[selection]
                 return EditResult(self._with_draft(instance, draft),
-                                  message=f"{piece_title(selection)} is back in the tray")
+                                  message=_("{piece} is back in the tray").format(piece=piece_title(selection)))
             others = [o for o in draft.values() if o.name != selection]
             if verb == "rotate":
                 if arg not in ("", "1", "-1"):
-                    raise InputError("turn by 'rotate' (45 degrees anticlockwise) or 'rotate:-1' (clockwise)")
+                    raise InputError(_("turn by 'rotate' (45 degrees anticlockwise) or 'rotate:-1' (clockwise)"))
                 p = self._resnap(instance, turned(p, int(arg or 1)), others)
             elif verb == "flip":
                 p = self._resnap(instance, flipped(p), others)
             else:
-                dx, _, dy = arg.partition(",")
+                dx, _comma, dy = arg.partition(",")
                 try:
                     p = p.moved(parse_number(dx), parse_number(dy))
                 except InputError:
-                    raise InputError(f"cannot read the move amount {arg!r}: write dx,dy like 1,0 or 0,-r2") from None
+                    raise InputError(_("cannot read the move amount {amount}: write dx,dy like 1,0 or "
+                                       "0,-r2").format(amount=repr(arg))) from None
             draft[selection] = p
             return EditResult(self._with_draft(instance, draft), selection=selection)
-        raise InputError(f"unknown edit action {action!r}")
+        raise InputError(_("unknown edit action {action}").format(action=repr(action)))
 
     def _layout(self, instance: Silhouette):
         return board_layout(TangramState(instance, ()), composing=True)
@@ -307,18 +350,19 @@ class Tangram(Puzzle):
             if name in draft:
                 del draft[name]
                 return EditResult(self._with_draft(instance, draft),
-                                  message=f"{piece_title(name)} is back in the tray")
-            return EditResult(instance, message=f"{piece_title(name)} stays in the tray")
+                                  message=_("{piece} is back in the tray").format(piece=piece_title(name)))
+            return EditResult(instance, message=_("{piece} stays in the tray").format(piece=piece_title(name)))
         others = [o for o in draft.values() if o.name != name]
         box = lay.work
         if not (box[0] - 50 <= fx <= box[2] + 50 and box[1] - 50 <= fy <= box[3] + 50):
-            raise InputError("the piece was dropped far outside the board")
+            raise InputError(_("the piece was dropped far outside the board"))
         fx, fy = shift_inside(name, rot, flip, fx, fy, box)
         p = snap(name, rot, flip, fx, fy, others, instance.rings())
         draft[name] = p
         clash = [o.name for o in others if overlaps(p, o)]
-        message = (f"{piece_title(name)} overlaps {' and '.join(piece_title(n) for n in clash)}"
-                   if clash else f"{piece_title(name)} placed")
+        message = (_("{piece} overlaps {others}").format(piece=piece_title(name), others=and_list(
+                       [piece_title(n) for n in clash]))
+                   if clash else _("{piece} placed").format(piece=piece_title(name)))
         return EditResult(self._with_draft(instance, draft), selection=name, message=message)
 
     def _free_spot(self, instance: Silhouette, name: str) -> Placement:
@@ -340,9 +384,10 @@ class Tangram(Puzzle):
     def _draw(self, instance: Silhouette, verb: str, arg: str, selection: str | None) -> EditResult:
         if verb == "draw" and not arg:
             return EditResult(instance, selection=Sketch().text(),
-                              message="Drawing: click points on the grid; click the first point to close the outline")
+                              message=_("Drawing: click points on the grid; click the first point to close "
+                                        "the outline"))
         if verb == "draw-cancel":
-            return EditResult(instance, message="drawing cancelled")
+            return EditResult(instance, message=_("drawing cancelled"))
         sketch = parse_sketch(selection) if selection and selection.startswith("draw:") else Sketch()
         if verb == "draw-undo":
             if sketch.open:
@@ -351,22 +396,22 @@ class Tangram(Puzzle):
                 sketch = Sketch(sketch.closed[:-1], sketch.closed[-1])
             return EditResult(instance, selection=sketch.text())
         if verb != "draw":
-            raise InputError(f"unknown edit action {verb!r}")
+            raise InputError(_("unknown edit action {action}").format(action=repr(verb)))
         fx, fy = parse_click(arg)
         box = self._layout(instance).work
         if not (box[0] - 0.5 <= fx <= box[2] + 0.5 and box[1] - 0.5 <= fy <= box[3] + 0.5):
-            raise InputError("click inside the drawing area")
+            raise InputError(_("click inside the drawing area"))
         point, closes = snap_click(sketch, fx, fy)
         if not closes:
             if sketch.point_count() >= MAX_POINTS:
-                raise InputError(f"a drawing has at most {MAX_POINTS} points")
+                raise InputError(_("a drawing has at most {count} points").format(count=MAX_POINTS))
             if sketch.open and point == sketch.open[-1]:
-                raise InputError("that point is already the last one")
+                raise InputError(_("that point is already the last one"))
             drawn = Sketch(sketch.closed, sketch.open + (point,))
             n = len(drawn.open)
-            hint = "; click the first point (the ring) to close the outline" if n >= 3 else ""
-            return EditResult(instance, selection=drawn.text(),
-                              message=f"Point {n} at {point_words(point)}{hint}")
+            message = (_("Point {n} at {point}; click the first point (the ring) to close the outline")
+                       if n >= 3 else _("Point {n} at {point}")).format(n=n, point=point_words(point))
+            return EditResult(instance, selection=drawn.text(), message=message)
         why = close_problem(sketch)
         if why:
             raise InputError(why)
@@ -374,18 +419,18 @@ class Tangram(Puzzle):
         try:
             sil = build_silhouette([(r, "ring") for r in rings], draft=instance.draft)
         except InputError as exc:
-            if "area is" not in exc.message:
+            if not isinstance(exc, AreaError):
                 raise
             return EditResult(instance, selection=Sketch(rings, ()).text(),
-                              message=f"Outline closed, but {exc.message.split(';')[0]}: a figure "
-                                      f"has area 16 (or is scaled to it). Draw another outline or a hole, "
-                                      f"or undo the last point.")
-        return EditResult(sil, message="the drawing is now the silhouette")
+                              message=_("Outline closed, but the figure's area is {area} (about {approx}): a "
+                                        "figure has area 16 (or is scaled to it). Draw another outline or a "
+                                        "hole, or undo the last point.").format(area=exc.area, approx=exc.approx))
+        return EditResult(sil, message=_("the drawing is now the silhouette"))
 
     @staticmethod
     def _with_draft(instance: Silhouette, draft: Mapping[str, Placement]) -> Silhouette:
         pieces = tuple(sorted(draft.values(), key=lambda p: PIECE_NAMES.index(p.name)))
         for p in pieces:
             if abs(float(p.x)) > MAX_DRAFT_COORD or abs(float(p.y)) > MAX_DRAFT_COORD:
-                raise InputError(f"{p.name} would leave the drawing area")
+                raise InputError(_("{piece} would leave the drawing area").format(piece=p.name))
         return Silhouette(instance.components, pieces, instance.messages)

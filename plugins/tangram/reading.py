@@ -30,6 +30,7 @@ from engine import InputError
 
 from .closing import PRIOR, SIGMA, Walk, closed_walks, length_cost, noise_level, scales
 from .geometry import DIRECTION_STEPS
+from .i18n import _
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
 from .refusal import refusal
@@ -76,7 +77,7 @@ def _rotation(rings: Sequence[FloatRing]) -> float:
             segs.append((math.hypot(x2 - x1, y2 - y1), math.atan2(y2 - y1, x2 - x1)))
     angle = 0.0
     keep = segs
-    for _ in range(3):
+    for _round in range(3):
         zx = sum(w * math.cos(8 * a) for w, a in keep)
         zy = sum(w * math.sin(8 * a) for w, a in keep)
         angle = math.atan2(zy, zx) / 8
@@ -98,7 +99,7 @@ def normalise(rings: Sequence[FloatRing]) -> Normalised:
     rings = [r for r in rings if len(r) >= 3]
     area = nesting_area(rings)
     if not area > 0:
-        raise InputError("the outline encloses no area")
+        raise InputError(_("the outline encloses no area"))
     scale = math.sqrt(area / 16)
     angle = _rotation(rings)
     c, s = math.cos(-angle), math.sin(-angle)
@@ -272,13 +273,13 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     from .silhouette import build_silhouette, format_silhouette  # circular at import time
 
     if not rings:
-        raise InputError("no outline given")
+        raise InputError(_("no outline given"))
     deadline = time.monotonic() + BUDGET
     norm = normalise(rings)
     simple = [simplify(r) for r in norm.rings]
     simple = [r for r in simple if len(r) >= 3 and abs(ring_area(r)) > 0.05]
     if not simple:
-        raise InputError("the outline has no corners left once the noise is removed")
+        raise InputError(_("the outline has no corners left once the noise is removed"))
     # outlines first (a hole is placed relative to the first ring)
     depth = nesting_depths(simple)
     simple = [r for _, r in sorted(zip(depth, simple), key=lambda t: (t[0], -abs(ring_area(t[1]))))]
@@ -288,7 +289,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     tried = 0
     unsolved = 0
     if all(walks):
-        for _, exact in _figures(cs, walks, MAX_FIGURES):
+        for _cost, exact in _figures(cs, walks, MAX_FIGURES):
             if time.monotonic() > deadline:
                 break
             tried += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Sequence
 
+from .i18n import _, ngettext
 from .outline import FloatRing
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ FREE_ANGLE = 9.0
 AREA_NEAR = 0.2
 AREA_EXACT = 0.015
 
+#: The words every refusal starts with (each message below writes them out in full, so that
+#: a translator has whole sentences).
 PREFIX = "no exact tangram figure lies near this outline"
 
 
@@ -50,8 +53,10 @@ def area_words(area: float) -> str | None:
     """The area refusal when the outline looks drawn at the pieces' scale but its area is off."""
     share = area / 16 - 1
     if AREA_EXACT <= abs(share) <= AREA_NEAR:
-        return (f"the outline's area is {area:.1f} units, {abs(share):.0%} "
-                f"{'less' if share < 0 else 'more'} than the seven pieces (16 units)")
+        words = (_("the outline's area is {area} units, {share} less than the seven pieces (16 units)")
+                 if share < 0 else
+                 _("the outline's area is {area} units, {share} more than the seven pieces (16 units)"))
+        return words.format(area=f"{area:.1f}", share=f"{abs(share):.0%}")
     return None
 
 
@@ -62,18 +67,23 @@ def refusal(norm: "Normalised", rings: Sequence[FloatRing], walks: Sequence[int]
     free = free_angle_piece(rings, norm)
     if free is not None:
         turn, (x, y) = free
-        return (f"{PREFIX}: a piece seems turned by about {round(turn)} degrees near ({x:.1f}, {y:.1f}); "
-                f"only turns of 45 degrees are supported")
+        return _("no exact tangram figure lies near this outline: a piece seems turned by about {turn} degrees "
+                 "near ({x}, {y}); only turns of 45 degrees are supported").format(
+            turn=round(turn), x=f"{x:.1f}", y=f"{y:.1f}")
     area = area_words(norm.area)
     if area is not None:
-        return f"{PREFIX}: {area}"
+        return _("no exact tangram figure lies near this outline: {reason}").format(reason=area)
     for i, w in enumerate(walks):
         if not w:
-            return (f"{PREFIX}: outline {i + 1} cannot be closed with edges along the eight directions "
-                    f"and lengths the pieces make")
+            return _("no exact tangram figure lies near this outline: outline {ring} cannot be closed with "
+                     "edges along the eight directions and lengths the pieces make").format(ring=i + 1)
     if unsolved:
-        return (f"{PREFIX}: the {unsolved} nearest exact figure{'s' if unsolved > 1 else ''} "
-                f"cannot be covered by the seven pieces")
+        return ngettext("no exact tangram figure lies near this outline: the {count} nearest exact figure "
+                        "cannot be covered by the seven pieces",
+                        "no exact tangram figure lies near this outline: the {count} nearest exact figures "
+                        "cannot be covered by the seven pieces", unsolved).format(count=unsolved)
     if tried:
-        return f"{PREFIX}: the {tried} nearest exact figures with area 16 are not valid outlines"
-    return f"{PREFIX}: its edges are near the eight directions but no lengths the pieces make close it"
+        return _("no exact tangram figure lies near this outline: the {count} nearest exact figures with area "
+                 "16 are not valid outlines").format(count=tried)
+    return _("no exact tangram figure lies near this outline: its edges are near the eight directions but no "
+             "lengths the pieces make close it")

@@ -26,13 +26,14 @@ import math
 
 import svgwrite
 
-from engine import THUMBNAIL, InputError, Renderer, plural
+from engine import THUMBNAIL, InputError, Renderer
 
+from .i18n import CATALOGUE, _, count, ngettext
 from .layout import Layout, board_layout
 from .pieces import PIECE_NAMES, Placement, parse_placement
 from .sketch import parse_sketch
 from .snapping import overlapping
-from .words import describe_placement, piece_title
+from .words import and_list, describe_placement, piece_title
 
 STYLE = """
 .tangram-board { user-select: none; -webkit-user-select: none; }
@@ -111,6 +112,7 @@ def _centre(pts) -> tuple[float, float]:
 class DefaultRenderer(Renderer):
     puzzle_id = "tangram"
     name = "default"
+    catalogue = CATALOGUE
 
     def render(self, state, *, last_move=None, next_move=None, selection=None) -> str:
         sil = state.silhouette
@@ -141,7 +143,7 @@ class DefaultRenderer(Renderer):
         if not still:
             dwg.add(dwg.rect((_f(tx0), _f(-ty1)), (_f(tx1 - tx0), _f(ty1 - ty0)), class_="tray-bg", rx=0.15))
         if composing and sketch is None:
-            dwg.add(dwg.text("Drop here to remove", class_="tray-label",
+            dwg.add(dwg.text(_("Drop here to remove"), class_="tray-label",
                              insert=(_f((tx0 + tx1) / 2), _f(-ty0 - 0.25)), text_anchor="middle"))
         wx0, wy0, wx1, wy1 = lay.work
         if composing:
@@ -164,7 +166,9 @@ class DefaultRenderer(Renderer):
             title = self._play(dwg, state, lay, _maybe(last_move), _maybe(next_move), tray=not still)
         if sketch is not None:
             self._sketch(dwg, sketch)
-            title = f"Tangram: drawing a silhouette, {plural(sketch.point_count(), 'point')}"
+            points = sketch.point_count()
+            title = ngettext("Tangram: drawing a silhouette, {count} point",
+                             "Tangram: drawing a silhouette, {count} points", points).format(count=count(points))
         dwg.set_desc(title=title)
         return dwg.tostring()
 
@@ -180,7 +184,7 @@ class DefaultRenderer(Renderer):
                 continue
             cls = "in-tray" + (" next-move" if nxt is not None and nxt.name == name else "")
             dwg.add(self._piece(dwg, name, lay.slots[name].draw(name), cls,
-                                title=f"{piece_title(name)}, in the tray"))
+                                title=_("{piece}, in the tray").format(piece=piece_title(name))))
         if nxt is not None and nxt.name not in placed:
             ghost = dwg.g(class_=f"ghost next-move shape-{nxt.shape}")
             ghost.attribs["data-ghost"] = nxt.name
@@ -188,8 +192,7 @@ class DefaultRenderer(Renderer):
             dwg.add(ghost)
             start = _centre(lay.slots[nxt.name].draw(nxt.name))
             dwg.add(self._arrow(dwg, start, _centre(nxt.vertices())))
-        n = len(state.placed)
-        return f"Tangram: {n} of 7 pieces placed"
+        return _("Tangram: {placed} of 7 pieces placed").format(placed=len(state.placed))
 
     # -- compose -------------------------------------------------------------------------------
     def _compose(self, dwg, state, lay: Layout, selection: str | None) -> str:
@@ -203,7 +206,7 @@ class DefaultRenderer(Renderer):
                 continue
             g = self._piece(dwg, name, lay.slots[name].draw(name), "in-tray")
             g.attribs["data-action"] = f"add:{name}"
-            g.attribs["aria-label"] = f"{piece_title(name)}, in the tray"
+            g.attribs["aria-label"] = _("{piece}, in the tray").format(piece=piece_title(name))
             g.attribs["data-place"] = f"{name} r0 f0"
             g.attribs["data-scale"] = str(round(lay.slots[name].scale, 4))
             dwg.add(g)
@@ -213,10 +216,11 @@ class DefaultRenderer(Renderer):
             label = describe_placement(p)
             if p.name in clashing:
                 cls += " overlap"
-                label += ", overlaps " + " and ".join(piece_title(n) for n in with_whom[p.name])
+                label = _("{piece}, overlaps {others}").format(
+                    piece=label, others=and_list([piece_title(n) for n in with_whom[p.name]]))
             if selection == p.name:
                 cls += " selected"
-                label += ", selected"
+                label = _("{piece}, selected").format(piece=label)
                 selected = p
             g = self._piece(dwg, p.name, p.vertices(), cls)
             g.attribs["data-action"] = f"select:{p.name}"
@@ -229,12 +233,13 @@ class DefaultRenderer(Renderer):
         usable = len(draft) == 7 and not pairs
         dwg.attribs["data-overlaps"] = str(len(pairs))
         dwg.attribs["data-can-use"] = "true" if usable else "false"
-        wx0, _, _, wy1 = lay.work
+        wx0, wy1 = lay.work[0], lay.work[3]
         if pairs:
-            text = f"{len(pairs)} overlap{'s' if len(pairs) != 1 else ''}"
+            text = ngettext("{count} overlap", "{count} overlaps", len(pairs)).format(count=len(pairs))
             dwg.add(dwg.text(text, insert=(_f(wx0 + 0.2), _f(-wy1 + 0.55)), class_="overlap-count"))
-        return (f"Tangram composer: {len(draft)} of 7 pieces placed"
-                + (f", {len(pairs)} overlapping" if pairs else ""))
+            return _("Tangram composer: {placed} of 7 pieces placed, {count} overlapping").format(
+                placed=len(draft), count=len(pairs))
+        return _("Tangram composer: {placed} of 7 pieces placed").format(placed=len(draft))
 
     # -- parts ---------------------------------------------------------------------------------
     @staticmethod
@@ -273,7 +278,7 @@ class DefaultRenderer(Renderer):
         cy = min(max(ys) + 0.35, board[3] - 0.35)
         g = dwg.g(class_="handle rotate-handle")
         g.attribs["data-action"] = "rotate"
-        g.attribs["aria-label"] = f"Turn {piece_title(p.name)} 45 degrees"
+        g.attribs["aria-label"] = _("Turn {piece} 45 degrees").format(piece=piece_title(p.name))
         g.add(dwg.circle((_f(cx), _f(-cy)), 0.32))
         # an open circle with an arrowhead at its end: the usual "turn" glyph (anticlockwise,
         # as R turns). Drawn in SVG's y-down coordinates around the handle's centre.
@@ -293,9 +298,9 @@ class DefaultRenderer(Renderer):
     @staticmethod
     def _draw_buttons(dwg, lay: Layout):
         """"Undo point" and "Stop drawing", in the tray while drawing (touch has no keys)."""
-        tx0, _, tx1, ty1 = lay.tray
+        tx0, tx1, ty1 = lay.tray[0], lay.tray[2], lay.tray[3]
         width = min(3.2, tx1 - tx0 - 0.4)
-        for i, (action, label) in enumerate((("draw-undo", "Undo point"), ("draw-cancel", "Stop drawing"))):
+        for i, (action, label) in enumerate((("draw-undo", _("Undo point")), ("draw-cancel", _("Stop drawing")))):
             top = ty1 - 0.3 - i * 1.1
             g = dwg.g(class_="board-button")
             g.attribs["data-action"] = action

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Sequence
 
-from engine import InputError
+from engine import N_, InputError
 
 from .geometry import (
     Point,
@@ -38,6 +38,7 @@ from .geometry import (
     ring_inside_ring,
     signed_area,
 )
+from .i18n import Note, _, count
 from .lattice import MAX_UNITS, Lattice, common_denominator
 from .numbers import QS2, R2, format_number, parse_coordinate, sqrt_in_field
 from .pieces import PIECE_NAMES, Placement, parse_placement
@@ -55,6 +56,18 @@ MAX_VERTICES = 400
 MAX_TEXT = 50_000
 #: Draft pieces must stay within this distance of the origin (keeps rendering bounded).
 MAX_DRAFT_COORD = 1000
+
+
+class AreaError(InputError):
+    """The figure's area is not 16 (nor 16 times a square of the field): the drawing tool says
+    so in its own words, from ``area`` (exact text) and ``approx`` (a decimal)."""
+
+    def __init__(self, area: str, approx: str) -> None:
+        super().__init__(_("the figure's area is {area} (about {approx}); a tangram figure has area 16, or "
+                           "16*q^2 for a number q = a + b*r2 (area 1, 4, 8, 32, ... is scaled "
+                           "exactly)").format(area=area, approx=approx))
+        self.area = area
+        self.approx = approx
 
 
 @dataclass(frozen=True)
@@ -96,7 +109,8 @@ def _parse_point(token: str, where: str, snaps: list[str]) -> Point:
     t = token.strip().strip("()")
     parts = t.split(",")
     if len(parts) != 2 or not parts[0] or not parts[1]:
-        raise InputError(f"cannot read the point {token!r}: write it as x,y (no spaces)", where=where)
+        raise InputError(_("cannot read the point {point}: write it as x,y (no spaces)").format(point=repr(token)),
+                         where=where)
     coords = []
     for part in parts:
         try:
@@ -104,7 +118,8 @@ def _parse_point(token: str, where: str, snaps: list[str]) -> Point:
         except InputError as exc:
             raise InputError(exc.message, where=where) from None
         if moved:
-            snaps.append(f"{part} snapped to {format_number(value)} (moved {moved:.2g})")
+            snaps.append(Note(N_("{number} snapped to {exact} (moved {moved})"),
+                              number=part, exact=format_number(value), moved=f"{moved:.2g}"))
         coords.append(value)
     return (coords[0], coords[1])
 
@@ -112,9 +127,10 @@ def _parse_point(token: str, where: str, snaps: list[str]) -> Point:
 def parse_silhouette(text: str) -> Silhouette:
     """Parse the text form (or an SVG document) into a validated, scaled Silhouette."""
     if not isinstance(text, str):
-        raise InputError("the silhouette must be text")
+        raise InputError(_("the silhouette must be text"))
     if len(text) > MAX_TEXT:
-        raise InputError(f"the silhouette text is {len(text):,} characters; the limit is {MAX_TEXT:,}")
+        raise InputError(_("the silhouette text is {count} characters; the limit is {limit}").format(
+            count=count(len(text)), limit=count(MAX_TEXT)))
     from . import decimals, svg  # they build on this module
 
     if text.lstrip().startswith("<"):
@@ -138,14 +154,15 @@ def parse_exact_text(text: str) -> Silhouette:
         if not line:
             continue
         where = f"line {lineno}"
-        word, _, rest = line.partition(" ")
+        word, _space, rest = line.partition(" ")
         word = word.lower()
         if word in ("outer", "hole", "ring"):
             tokens = rest.split()
             if len(tokens) < 3:
-                raise InputError(f"a ring needs at least 3 points, this one has {len(tokens)}", where=where)
+                raise InputError(_("a ring needs at least 3 points, this one has {count}").format(count=len(tokens)),
+                                 where=where)
             if len(rings) >= MAX_RINGS:
-                raise InputError(f"more than {MAX_RINGS} rings; that is the limit", where=where)
+                raise InputError(_("more than {limit} rings; that is the limit").format(limit=MAX_RINGS), where=where)
             rings.append(([_parse_point(t, where, snaps) for t in tokens], word))
         elif word == "draft":
             try:
@@ -155,9 +172,10 @@ def parse_exact_text(text: str) -> Silhouette:
         elif word == "tangram":
             continue  # optional header
         else:
-            raise InputError(f"unknown line start {word!r}: use outer, hole, ring or draft", where=where)
+            raise InputError(_("unknown line start {word}: use outer, hole, ring or draft").format(word=repr(word)),
+                             where=where)
     if not rings:
-        raise InputError("no outline given: write a line like 'outer 0,0 4,0 4,4 0,4'")
+        raise InputError(_("no outline given: write a line like 'outer 0,0 4,0 4,4 0,4'"))
     return build_silhouette(rings, draft, snaps)
 
 
@@ -188,12 +206,12 @@ def silhouette_to_json(s: Silhouette) -> dict:
 def silhouette_from_json(data: Any) -> Silhouette:
     """Accepts ``{"text": ...}`` or ``{"components": [{"outer": [...], "holes": [...]}], "draft": [...]}``."""
     if not isinstance(data, dict):
-        raise InputError("expected a JSON object with 'text' or 'components'")
+        raise InputError(_("expected a JSON object with 'text' or 'components'"))
     if isinstance(data.get("text"), str):
         return parse_silhouette(data["text"])
     comps = data.get("components")
     if not isinstance(comps, list) or not comps:
-        raise InputError("expected 'components': a list of {'outer': [...], 'holes': [[...]]}")
+        raise InputError(_("expected 'components': a list of {'outer': [...], 'holes': [[...]]}"))
     lines = []
     try:
         for c in comps:
@@ -205,8 +223,8 @@ def silhouette_from_json(data: Any) -> Silhouette:
                 raise TypeError
             lines.append("draft " + d)
     except (TypeError, KeyError, AttributeError):
-        raise InputError("malformed components: each needs 'outer' (a list of points like \"1,2\") "
-                         "and optional 'holes'") from None
+        raise InputError(_("malformed components: each needs 'outer' (a list of points like \"1,2\") "
+                           "and optional 'holes'")) from None
     return parse_silhouette("\n".join(lines))
 
 
@@ -227,17 +245,18 @@ def _json_point(p) -> str:
 
 def _edge_name(ri: int, ei: int, ring: Sequence[Point]) -> str:
     a, b = ring[ei], ring[(ei + 1) % len(ring)]
-    return f"ring {ri + 1} edge {ei + 1} ({point_text(a)} to {point_text(b)})"
+    return _("ring {ring} edge {edge} ({start} to {end})").format(ring=ri + 1, edge=ei + 1, start=point_text(a),
+                                                                 end=point_text(b))
 
 
 def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequence[Placement] = (),
                      snaps: Sequence[str] = ()) -> Silhouette:
     """Validate rings (role word: outer/hole/ring), nest them, scale to area 16."""
     if len(rings) > MAX_RINGS:
-        raise InputError(f"{len(rings)} rings; the limit is {MAX_RINGS}")
+        raise InputError(_("{count} rings; the limit is {limit}").format(count=len(rings), limit=MAX_RINGS))
     cleaned: list[list[Point]] = []
     total = 0
-    for ri, (pts, _) in enumerate(rings):
+    for ri, (pts, _role) in enumerate(rings):
         ring = []
         for p in pts:
             if not ring or ring[-1] != p:
@@ -245,16 +264,16 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
         while len(ring) > 1 and ring[0] == ring[-1]:
             ring.pop()
         if len(ring) < 3:
-            raise InputError(f"ring {ri + 1} has fewer than 3 distinct points")
+            raise InputError(_("ring {ring} has fewer than 3 distinct points").format(ring=ri + 1))
         total += len(ring)
         if total > MAX_VERTICES:
-            raise InputError(f"more than {MAX_VERTICES} vertices; that is the limit")
+            raise InputError(_("more than {limit} vertices; that is the limit").format(limit=MAX_VERTICES))
         for ei in range(len(ring)):
             a, b = ring[ei], ring[(ei + 1) % len(ring)]
             if direction(a, b) is None:
                 ang = math.degrees(math.atan2(float(b[1] - a[1]), float(b[0] - a[0]))) % 360
-                raise InputError(f"{_edge_name(ri, ei, ring)} runs at {ang:.1f} degrees; only edges at "
-                                 f"multiples of 45 degrees are supported")
+                raise InputError(_("{edge} runs at {angle} degrees; only edges at multiples of 45 degrees are "
+                                   "supported").format(edge=_edge_name(ri, ei, ring), angle=f"{ang:.1f}"))
         cleaned.append(ring)
     # nesting (even depth = outline, odd = hole) and the area come first: they are cheap and
     # refuse most bad figures before the quadratic crossing check
@@ -262,7 +281,7 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
     ring_areas = [signed_area(r) if len(r) >= 3 else QS2(0) for r in norm_input]
     if any(a.sign() == 0 for a in ring_areas):
         check_no_crossings(cleaned)  # a figure eight has area 0: name the crossing instead
-        raise InputError("a ring encloses no area")
+        raise InputError(_("a ring encloses no area"))
     # each ring is prepared once for point location (a float pre-check, exact where it matters)
     locators = [RingLocator(r) for r in norm_input]
     depth = []
@@ -275,22 +294,21 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
         area = area + (a if depth[i] % 2 == 0 else -a)
     q = sqrt_in_field(area / 16) if area.sign() > 0 else None
     if q is None:
-        raise InputError(f"the figure's area is {format_number(area)} (about {float(area):.4g}); a tangram "
-                         f"figure has area 16, or 16*q^2 for a number q = a + b*r2 (area 1, 4, 8, "
-                         f"32, ... is scaled exactly)")
+        raise AreaError(format_number(area), f"{float(area):.4g}")
     check_no_crossings(cleaned)
-    for i, (_, word) in enumerate(rings):
+    for i, (_ring, word) in enumerate(rings):
         if word == "hole" and depth[i] % 2 == 0:
-            raise InputError(f"ring {i + 1} is given as a hole but is not inside an outline")
+            raise InputError(_("ring {ring} is given as a hole but is not inside an outline").format(ring=i + 1))
         if word == "outer" and depth[i] % 2 == 1:
-            raise InputError(f"ring {i + 1} is given as an outline but lies inside another outline "
-                             f"(write it as a hole, or as 'ring' to let nesting decide)")
+            raise InputError(_("ring {ring} is given as an outline but lies inside another outline "
+                               "(write it as a hole, or as 'ring' to let nesting decide)").format(ring=i + 1))
     messages = list(dict.fromkeys(snaps))
     unscaled = oriented  # nesting does not change under scaling: ask the prepared locators
     if q != 1:
         inv = 1 / q
         oriented = [tuple((x * inv, y * inv) for x, y in r) for r in oriented]
-        messages.append(f"area {format_number(area)} scaled exactly to 16 (coordinates times {format_number(inv)})")
+        messages.append(Note(N_("area {area} scaled exactly to 16 (coordinates times {factor})"),
+                             area=format_number(area), factor=format_number(inv)))
     comps = []
     for i, r in enumerate(oriented):
         if depth[i] % 2:
@@ -304,10 +322,11 @@ def build_silhouette(rings: Sequence[tuple[Sequence[Point], str]], draft: Sequen
     seen = set()
     for pl in draft:
         if pl.name in seen:
-            raise InputError(f"piece {pl.name} appears twice in the draft")
+            raise InputError(_("piece {piece} appears twice in the draft").format(piece=pl.name))
         seen.add(pl.name)
         if abs(float(pl.x)) > MAX_DRAFT_COORD or abs(float(pl.y)) > MAX_DRAFT_COORD:
-            raise InputError(f"draft piece {pl.name} is too far away (coordinates beyond {MAX_DRAFT_COORD})")
+            raise InputError(_("draft piece {piece} is too far away (coordinates beyond {limit})").format(
+                piece=pl.name, limit=MAX_DRAFT_COORD))
     sil = Silhouette(tuple(comps), tuple(sorted(draft, key=lambda p: PIECE_NAMES.index(p.name))), tuple(messages))
     _check_lattice(sil)
     return sil
@@ -323,8 +342,9 @@ def _check_lattice(s: Silhouette) -> None:
     lat = Lattice(d)
     worst = max(max(abs(v) for v in lat.num(c)) for c in nums)
     if worst + 8 * d > MAX_UNITS:
-        raise InputError(f"the coordinates are too fine or too large for the solver (common denominator "
-                         f"{d}, largest coefficient {worst} units; the limit is {MAX_UNITS} units)")
+        raise InputError(_("the coordinates are too fine or too large for the solver (common denominator "
+                           "{denominator}, largest coefficient {largest} units; the limit is {limit} "
+                           "units)").format(denominator=d, largest=worst, limit=MAX_UNITS))
 
 
 def check_no_crossings(rings: list[list[Point]]) -> None:
@@ -361,13 +381,15 @@ def check_no_crossings(rings: list[list[Point]]) -> None:
                 continue
             fl = (fa, fb, fc, fd)
             if segments_cross_prechecked(a, b, c, d, fl, scale):
-                raise InputError(f"{_edge_name(ri, ei, rings[ri])} crosses {_edge_name(rj, ej, rings[rj])}")
+                raise InputError(_("{edge} crosses {other}").format(edge=_edge_name(ri, ei, rings[ri]),
+                                                                  other=_edge_name(rj, ej, rings[rj])))
             if segments_overlap_prechecked(a, b, c, d, dab, dcd, fl, scale):
                 if ri == rj and abs(ei - ej) in (1, len(rings[ri]) - 1):
                     where = _edge_name(ri, max(ei, ej) if abs(ei - ej) == 1 else 0, rings[ri])
-                    raise InputError(f"ring {ri + 1} folds back on itself at {where}")
-                raise InputError(f"{_edge_name(ri, ei, rings[ri])} runs along {_edge_name(rj, ej, rings[rj])}: "
-                                 f"rings may touch at points but not share an edge (merge them into one outline)")
+                    raise InputError(_("ring {ring} folds back on itself at {edge}").format(ring=ri + 1, edge=where))
+                raise InputError(_("{edge} runs along {other}: rings may touch at points but not share an edge "
+                                   "(merge them into one outline)").format(edge=_edge_name(ri, ei, rings[ri]),
+                                                                          other=_edge_name(rj, ej, rings[rj])))
             if b is c or d is a:
                 continue  # neighbours on a ring: an end inside the other edge would be an overlap
             for p, fp, q, r, fq, fr, dqr, edge in ((c, fc, a, b, fa, fb, dab, (ri, ei)),
@@ -398,15 +420,21 @@ def _check_contacts(rings: list[list[Point]], edge_dirs: list[list[int]],
         if len(vertices) + len(through) < 2:
             continue  # the usual case: one ring's corner that nothing else touches
         # each pass: (directions it leaves p in, its ring, its name); vertices first
-        here = [(((edge_dirs[ri][vi - 1] + 4) % 8, edge_dirs[ri][vi]), ri, f"ring {ri + 1} vertex {vi + 1}")
+        here = [(((edge_dirs[ri][vi - 1] + 4) % 8, edge_dirs[ri][vi]), ri,
+                 _("ring {ring} vertex {vertex}").format(ring=ri + 1, vertex=vi + 1))
                 for ri, vi in vertices]
         here += [(((edge_dirs[ri][ei] + 4) % 8, edge_dirs[ri][ei]), ri, _edge_name(ri, ei, rings[ri]))
                  for ri, ei in through]
         for (dirs1, r1, name1), (dirs2, r2, name2) in combinations(here, 2):
             if boundaries_cross_at(dirs1, dirs2):
-                who = f"ring {r1 + 1} crosses itself" if r1 == r2 else f"ring {r1 + 1} crosses ring {r2 + 1}"
-                raise InputError(f"{who} at {point_text(p)} ({name1}, {name2}): rings may touch "
-                                 f"at points but not cross, and their insides may not overlap")
+                if r1 == r2:
+                    message = _("ring {ring} crosses itself at {point} ({first}, {second}): rings may touch at "
+                                "points but not cross, and their insides may not overlap")
+                else:
+                    message = _("ring {ring} crosses ring {other} at {point} ({first}, {second}): rings may "
+                                "touch at points but not cross, and their insides may not overlap")
+                raise InputError(message.format(ring=r1 + 1, other=r2 + 1, point=point_text(p),
+                                                first=name1, second=name2))
 
 
 def symmetric_image(silhouette: Silhouette, turns: int, mirror: bool = False) -> Silhouette:
@@ -419,7 +447,7 @@ def symmetric_image(silhouette: Silhouette, turns: int, mirror: bool = False) ->
         x, y = point
         if mirror:
             x = -x
-        for _ in range(turns % 8):
+        for _turn in range(turns % 8):
             x, y = (x - y) / R2, (x + y) / R2
         return (x, y)
     return build_silhouette([([image(p) for p in ring], "ring") for ring in silhouette.rings()])

@@ -21,6 +21,7 @@ from fractions import Fraction
 from engine import InputError
 
 from .geometry import DIRECTION_STEPS, Point, direction, point_text
+from .i18n import _
 from .numbers import QS2, parse_number
 
 #: Limits of a drawing held in the selection.
@@ -59,13 +60,14 @@ def _points(text: str) -> tuple[Point, ...]:
 def parse_sketch(selection: str) -> Sketch:
     """The drawing held in a ``draw:`` selection; InputError if it is malformed."""
     if not isinstance(selection, str) or not selection.startswith("draw:") or len(selection) > 8000:
-        raise InputError("not a drawing")
+        raise InputError(_("not a drawing"))
     body = selection[len("draw:"):]
-    closed_text, _, open_text = body.rpartition("|") if "|" in body else ("", "", body)
+    closed_text, _bar, open_text = body.rpartition("|") if "|" in body else ("", "", body)
     closed = tuple(_points(r) for r in closed_text.split(";") if r.strip())
     sketch = Sketch(closed, _points(open_text))
     if sketch.point_count() > MAX_POINTS or len(closed) > MAX_RINGS:
-        raise InputError(f"a drawing has at most {MAX_POINTS} points and {MAX_RINGS} outlines")
+        raise InputError(_("a drawing has at most {points} points and {rings} outlines").format(
+            points=MAX_POINTS, rings=MAX_RINGS))
     return sketch
 
 
@@ -73,7 +75,7 @@ def parse_click(text: str) -> tuple[float, float]:
     """``"1.25,-0.5"`` -> (1.25, -0.5): where the board was clicked, in puzzle units."""
     m = _FLOAT.match(text or "")
     if not m:
-        raise InputError(f"cannot read the point {text!r}: expected decimal x,y")
+        raise InputError(_("cannot read the point {point}: expected decimal x,y").format(point=repr(text)))
     return float(m.group(1)), float(m.group(2))
 
 
@@ -115,15 +117,15 @@ def snap_click(sketch: Sketch, fx: float, fy: float) -> tuple[Point | None, bool
         if best is None or d < best[0]:
             best = (d, p)
     if best is None:
-        raise InputError("click farther from the last point (at least half a unit)")
+        raise InputError(_("click farther from the last point (at least half a unit)"))
     return best[1], False
 
 
 def close_problem(sketch: Sketch) -> str | None:
     """Why the open outline cannot be closed (its last edge would not run at 45 degrees)."""
     if len(sketch.open) < 3:
-        return "an outline needs at least 3 points"
+        return _("an outline needs at least 3 points")
     if direction(sketch.open[-1], sketch.open[0]) is None:
-        return ("the closing edge from the last point to the first would not run at a multiple "
-                "of 45 degrees; add a point where it can turn")
+        return _("the closing edge from the last point to the first would not run at a multiple "
+                 "of 45 degrees; add a point where it can turn")
     return None

@@ -24,6 +24,7 @@ from engine import InputError
 
 from .cover_check import pieces_overlap
 from .geometry import DIRECTION_STEPS, Point, direction
+from .i18n import _
 from .numbers import QS2
 from .pieces import PIECE_NAMES, Placement, oriented_shape
 
@@ -46,13 +47,15 @@ def parse_drop(text: str) -> tuple[str, int, int, float, float]:
     """``"L1 r3 f0 @ 1.25,-0.5"`` -> (name, rot, flip, x, y): where a dragged piece was dropped."""
     m = _DROP.match(text or "")
     if not m:
-        raise InputError(f"cannot read the drop {text!r}: expected 'NAME rR fF @ x,y' with decimal x, y")
+        raise InputError(_("cannot read the drop {drop}: expected 'NAME rR fF @ x,y' with decimal x, y").format(
+            drop=repr(text)))
     name = m.group(1).upper()
     if name not in PIECE_NAMES:
-        raise InputError(f"unknown piece {m.group(1)!r}; the pieces are {', '.join(PIECE_NAMES)}")
+        raise InputError(_("unknown piece {name}; the pieces are {pieces}").format(
+            name=repr(m.group(1)), pieces=_(", ").join(PIECE_NAMES)))
     rot = int(m.group(2))
     if rot > 7:
-        raise InputError(f"rotation r{rot} is out of range: use r0 to r7")
+        raise InputError(_("rotation r{rot} is out of range: use r0 to r7").format(rot=rot))
     return name, rot, int(m.group(3)), float(m.group(4)), float(m.group(5))
 
 

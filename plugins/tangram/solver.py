@@ -27,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import SolveContext, Solved, Solver, Unsolvable, plural
+from engine import N_, SolveContext, Solved, Solver, Unsolvable
 
 from .geometry import direction, point_text
+from .i18n import CATALOGUE, _, count, ngettext
 from .lattice import EPS, Chain, Lattice, common_denominator, fval
 from .numbers import format_number
 from .pieces import Placement, distinct_orientations, oriented_shape
@@ -96,7 +97,7 @@ def _length_sums(counts: tuple) -> frozenset:
     """All (a, b) with a + b*sqrt2 a sum of edge lengths of distinct pieces among ``counts``."""
     sums = {(0, 0)}
     for shape, n in zip(SHAPES, counts):
-        for _ in range(n):
+        for _piece in range(n):
             sums |= {(a + la, b + lb) for a, b in sums for la, lb in EDGE_LENGTHS[shape]}
     return frozenset(sums)
 
@@ -201,11 +202,12 @@ class Search:
             if e[2] % 2 == 1:  # diagonal: length = |dx| * sqrt2
                 da, db = 2 * db, da
             if da % d or db % d or (da // d, db // d) not in sums:
-                return (f"the boundary edge from {_pt(self.lattice, s)} to {_pt(self.lattice, t)} "
-                        f"(length {_len_text(self.lattice, da, db)}) is not a sum of edges of the "
-                        f"remaining pieces")
+                return _("the boundary edge from {start} to {end} (length {length}) is not a sum of edges "
+                         "of the remaining pieces").format(start=_pt(self.lattice, s), end=_pt(self.lattice, t),
+                                                           length=_len_text(self.lattice, da, db))
         if acute > sum(n * CORNERS_45[sh] for sh, n in zip(SHAPES, counts)):
-            return f"the region has {acute} corners of 45 degrees, more than the pieces can fill"
+            return _("the region has {count} corners of 45 degrees, more than the pieces can fill").format(
+                count=acute)
         return None
 
     # -- search ----------------------------------------------------------------------------------
@@ -266,7 +268,8 @@ class ExactSolver(Solver):
     name = "exact"
     # Every cover uses exactly seven moves, so any solution found is a shortest one.
     optimal = True
-    description = ("Complete exact search: the lowest-leftmost uncovered vertex must be a piece's "
+    catalogue = CATALOGUE
+    description = N_("Complete exact search: the lowest-leftmost uncovered vertex must be a piece's "
                    "lowest-leftmost corner; exact lattice arithmetic; proves impossibility.")
 
     def solve(self, instance: Silhouette, ctx: SolveContext):
@@ -275,14 +278,16 @@ class ExactSolver(Solver):
                          "memo_hits": search.memo_hits}
         reason = search.hopeless(search.root, tuple(COUNT[s] for s in SHAPES))
         if reason:
-            return Unsolvable(f"no cover exists: {reason}", stats=stats())
+            return Unsolvable(_("no cover exists: {reason}").format(reason=reason), stats=stats())
         try:
             found = search.solve()
         except Stop:
             return ctx.gave_up(**stats())
         ctx.progress(force=True, **stats())
         if found is None:
-            return Unsolvable(f"no cover exists: the complete search tried every placement at the "
-                              f"lowest-leftmost uncovered corner ({plural(search.nodes, 'node')}) and none "
-                              f"covers the figure", stats=stats())
+            return Unsolvable(ngettext("no cover exists: the complete search tried every placement at the "
+                                       "lowest-leftmost uncovered corner ({count} node) and none covers the figure",
+                                       "no cover exists: the complete search tried every placement at the "
+                                       "lowest-leftmost uncovered corner ({count} nodes) and none covers the figure",
+                                       search.nodes).format(count=count(search.nodes)), stats=stats())
         return Solved(tuple(p.notation() for p in found), optimal=True, stats=stats())

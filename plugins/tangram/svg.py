@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from engine import InputError
+from engine import N_, InputError
 
 from . import decimals
+from .i18n import Note, _
 from .numbers import format_number, parse_coordinate
 from .silhouette import Silhouette, build_silhouette
 
@@ -21,23 +22,23 @@ _PATH_TOKEN = re.compile(r"[MmLlHhVvZz]|[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]
 def silhouette_from_svg(text: str) -> Silhouette:
     """Rings from an SVG's polygons, polylines and simple paths (y flipped), then validated."""
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        raise InputError("SVG with DOCTYPE or ENTITY declarations is not accepted")
+        raise InputError(_("SVG with DOCTYPE or ENTITY declarations is not accepted"))
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise InputError(f"cannot read the SVG: {exc}") from None
+        raise InputError(_("cannot read the SVG: {error}").format(error=exc)) from None
     raw_rings: list[list[tuple[str, str]]] = []
     for el in root.iter():
         tag = el.tag.rsplit("}", 1)[-1]
         if tag in ("polygon", "polyline"):
             nums = re.findall(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", el.get("points", ""))
             if len(nums) % 2 or len(nums) < 6:
-                raise InputError(f"an SVG {tag} has an odd or too small number of coordinates")
+                raise InputError(_("an SVG {tag} has an odd or too small number of coordinates").format(tag=tag))
             raw_rings.append([(nums[i], nums[i + 1]) for i in range(0, len(nums), 2)])
         elif tag == "path":
             raw_rings.extend(_path_rings(el.get("d", "")))
     if not raw_rings:
-        raise InputError("the SVG has no polygon, polyline or path")
+        raise InputError(_("the SVG has no polygon, polyline or path"))
     try:
         return _svg_exact(raw_rings)
     except InputError as exc:
@@ -58,11 +59,12 @@ def _svg_exact(raw_rings: list[list[tuple[str, str]]]) -> Silhouette:
             y, my = parse_coordinate(ys)
             for raw, v, m in ((xs, x, mx), (ys, y, my)):
                 if m:
-                    snaps.append(f"{raw} snapped to {format_number(v)} (moved {m:.2g})")
+                    snaps.append(Note(N_("{number} snapped to {exact} (moved {moved})"),
+                                      number=raw, exact=format_number(v), moved=f"{m:.2g}"))
             pts.append((x, -y))
         rings.append((pts, "ring"))
     if len(snaps) > 20:
-        snaps = snaps[:20] + [f"... and {len(snaps) - 20} more snapped coordinates"]
+        snaps = snaps[:20] + [Note(N_("... and {count} more snapped coordinates"), count=len(snaps) - 20)]
     return build_silhouette(rings, (), snaps)
 
 
@@ -87,7 +89,7 @@ def _path_rings(d: str) -> list[list[tuple[str, str]]]:
                 cur = []
             continue
         if cmd is None:
-            raise InputError("an SVG path must start with a command such as M")
+            raise InputError(_("an SVG path must start with a command such as M"))
         try:
             if cmd in "MLml":
                 nx, ny = tokens[i], tokens[i + 1]
@@ -109,9 +111,10 @@ def _path_rings(d: str) -> list[list[tuple[str, str]]]:
                 i += 1
                 cur.append((x, y))
             else:
-                raise InputError(f"SVG path command {cmd!r} is not supported (only M, L, H, V, Z)")
+                raise InputError(_("SVG path command {command} is not supported (only M, L, H, V, Z)").format(
+                    command=repr(cmd)))
         except IndexError:
-            raise InputError("an SVG path ends in the middle of a command") from None
+            raise InputError(_("an SVG path ends in the middle of a command")) from None
         if tokens[i - 1].isalpha():
             break
     if len(cur) >= 3:

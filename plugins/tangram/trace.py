@@ -29,6 +29,7 @@ from skimage.morphology import skeletonize
 
 from engine import InputError
 
+from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
 from .reading import fit, nesting_area, read_noisy
 
@@ -88,13 +89,14 @@ def outlines(fig: Figure) -> list[FloatRing]:
         ring = [((float(col) - 1) / fig.zoom, (float(row) - 1) / fig.zoom) for row, col in c]
         rings.append(ring)
     if not rings:
-        raise PictureError("no outline was found in the picture")
+        raise PictureError(_("no outline was found in the picture"))
     areas = [abs(_area(r)) for r in rings]
     biggest = max(areas)
     kept = [r for r, a in sorted(zip(rings, areas), key=lambda t: -t[1]) if a >= MIN_RING_SHARE * biggest]
     if len(kept) > MAX_RINGS:
-        raise PictureError(f"the picture has {len(kept)} separate outlines; a tangram figure has at most "
-                           f"{MAX_RINGS} (is it a photograph of something else?)")
+        raise PictureError(_("the picture has {count} separate outlines; a tangram figure has at most "
+                             "{limit} (is it a photograph of something else?)").format(
+            count=len(kept), limit=MAX_RINGS))
     unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
     px = 1 / fig.zoom  # one working pixel, in picture pixels
     out = []
@@ -297,8 +299,9 @@ def trace_figure(fig: Figure) -> Trace:
     if up is not traced_up:  # back from the extra 45-degree turn
         fitted = [[((x + y) * _H, (y - x) * _H) for x, y in r] for r in fitted]
     outline = [[(x, -y) for x, y in r] for r in fitted]
-    notes = [f"read from a {fig.width} x {fig.height} {fig.format} picture as an exact figure; "
-             f"vertices moved at most {reading.moved:.2f} units"]
+    notes = [_("read from a {width} x {height} {format} picture as an exact figure; vertices moved at most "
+               "{moved} units").format(width=fig.width, height=fig.height, format=fig.format,
+                                       moved=f"{reading.moved:.2f}")]
     return Trace(reading.text, reading.moved, fig.width, fig.height, outline, traced,
                  time.monotonic() - started, notes)
 

@@ -1,23 +1,36 @@
-"""Tangram pieces and placements in plain words, for move lists, labels and screen readers."""
+"""Tangram pieces and placements in plain words, for move lists, labels and screen readers.
+
+The words are in the reader's language (:mod:`i18n`); the exact numbers stay as the notation
+writes them, with √2 for r2, since they read the same in every language.
+"""
 
 from __future__ import annotations
 
+from typing import Sequence
+
+from engine import N_
+
 from .geometry import Point
+from .i18n import _
 from .numbers import QS2, format_number
-from .pieces import TITLES, Placement
+from .pieces import Placement
+
+#: Each piece's name as people read it (one whole message each, so a translator sees the number).
+PIECE_TITLES = {"L1": N_("Large triangle 1"), "L2": N_("Large triangle 2"), "M": N_("Medium triangle"),
+                "S1": N_("Small triangle 1"), "S2": N_("Small triangle 2"), "Q": N_("Square"),
+                "P": N_("Parallelogram")}
 
 
 def piece_title(name: str) -> str:
     """"L1" -> "Large triangle 1", "M" -> "Medium triangle", "Q" -> "Square"."""
-    title = TITLES[name[0]]
-    title = title[0].upper() + title[1:]
-    return f"{title} {name[1:]}" if len(name) > 1 else title
+    return _(PIECE_TITLES[name])
 
 
-def orientation_words(rot: int, flip: int) -> str:
-    """", turned 225 degrees, flipped" (empty for the base orientation)."""
-    out = f", turned {45 * rot} degrees" if rot else ""
-    return out + (", flipped" if flip else "")
+def and_list(items: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C" in the reader's language."""
+    if len(items) == 1:
+        return items[0]
+    return _("{items} and {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
 def number_words(x: QS2) -> str:
@@ -32,5 +45,12 @@ def point_words(p: Point) -> str:
 
 
 def describe_placement(p: Placement) -> str:
-    """"Large triangle 1, turned 225 degrees, flipped"."""
-    return piece_title(p.name) + orientation_words(p.rot, p.flip)
+    """"Large triangle 1, turned 225 degrees, flipped" (one whole phrase per orientation kind)."""
+    piece, degrees = piece_title(p.name), 45 * p.rot
+    if p.rot and p.flip:
+        return _("{piece}, turned {degrees} degrees, flipped").format(piece=piece, degrees=degrees)
+    if p.rot:
+        return _("{piece}, turned {degrees} degrees").format(piece=piece, degrees=degrees)
+    if p.flip:
+        return _("{piece}, flipped").format(piece=piece)
+    return piece

@@ -15,6 +15,8 @@
   "use strict";
   const ed = window.PuzzleEditor;
   if (!ed || !ed.board) return;
+  // The plugin's own words in the page's language (client.py puts tr() before this script).
+  const tr = window.TangramWords || ((message) => message);
   const board = ed.board;
   const DRAG_START_PX = 4;       // a press that moves less than this is a click
   let drag = null;               // the piece being dragged
@@ -229,12 +231,12 @@
     let buttons = Array.from(document.querySelectorAll('[data-tool-action="use"]'));
     if (!buttons.length) {
       buttons = Array.from(document.querySelectorAll("button"))
-        .filter((b) => b.textContent.trim() === "Use as silhouette");
+        .filter((b) => b.textContent.trim() === tr("Use as silhouette"));
     }
     buttons.forEach((button) => {
       button.disabled = !usable;
-      button.title = usable ? "Make the composition the figure to cover" :
-        "Place all seven pieces without overlaps first";
+      button.title = usable ? tr("Make the composition the figure to cover") :
+        tr("Place all seven pieces without overlaps first");
     });
   }
 

@@ -10,6 +10,8 @@
 (function () {
   "use strict";
   const ed = window.PuzzleEditor;
+  // The plugin's own words in the page's language (client.py puts tr() before this script).
+  const tr = window.TangramWords || ((message) => message);
   const box = document.getElementById("instance-text");
   if (!ed || !ed.puzzle || !box || !(ed.puzzle.picture_formats || []).length) return;
   const TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -36,9 +38,14 @@
   const tool = document.createElement("div");
   tool.className = "picture-tool";
   tool.innerHTML =
-    '<button type="button" id="picture-button" aria-describedby="picture-hint">From a picture…</button>' +
-    '<input type="file" id="picture-file" accept="' + TYPES.join(",") + '" hidden aria-label="Picture of a figure">' +
-    '<small id="picture-hint" class="hint">PNG, JPEG, WebP or GIF up to 5 MB; or drop a picture on the page, or paste one.</small>';
+    '<button type="button" id="picture-button" aria-describedby="picture-hint"></button>' +
+    '<input type="file" id="picture-file" accept="' + TYPES.join(",") + '" hidden>' +
+    '<small id="picture-hint" class="hint"></small>';
+  // The words are set as text, never as HTML: a translation cannot add markup.
+  tool.querySelector("#picture-button").textContent = tr("From a picture…");
+  tool.querySelector("#picture-file").setAttribute("aria-label", tr("Picture of a figure"));
+  tool.querySelector("#picture-hint").textContent =
+    tr("PNG, JPEG, WebP or GIF up to 5 MB; or drop a picture on the page, or paste one.");
   const status = document.createElement("p");
   status.id = "picture-status";
   status.className = "edit-message";
@@ -52,8 +59,10 @@
   preview.innerHTML =
     '<svg role="img" aria-labelledby="picture-caption" preserveAspectRatio="xMidYMid meet"></svg>' +
     '<figcaption id="picture-caption"></figcaption>' +
-    '<button type="button" id="picture-accept" class="primary">Accept</button> ' +
-    '<button type="button" id="picture-discard">Discard</button>';
+    '<button type="button" id="picture-accept" class="primary"></button> ' +
+    '<button type="button" id="picture-discard"></button>';
+  preview.querySelector("#picture-accept").textContent = tr("Accept");
+  preview.querySelector("#picture-discard").textContent = tr("Discard");
   // Below the instance box's own row (Apply, Share), so Accept is not read as Apply's twin.
   const apply = document.getElementById("apply");
   const anchor = (apply && apply.closest(".row")) || document.getElementById("instance-error") || box;
@@ -114,38 +123,41 @@
   async function read(file) {
     if (!file) return;
     if (TYPES.indexOf(file.type) < 0 && file.type) {
-      say("That file is " + (file.type || "of an unknown type") + "; choose a PNG, JPEG, WebP or GIF picture.", true);
+      say(tr("That file is {type}; choose a PNG, JPEG, WebP or GIF picture.", { type: file.type }), true);
       return;
     }
     if (file.size > MAX_BYTES) {
-      say("That picture is " + (file.size / 1048576).toFixed(1) + " MB; the limit is 5 MB.", true);
+      say(tr("That picture is {size} MB; the limit is 5 MB.", { size: (file.size / 1048576).toFixed(1) }), true);
       return;
     }
-    say("Reading the picture…");
+    say(tr("Reading the picture…"));
     preview.hidden = true;
     answer = null;
     const mine = ++asked;
     let response, body;
     try {
       response = await fetch("/api/" + encodeURIComponent(ed.puzzle.id) + "/trace", {
-        method: "POST", headers: { Accept: "application/json", "Content-Type": file.type || "application/octet-stream" }, body: file,
+        // the page's language (not only the browser's), as the host's own requests do
+        method: "POST", headers: { Accept: "application/json", "Accept-Language": (window.PuzzleI18n || {}).lang || "en",
+                                   "Content-Type": file.type || "application/octet-stream" }, body: file,
       });
       body = await response.json().catch(() => null);  // a proxy's error page is not JSON
     } catch (err) {
-      if (mine === asked) say("The picture could not be sent: the server cannot be reached.", true);
+      if (mine === asked) say(tr("The picture could not be sent: the server cannot be reached."), true);
       return;
     }
     if (mine !== asked) return;
     if (!response.ok || !body || !body.outline) {
-      say("The picture cannot be read: " + (body && body.error ? body.error : "error " + response.status) + ".", true);
+      say(body && body.error ? tr("The picture cannot be read: {error}.", { error: body.error })
+        : tr("The picture cannot be read: the server answered {status}.", { status: response.status }), true);
       return;
     }
     const picture = await readAsDataUrl(file);
     if (mine !== asked) return;
     answer = body;
     draw(picture, body);
-    caption.textContent = "Read as an exact figure (outlined in red); vertices moved at most " +
-      Number(body.moved).toFixed(2) + " units. Accept to put it in the instance box.";
+    caption.textContent = tr("Read as an exact figure (outlined in red); vertices moved at most {moved} units. Accept to put it in the instance box.",
+      { moved: Number(body.moved).toFixed(2) });
     preview.hidden = false;
     say("");
     preview.querySelector("#picture-accept").focus();
@@ -158,13 +170,13 @@
     box.value = answer.instance;
     preview.hidden = true;
     await ed.setInstance(answer.instance);
-    say("The figure from the picture is in the instance box; press Solve to cover it.");
+    say(tr("The figure from the picture is in the instance box; press Solve to cover it."));
     button.focus();
   });
   preview.querySelector("#picture-discard").addEventListener("click", () => {
     preview.hidden = true;
     answer = null;
-    say("Picture discarded.");
+    say(tr("Picture discarded."));
     button.focus();
   });
 
@@ -196,7 +208,7 @@
     document.body.classList.remove("picture-dragging");
     const file = pictureIn(evt.dataTransfer.files);
     if (file) read(file);
-    else say("Drop a PNG, JPEG, WebP or GIF picture.", true);
+    else say(tr("Drop a PNG, JPEG, WebP or GIF picture."), true);
   });
   document.addEventListener("paste", (evt) => {
     const file = evt.clipboardData && pictureIn(evt.clipboardData.items);

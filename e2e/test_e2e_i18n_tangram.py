@@ -1,0 +1,116 @@
+"""The tangram editor in Simplified Chinese, in a browser whose language is zh-CN: opening a
+preset, an edit in the composer, Solve, stepping through the playback, Hint, drawing and an
+error in the instance text show no English prose from the plugin (docs/i18n.md).
+
+Some English on this page is written by the host (web/, engine/), not by the plugin; another
+change translates it. Those texts are listed in :data:`HOST_MADE`, each with where it comes
+from, and left out of the plugin's test; the strict xfail below walks the same page with
+nothing left out, so it starts passing (and must lose its mark) once the host is done.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from zh_text import english_prose
+
+#: English the host writes on the tangram page (as english_prose reports it: text, then where).
+HOST_MADE = (
+    # the random options' names (slide, touch, hole) as field labels: ids, shown by the template
+    re.compile(r"^'(Slide|Touch|Hole)'  \(.*label\)$"),
+    # the solver's id and its stats' keys in the solve details
+    re.compile(r"^'exact'  \(.*dl#stats > dd\)$"),
+    re.compile(r"^'(nodes|max depth|memo hits)'  \(.*dl#stats > dt\)$"),
+    # describe_solution's keys as labels, and its words computed by the job worker, which
+    # runs the plugin without the request's locale (engine/solving.py)
+    re.compile(r"^'pieces'  \(.*dl#details > dt\)$"),
+    re.compile(r"^'piece: .*'  \(.*dl#details > dd > ul > li\)$"),
+    # keyboard.js adds ", selected" to the label of a selected part of the board
+    re.compile(r"^'.*, selected'  \(.*@aria-label\)$"),
+    # the playback board's spoken name: "{board}, step {n} of {total}"
+    re.compile(r"^'.*, step \d+ of \d+'  \(.*@aria-label\)$"),
+)
+
+PRESET = "cat"
+#: Area 3 is not 16 times a square of Q(sqrt 2): refused with the area, on no line in particular.
+BAD_AREA = "outer 0,0 3,0 3,1 0,1"
+
+
+@pytest.fixture()
+def zh_page(browser, installed):
+    if "tangram" not in installed:
+        pytest.skip("the tangram plugin is not installed")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    context.set_default_timeout(15_000)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def plugin_english(page) -> list[str]:
+    """English prose on the page that the host did not write."""
+    return [text for text in english_prose(page) if not any(p.search(text) for p in HOST_MADE)]
+
+
+def walk(page, server, check) -> None:
+    """Every moment of the walk, calling ``check(page, moment)`` at each."""
+    page.goto(f"{server}/tangram?preset={PRESET}")
+    page.wait_for_selector('#board svg[data-view="compose"]')
+    page.wait_for_function("() => window.PuzzleEditor !== undefined")
+    expect(page.get_by_role("heading", level=1)).to_have_text("七巧板")
+    expect(page.locator("#picture-button")).to_have_text("从图片读取…")  # the plugin's script
+    check(page, "on opening a preset")
+
+    # an edit: a piece from the tray into the composition
+    with page.expect_response(re.compile(r"/api/tangram/edit$")):
+        page.get_by_role("combobox", name="添加板块").select_option("add:M")
+    page.wait_for_function("() => /^draft M /m.test(document.querySelector('#instance-text').value)")
+    expect(page.locator("#board")).to_contain_text("拖到这里移除")
+    check(page, "after an edit")
+
+    page.get_by_role("button", name="求解", exact=True).click()
+    # Issue #21: a cover says the figure is covered with the seven pieces, not "7 moves".
+    expect(page.locator("#solve-status")).to_have_text("已解开：七块板块恰好拼满了图形。", timeout=90_000)
+    check(page, "after Solve")
+
+    page.get_by_role("button", name="下一步").click()
+    page.get_by_role("button", name="下一步").click()
+    expect(page.locator("#step-status")).to_contain_text(re.compile(r"^第 2 步，共 7 步：.*(三角形|正方形|平行四边形)"))
+    check(page, "during playback")
+
+    page.get_by_role("button", name="编辑", exact=True).click()
+    # Hint after Solve: the first solve of a run may wait while the workers load their tables,
+    # and a hint has only a few seconds
+    page.get_by_role("button", name="提示", exact=True).click()
+    expect(page.locator("#edit-message")).to_contain_text(re.compile(r"^提示：.*(三角形|正方形|平行四边形)"),
+                                                          timeout=30_000)
+    check(page, "showing a hint")
+    page.get_by_role("button", name="画剪影", exact=True).click()
+    page.wait_for_selector('#board svg[data-view="draw"]')
+    expect(page.locator("#board")).to_contain_text("结束绘制")
+    check(page, "while drawing a silhouette")
+
+    page.locator("#instance-text").fill(BAD_AREA)
+    page.get_by_role("button", name="应用", exact=True).click()
+    expect(page.locator("#instance-error")).to_contain_text("图形面积是 3")
+    check(page, "showing an error in the instance text")
+
+
+def test_the_tangram_editor_shows_no_english_from_the_plugin(zh_page, server):
+    def check(page, moment):
+        left = plugin_english(page)
+        assert not left, f"English prose from the plugin {moment}:\n  " + "\n  ".join(left)
+
+    walk(zh_page, server, check)
+
+
+@pytest.mark.xfail(reason="the host's words on this page (HOST_MADE) are not translated yet", strict=True)
+def test_the_tangram_editor_holds_no_english_prose_at_all(zh_page, server):
+    from zh_text import assert_no_english
+
+    walk(zh_page, server, assert_no_english)
