@@ -28,6 +28,7 @@ DOMAINS = {
     "engine": (["engine"], ["scaffold"], "engine/locale", []),
     "puzzle_lights_out": (["examples/lights-out/puzzle_lights_out"], [],
                           "examples/lights-out/puzzle_lights_out/locale", []),
+    "puzzle_pegs": (["plugins/pegs"], [], "plugins/pegs/locale", []),
 }
 
 
