@@ -194,3 +194,19 @@ def test_a_count_in_chinese_uses_chinese_units():
         assert _many(51_000_000) == "5100万"
     with use_locale("en"):
         assert _many(51_000_000) == "51 million"
+
+
+def test_the_board_option_takes_the_name_its_help_shows(puzzle):
+    """The Chinese help of the "board" option names the boards in Chinese; typing one of those
+    names gives the same random problem as the id, in whichever locale random() runs."""
+    with use_locale("zh_Hans"):
+        help_text = translate(puzzle, puzzle.random_options["board"])
+        assert_chinese(help_text, "the board option's help")
+        names = {name: puzzle.preset_label(name) for name in ("english", "triangle-5", "square-6")}
+    for board, name in names.items():
+        assert name in help_text
+        for locale in ("en", "zh_Hans"):
+            with use_locale(locale):
+                assert puzzle.random(7, {"board": name}) == puzzle.random(7, {"board": board})
+    with pytest.raises(InputError):
+        puzzle.random(7, {"board": "英式"})  # not a name of any board

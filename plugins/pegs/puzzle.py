@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from engine import N_, Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import N_, Assessment, EditMode, EditResult, EditTool, InputError, Puzzle, use_locale
 
 from .board import GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, cell_name, parse_cell_name
 from .classes import class_verdict
@@ -78,7 +78,9 @@ class PegSolitaire(Puzzle):
         name = options.get("board")
         if name is None:
             name = DEFAULT_RANDOM_BOARDS[rng.randrange(len(DEFAULT_RANDOM_BOARDS))]
-        elif name not in BOARDS:
+        else:
+            name = board_by_name(str(name))
+        if name not in BOARDS:
             raise InputError(_("unknown board {name}; choose one of: {boards}").format(
                 name=repr(str(name)[:30]), boards=named(BOARDS, BOARD_LABELS)))
         geometry, drawing = BOARDS[name]
@@ -203,6 +205,21 @@ class PegSolitaire(Puzzle):
         shown = action if len(action) <= 30 else action[:30] + "..."
         raise InputError(_("unknown edit action {action}; expected hole:d4, geometry:NAME, "
                            "board:NAME, resize:RxC, goal:any or reset").format(action=repr(shown)))
+
+
+def board_by_name(name: str) -> str:
+    """The id of a board given by its id or by its name in any locale ("english", "英式棋盘"):
+    the help of the "board" option names the boards in the reader's language, and the person
+    types what they read. Unknown names come back as given."""
+    text = name.strip()
+    if text in BOARDS:
+        return text
+    for locale in CATALOGUE.locales():
+        with use_locale(locale):
+            for key, label in BOARD_LABELS.items():
+                if _(label) == text:
+                    return key
+    return text
 
 
 def _board_text(name: str) -> str:
