@@ -7,6 +7,7 @@ letters. Hole names (d4), moves (f4-d4) and numbers are not words, so they may s
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -210,3 +211,30 @@ def test_the_board_option_takes_the_name_its_help_shows(puzzle):
                 assert puzzle.random(7, {"board": name}) == puzzle.random(7, {"board": board})
     with pytest.raises(InputError):
         puzzle.random(7, {"board": "英式"})  # not a name of any board
+
+
+def test_the_count_command_speaks_the_locale_and_keeps_its_json():
+    from click.testing import CliRunner
+
+    from plugins.pegs.commands import pegs_group
+
+    with use_locale("zh_Hans"):
+        text = CliRunner().invoke(pegs_group, ["count", "triangle-5"])
+        as_json = CliRunner().invoke(pegs_group, ["count", "triangle-5", "--json"])
+    assert text.exit_code == 0, text.output
+    assert "29,760 种解法" in text.stdout  # the count, as the unit test of the counter has it
+    for line in (text.stdout + text.stderr).splitlines():
+        assert not english_words(line), line
+    with use_locale("en"):
+        english_json = CliRunner().invoke(pegs_group, ["count", "triangle-5", "--json"])
+    # For programs: the same keys and counts whatever the locale (only the time differs).
+    def timeless(value):
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if "second" not in k}
+        if isinstance(value, list):
+            return [timeless(v) for v in value]
+        return value
+
+    chinese, english = json.loads(as_json.stdout), json.loads(english_json.stdout)
+    assert chinese.keys() == english.keys()
+    assert timeless(chinese) == timeless(english)
