@@ -349,7 +349,7 @@ def forward_level_sizes(inst: PegInstance) -> list[tuple[int, int, int]]:
     (pegs, positions up to symmetry, positions). For small boards and checks."""
     board = inst.board
     if not lv.AVAILABLE or board.n > 64:
-        raise InputError("level sizes need numba and a board of at most 64 holes")
+        raise InputError(_("level sizes need numba and a board of at most 64 holes"))
     start, goal = board.to_compact(inst.pegs), board.to_compact(inst.goal)
     perms = [p for p in goal_symmetries(board, goal) if _permute(start, p) == start]
     tables = lv.byte_tables(perms, board.n)

@@ -33,6 +33,7 @@ from .board import PegInstance
 from .classes import class_verdict
 from .i18n import _, ngettext
 from .presets import PRESETS, is_preset_board
+from .presets import label as board_label
 from .search import compile_problem
 from .wording import count_pegs, count_positions
 
@@ -167,7 +168,7 @@ def build_large(state: PegInstance, ctx: SolveContext):
 
     def progress(pegs: int, positions: int) -> None:
         so_far[0] += positions  # a bar over the budget: the table ends at it or before
-        ctx.progress(phase="building the table of positions that can reach the goal",
+        ctx.progress(phase=_("building the table of positions that can reach the goal"),
                      done=min(so_far[0], budget), total=budget, table_pegs=pegs)
 
     try:
@@ -209,11 +210,13 @@ def prepare_cost(big_builds: bool) -> PrepareCost:
     cost = PrepareCost()
     for name, inst in preset_states():
         if not _on_disk(inst, tables.LIVE_POSITIONS):
-            cost += PrepareCost(SMALL_SECONDS, 64 << 20, 4 << 20, (f"{name} small table",))
+            cost += PrepareCost(SMALL_SECONDS, 64 << 20, 4 << 20, (_("{board} small table").format(
+                board=board_label(name)),))
         if big_builds and name in LARGE_PRESETS and not _on_disk(inst, tables.LARGE_POSITIONS):
             n = tables.LARGE_POSITIONS
             extras = LARGE_PRESETS[name]
-            what = f"{name} large table" + (", pagoda library and opening book" if extras else "")
+            what = (_("{board} large table, pagoda library and opening book") if extras
+                    else _("{board} large table")).format(board=board_label(name))
             cost += PrepareCost(SECONDS_PER_POSITION * n + extras, MEMORY_PER_POSITION * n,
                                 DISK_PER_POSITION * n + (128 << 20 if extras else 0), (what,))
     return cost
@@ -230,13 +233,14 @@ def prepare(ctx: SolveContext, big_builds: bool) -> bool:
         for name, inst in preset_states():
             if ctx.should_stop():
                 return False
-            ctx.progress(force=True, phase=_("{board}: small table").format(board=name))
+            ctx.progress(force=True, phase=_("{board}: small table").format(board=board_label(name)))
             fresh = not _on_disk(inst, tables.LIVE_POSITIONS)
             with keep_tables_after(1):
                 judge = Judge(inst, should_stop=ctx.should_stop)
             use_judge(inst, judge)
             if fresh:
-                ctx.progress(force=True, built=_("{board}: small table, {size}").format(board=name, size=_size(judge)))
+                ctx.progress(force=True, built=_("{board}: small table, {size}").format(
+                    board=board_label(name), size=_size(judge)))
         if not big_builds:
             return True
         for name, inst in preset_states():
@@ -252,7 +256,8 @@ def prepare(ctx: SolveContext, big_builds: bool) -> bool:
             judge = prepare_table(inst, _level_progress(ctx, name), should_stop=ctx.should_stop,
                                   book_progress=_book_progress(ctx, name))
             if fresh:
-                ctx.progress(force=True, built=_("{board}: large table, {size}").format(board=name, size=_size(judge)))
+                ctx.progress(force=True, built=_("{board}: large table, {size}").format(
+                    board=board_label(name), size=_size(judge)))
             if len(judge.book):
                 ctx.progress(force=True, built=_("{board}: opening book, {positions}").format(
                     board=name, positions=count_positions(len(judge.book))))
@@ -276,11 +281,12 @@ def _size(judge) -> str:
 
 def _level_progress(ctx: SolveContext, name: str):
     def progress(pegs: int, positions: int) -> None:
-        ctx.progress(phase=_("{board}: large table").format(board=name), table_pegs=pegs, positions=positions)
+        ctx.progress(phase=_("{board}: large table").format(
+            board=board_label(name)), table_pegs=pegs, positions=positions)
     return progress
 
 
 def _book_progress(ctx: SolveContext, name: str):
     def progress(done) -> None:
-        ctx.progress(phase=_("{board}: opening book").format(board=name), done=done.done, total=done.total)
+        ctx.progress(phase=_("{board}: opening book").format(board=board_label(name)), done=done.done, total=done.total)
     return progress

@@ -13,7 +13,7 @@ from .board import GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, bo
 from .classes import class_verdict
 from .i18n import CATALOGUE, _, either, join_names, named
 from .parse import format_instance, parse_instance
-from .presets import BOARDS, PRESETS
+from .presets import BOARD_LABELS, BOARDS, PRESET_LABELS, PRESETS
 from .rules import apply_jump, group_jumps, legal_moves, parse_jump, validate
 from .wording import GEOMETRY_LABELS, count_holes, count_jumps, count_pegs, geometry_label, no_solution_clause
 
@@ -23,15 +23,6 @@ DEFAULT_RANDOM_BOARDS = ("triangle-5", "english")
 assert tuple(BOARDS) == ("english", "european", "wiegleb", "triangle-5", "triangle-6", "diamond",
                          "square-6"), "the random_options text names the old boards"
 
-#: The presets' names as people read them (the ids stay in links and the API). In English
-#: the id is the name; the catalogue gives each a name in words.
-PRESET_LABELS = {
-    "english": N_("english"), "european": N_("european"), "european-c1": N_("european-c1"),
-    "wiegleb": N_("wiegleb"), "triangle-5": N_("triangle-5"), "triangle-6": N_("triangle-6"),
-    "diamond": N_("diamond"), "square-6": N_("square-6"), "triangle-corners": N_("triangle-corners"),
-}
-#: The boards of the "Load board" tool and the "board" option, by id (the same names).
-BOARD_LABELS = {name: PRESET_LABELS[name] for name in BOARDS}
 
 
 class PegSolitaire(Puzzle):
