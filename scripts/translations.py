@@ -30,6 +30,7 @@ DOMAINS = {
     "puzzle_lights_out": (["examples/lights-out/puzzle_lights_out"], [],
                           "examples/lights-out/puzzle_lights_out/locale", []),
     "puzzle_sliding": (["plugins/sliding"], [], "plugins/sliding/locale", []),
+    "puzzle_pegs": (["plugins/pegs"], [], "plugins/pegs/locale", []),
 }
 
 

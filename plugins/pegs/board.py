@@ -25,7 +25,9 @@ import string
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import InputError
+from engine import N_, InputError
+
+from .i18n import _
 
 GEOMETRIES = ("square", "diagonal", "triangular")
 
@@ -39,7 +41,9 @@ DIRECTIONS = {
 #: Size limits: the drawing's bounding grid and the number of holes.
 MAX_SIDE = 12
 MAX_HOLES = 100
-LIMITS_TEXT = (f"boards up to {MAX_SIDE} x {MAX_SIDE} cells with at most {MAX_HOLES} holes")
+# Written out (one whole message to translate); the assert keeps it true.
+LIMITS_TEXT = N_("boards up to 12 x 12 cells with at most 100 holes")
+assert (MAX_SIDE, MAX_HOLES) == (12, 100), "LIMITS_TEXT names the old limits"
 
 COLUMN_LETTERS = string.ascii_lowercase[:MAX_SIDE]
 
@@ -90,12 +94,13 @@ def parse_cell_name(name: str, rows: int, cols: int) -> tuple[int, int]:
     text = name.strip().lower()
     if (len(text) < 2 or len(text) > 4 or text[0] not in string.ascii_lowercase
             or not text[1:].isdigit() or not text[1:].isascii()):
-        raise InputError(f"{name[:20]!r} is not a hole name; write a column letter and a row "
-                         f"number, like d4")
+        raise InputError(_("{name} is not a hole name; write a column letter and a row "
+                           "number, like d4").format(name=repr(name[:20])))
     r, c = int(text[1:]) - 1, string.ascii_lowercase.index(text[0])
     if not (0 <= r < rows and 0 <= c < cols):
-        raise InputError(f"{name!r} is off the board, which has columns a-{COLUMN_LETTERS[cols - 1]} "
-                         f"and rows 1-{rows}")
+        raise InputError(_("{name} is off the board, which has columns a-{last_column} "
+                           "and rows 1-{rows}").format(name=repr(name), last_column=COLUMN_LETTERS[cols - 1],
+                                                       rows=rows))
     return r, c
 
 
@@ -190,13 +195,13 @@ def _symmetries(geometry: str, rows: int, cols: int, holes: int) -> tuple[tuple[
     if not coords:
         return ((),)
     where = {rc: k for k, rc in enumerate(coords)}
-    min_r = min(r for r, _ in coords)
-    min_c = min(c for _, c in coords)
+    min_r = min(r for r, _c in coords)
+    min_c = min(c for _r, c in coords)
     found = []
     for a, b, c, d in _lattice_maps(geometry):
         images = [(a * r + b * col, c * r + d * col) for r, col in coords]
-        shift_r = min_r - min(r for r, _ in images)
-        shift_c = min_c - min(col for _, col in images)
+        shift_r = min_r - min(r for r, _c in images)
+        shift_c = min_c - min(col for _r, col in images)
         perm = []
         for r, col in images:
             k = where.get((r + shift_r, col + shift_c))

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import format_number
+
 from . import kernel_checks as kc
 from . import levels as lv
+from .i18n import _
 
 AVAILABLE = lv.AVAILABLE
 if AVAILABLE:
@@ -192,7 +195,7 @@ if AVAILABLE:
 
 def _jump_table(board):
     """Jumps grouped by starting hole: ``jover[jstart[a]:jstart[a + 1]]`` (and ``jto``)."""
-    by_from = [[] for _ in range(board.n)]
+    by_from = [[] for _hole in range(board.n)]
     for f, o, t in board.jumps:
         by_from[f].append((o, t))
     jstart, jover, jto = [0], [], []
@@ -257,7 +260,8 @@ def fewest_moves_bfs(problem, judge, ctx, max_positions: int | None = None):
                     out = np.concatenate([out, np.empty(len(out), np.uint64)])
                 if state[0] >= limit:
                     if limit >= max_positions:
-                        raise Stopped(f"more than {max_positions:,} positions",
+                        raise Stopped(_("more than {count} positions").format(
+                                          count=format_number(max_positions)),
                                       int(state[0]), level + 1)
                     bits += 1
                     nkeys = np.zeros(1 << bits, np.uint64)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .board import Board, board_for
+from .i18n import _, join_names
+from .i18n import sentences as join_sentences
 
 
 def nullspace_gf2(rows: list[int], n: int) -> list[int]:
@@ -98,9 +100,9 @@ def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
     if goal == 0:
         if good_holes:
             return ClassVerdict(True, "", good_holes)
-        return ClassVerdict(False, "Position classes (Conway's invariant): no single hole of this "
-                            "board is in the start position's class, so no sequence of jumps can "
-                            "leave exactly one peg.", good_holes)
+        return ClassVerdict(False, _("Position classes (Conway's invariant): no single hole of this "
+                                     "board is in the start position's class, so no sequence of jumps "
+                                     "can leave exactly one peg."), good_holes)
     goal_class = inv.of(goal)
     if goal_class == start_class:
         return ClassVerdict(True, "", good_holes)
@@ -109,15 +111,17 @@ def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
     witness = min((f for f in candidates if ((start & f).bit_count() ^ (goal & f).bit_count()) & 1),
                   key=lambda f: (f.bit_count(), f))
     names = board.compact_names(witness)
-    shown = ", ".join(names[:16]) + (", ..." if len(names) > 16 else "")
-    s_par = "odd" if (start & witness).bit_count() & 1 else "even"
-    g_par = "odd" if (goal & witness).bit_count() & 1 else "even"
+    shown = join_names(names[:16]) + (_(", ...") if len(names) > 16 else "")
+    start_odd = bool((start & witness).bit_count() & 1)
     single_vacancy = (board.full ^ start).bit_count() == 1
+    # The proof is a few whole sentences, each translated whole, put one after the other.
+    sentences = [_parity_sentence(start_odd, goal, board).format(
+        holes=shown, hole=board.compact_names(goal)[0] if goal.bit_count() == 1 else "")]
     if good_holes:
-        alternatives = ("From this start a single last peg could only be at: "
-                        + ", ".join(good_holes) + ".")
+        sentences.append(_("From this start a single last peg could only be at: {holes}.").format(
+            holes=join_names(good_holes)))
     else:
-        alternatives = "From this start no single-peg finish is in the right class."
+        sentences.append(_("From this start no single-peg finish is in the right class."))
         if single_vacancy:
             examples = []
             full_class = inv.of(board.full)
@@ -125,23 +129,41 @@ def class_verdict(board: Board, start: int, goal: int) -> ClassVerdict:
                 cls = full_class ^ single[k]
                 ends = [board.names[h] for h in range(board.n) if single[h] == cls]
                 if ends:
-                    examples.append(f"vacancy {board.names[k]} -> {' or '.join(ends)}")
+                    examples.append(_("vacancy {hole} -> {ends}").format(
+                        hole=board.names[k], ends=_(" or ").join(ends)))
             if examples:
-                alternatives += (" Single-vacancy starts that pass the class test include: "
-                                 + "; ".join(examples[:4]) + ".")
+                sentences.append(_("Single-vacancy starts that pass the class test include: "
+                                   "{examples}.").format(examples=_("; ").join(examples[:4])))
     if goal.bit_count() == 1 and single_vacancy:
         target = board.compact_names(goal)[0]
         full_class = inv.of(board.full)
         starts = [board.names[k] for k in range(board.n) if full_class ^ single[k] == goal_class]
         if starts:
-            alternatives += (f" To finish at {target}, start with the vacancy at one of: "
-                             + ", ".join(starts) + ".")
+            sentences.append(_("To finish at {hole}, start with the vacancy at one of: {holes}.").format(
+                hole=target, holes=join_names(starts)))
         else:
-            alternatives += f" No single-vacancy start on this board can finish at {target}."
-    goal_words = (f"the goal (one peg at {board.compact_names(goal)[0]})" if goal.bit_count() == 1
-                  else "the goal pattern")
-    reason = (f"Position classes (Conway's invariant) rule this out: every jump keeps the parity "
-              f"of the number of pegs on the holes {shown}; it is {s_par} at the start but "
-              f"{g_par} in {goal_words}, so the start and the goal are in different position "
-              f"classes. {alternatives}")
-    return ClassVerdict(False, reason, good_holes)
+            sentences.append(_("No single-vacancy start on this board can finish at {hole}.").format(
+                hole=target))
+    return ClassVerdict(False, join_sentences(sentences), good_holes)
+
+
+def _parity_sentence(start_odd: bool, goal: int, board: Board) -> str:
+    """The parity that differs, as one whole sentence per case (odd or even at the start; the
+    goal one hole or a pattern): ``{holes}`` the holes counted, ``{hole}`` the goal hole."""
+    if goal.bit_count() == 1:
+        if start_odd:
+            return _("Position classes (Conway's invariant) rule this out: every jump keeps the "
+                     "parity of the number of pegs on the holes {holes}; it is odd at the start but "
+                     "even in the goal (one peg at {hole}), so the start and the goal are in "
+                     "different position classes.")
+        return _("Position classes (Conway's invariant) rule this out: every jump keeps the parity "
+                 "of the number of pegs on the holes {holes}; it is even at the start but odd in the "
+                 "goal (one peg at {hole}), so the start and the goal are in different position "
+                 "classes.")
+    if start_odd:
+        return _("Position classes (Conway's invariant) rule this out: every jump keeps the parity "
+                 "of the number of pegs on the holes {holes}; it is odd at the start but even in the "
+                 "goal pattern, so the start and the goal are in different position classes.")
+    return _("Position classes (Conway's invariant) rule this out: every jump keeps the parity of "
+             "the number of pegs on the holes {holes}; it is even at the start but odd in the goal "
+             "pattern, so the start and the goal are in different position classes.")

@@ -1,4 +1,8 @@
-"""``puzzle pegs ...``: command-line tools of the peg solitaire plugin (``count``)."""
+"""``puzzle pegs ...``: command-line tools of the peg solitaire plugin (``count``, ``table``).
+
+What they print for people is in the locale the command line chose (``LC_ALL``, ``LANG``: the
+host sets it); ``--json`` output is for programs and never changes.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,12 @@ import time
 
 import click
 
-from engine import InputError, pinned_tables, plural
+from engine import InputError, format_number, pinned_tables
 
 from .count import DEFAULT_MEMORY, CountRefused, LevelInfo, count_solutions
+from .i18n import _, ngettext
 from .puzzle import PegSolitaire
+from .wording import count_pegs, count_positions
 
 #: Longest instance text accepted on the command line.
 MAX_TEXT = 10_000
@@ -27,7 +33,8 @@ def _instance(text: str):
     if text == "-":
         text = sys.stdin.read(MAX_TEXT + 1)
     if len(text) > MAX_TEXT:
-        raise InputError(f"the instance text is longer than {MAX_TEXT:,} characters")
+        raise InputError(_("the instance text is longer than {limit} characters").format(
+            limit=format_number(MAX_TEXT)))
     presets = puzzle.presets()
     return puzzle.parse(presets.get(text.strip(), text))
 
@@ -52,29 +59,38 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
     started = time.monotonic()
 
     def progress(level: LevelInfo) -> None:
-        click.echo(f"  {level.side:<8} level {plural(level.pegs, 'peg'):>8}: {level.positions:>12,} "
-                   f"positions  ({time.monotonic() - started:6.1f} s)", err=True)
+        # Columns: the values are padded before they go into the sentence.
+        line = (_("  backward level {pegs}: {positions} positions  ({seconds} s)") if level.side == "backward"
+                else _("  forward  level {pegs}: {positions} positions  ({seconds} s)"))
+        click.echo(line.format(pegs=f"{count_pegs(level.pegs):>8}", positions=f"{format_number(level.positions):>12}",
+                               seconds=f"{format_number(time.monotonic() - started, 1):>6}"), err=True)
 
     try:
         result = count_solutions(inst, memory=int(memory * 2**30), progress=progress)
     except CountRefused as exc:
-        click.echo(f"error: refused: {exc}", err=True)
+        click.echo("error: " + _("refused: {reason}").format(reason=exc), err=True)
         sys.exit(2)
     except OverflowError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(4)
     except KeyboardInterrupt:
-        click.echo("error: stopped", err=True)
+        click.echo("error: " + _("stopped"), err=True)
         sys.exit(3)
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return
-    click.echo(f"{plural(result.solutions, 'solution')} (sequences of jumps reaching the goal)")
-    click.echo(f"{result.positions:,} distinct positions visited (up to the "
-               f"{result.symmetries} symmetries that fix the start and the goal), "
-               f"{result.middle:,} of them in the middle level ({plural(result.meet_pegs, 'peg')}) on a "
-               f"solution")
-    click.echo(f"{result.seconds:.2f} s")
+    click.echo(ngettext("{count} solution (sequences of jumps reaching the goal)",
+                        "{count} solutions (sequences of jumps reaching the goal)",
+                        result.solutions).format(count=format_number(result.solutions)))
+    click.echo(ngettext("{positions} distinct positions visited (up to the {count} symmetry that fixes "
+                        "the start and the goal), {middle} of them in the middle level ({pegs}) on a "
+                        "solution",
+                        "{positions} distinct positions visited (up to the {count} symmetries that fix "
+                        "the start and the goal), {middle} of them in the middle level ({pegs}) on a "
+                        "solution", result.symmetries).format(
+        positions=format_number(result.positions), count=result.symmetries,
+        middle=format_number(result.middle), pegs=count_pegs(result.meet_pegs)))
+    click.echo(_("{seconds} s").format(seconds=format_number(result.seconds, 2)))
 
 
 @pegs_group.command("table")
@@ -94,34 +110,46 @@ def table_command(instance: str) -> None:
         sys.exit(2)
     started = time.monotonic()
 
+    def elapsed() -> str:
+        return f"{format_number(time.monotonic() - started, 1):>6}"
+
     def progress(pegs: int, positions: int) -> None:
-        click.echo(f"  level {plural(pegs, 'peg'):>8}: {positions:>12,} positions "
-                   f"({time.monotonic() - started:6.1f} s)", err=True)
+        click.echo(_("  level {pegs}: {positions} positions ({seconds} s)").format(
+            pegs=f"{count_pegs(pegs):>8}", positions=f"{format_number(positions):>12}", seconds=elapsed()),
+            err=True)
 
     def library_progress(done: int, total: int) -> None:
-        click.echo(f"  pagoda library: {done:,} of {total:,} sets of holes "
-                   f"({time.monotonic() - started:6.1f} s)", err=True)
+        click.echo(_("  pagoda library: {done} of {total} sets of holes ({seconds} s)").format(
+            done=format_number(done), total=format_number(total), seconds=elapsed()), err=True)
 
     last_book = [0.0]
 
     def book_progress(done: BookProgress) -> None:
         if done.done == done.total or time.monotonic() - last_book[0] >= 2.0:
             last_book[0] = time.monotonic()
-            click.echo(f"  opening book: {done.done:,} of {done.total:,} positions decided "
-                       f"({time.monotonic() - started:6.1f} s)", err=True)
+            click.echo(_("  opening book: {done} of {total} positions decided ({seconds} s)").format(
+                done=format_number(done.done), total=format_number(done.total), seconds=elapsed()), err=True)
 
     try:
         with pinned_tables():  # built on purpose: the cache's budget evicts them last
             judge = prepare_table(inst, progress, library_progress, book_progress)
     except KeyboardInterrupt:
-        click.echo("error: stopped", err=True)
+        click.echo("error: " + _("stopped"), err=True)
         sys.exit(3)
-    click.echo(f"{plural(judge.backward_size, 'position')} with at most {plural(judge.top, 'peg')} can reach the "
-               f"goal ({time.monotonic() - started:.1f} s)")
+    click.echo(_("{positions} with at most {pegs} can reach the goal ({seconds} s)").format(
+        positions=count_positions(judge.backward_size), pegs=count_pegs(judge.top),
+        seconds=format_number(time.monotonic() - started, 1)))
     if judge.library:
-        click.echo(f"{plural(len(judge.library), 'pagoda function')} in the board's libraries "
-                   f"(found by linear programming, each checked against every jump)")
+        click.echo(ngettext("{count} pagoda function in the board's libraries (found by linear "
+                            "programming, each checked against every jump)",
+                            "{count} pagoda functions in the board's libraries (found by linear "
+                            "programming, each checked against every jump)",
+                            len(judge.library)).format(count=format_number(len(judge.library))))
     if len(judge.book):
-        click.echo(f"{plural(len(judge.book), 'position')} in the opening book ("
-                   f"{len(judge.book.alive):,} can reach the goal, {len(judge.book.dead):,} cannot), "
-                   f"from {plural(len(judge.book.starts), 'start')}")
+        starts = len(judge.book.starts)
+        click.echo(ngettext("{positions} in the opening book ({alive} can reach the goal, {dead} cannot), "
+                            "from {count} start",
+                            "{positions} in the opening book ({alive} can reach the goal, {dead} cannot), "
+                            "from {count} starts", starts).format(
+            positions=count_positions(len(judge.book)), alive=format_number(len(judge.book.alive)),
+            dead=format_number(len(judge.book.dead)), count=format_number(starts)))

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine import InputError, plural
+from engine import InputError, format_number
 
 from . import levels as lv
 from .board import PegInstance
 from .classes import class_verdict
+from .i18n import _
 from .pagoda import pagodas_for
 from .symmetry import goal_symmetries
+from .wording import count_pegs, count_positions
 
 #: Default memory budget of a count, in bytes.
 DEFAULT_MEMORY = 4 * 2**30
@@ -123,10 +125,11 @@ def _problem(inst: PegInstance) -> _Problem | None:
     """The two sides of a count of ``inst``; None when no solution can exist (too few pegs,
     or the position classes of start and goal rule it out)."""
     if not lv.AVAILABLE:
-        raise InputError("counting needs numba, which is not installed")
+        raise InputError(_("counting needs numba, which is not installed"))
     board = inst.board
     if board.n > 64:
-        raise CountRefused(f"counting handles boards of at most 64 holes; this one has {board.n}")
+        raise CountRefused(_("counting handles boards of at most 64 holes; this one has {count}").format(
+            count=board.n))
     start, goal = board.to_compact(inst.pegs), board.to_compact(inst.goal)
     perms = [p for p in goal_symmetries(board, goal) if _permute(start, p) == start]
     tables = lv.byte_tables(perms, board.n)
@@ -191,11 +194,19 @@ def count_solutions(inst: PegInstance, *, memory: int = DEFAULT_MEMORY,
         # Memory check before building: this level's table plus both stored levels.
         guess, projected = _projected_bytes(len(side.keys), side.growth, len(other.keys))
         if projected > memory:
-            raise CountRefused(
-                f"counting this problem would need about {projected / 2**30:.1f} GB for the "
-                f"level with {plural(side.pegs + (1 if side.backward else -1), 'peg')} (the {side.name} "
-                f"side has {plural(len(side.keys), 'position')} with {plural(side.pegs, 'peg')} and grows about "
-                f"{side.growth:.1f}x per level); the budget is {memory / 2**30:.1f} GB")
+            if side.backward:
+                message = _("counting this problem would need about {need} GB for the level with "
+                            "{level} (the backward side has {positions} with {pegs} and grows about "
+                            "{growth}x per level); the budget is {budget} GB")
+            else:
+                message = _("counting this problem would need about {need} GB for the level with "
+                            "{level} (the forward side has {positions} with {pegs} and grows about "
+                            "{growth}x per level); the budget is {budget} GB")
+            raise CountRefused(message.format(
+                need=format_number(projected / 2**30, 1),
+                level=count_pegs(side.pegs + (1 if side.backward else -1)),
+                positions=count_positions(len(side.keys)), pegs=count_pegs(side.pegs),
+                growth=format_number(side.growth, 1), budget=format_number(memory / 2**30, 1)))
         t0 = time.monotonic()
         try:
             keys, counts = lv.grow(side, problem.need, problem.to, problem.flip, problem.tables, guess,
@@ -302,7 +313,7 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
     while pegs["forward"] > pegs["backward"] and min(sizes.values()) >= 1 and peak < limit:
         name = "forward" if sizes["forward"] <= sizes["backward"] else "backward"
         other = "backward" if name == "forward" else "forward"
-        _, projected = _projected_bytes(int(sizes[name]), growth[name], int(sizes[other]))
+        _guess, projected = _projected_bytes(int(sizes[name]), growth[name], int(sizes[other]))
         peak = max(peak, projected)
         p = pegs[name]
         step = p / (problem.holes - p + 1) if name == "forward" else (problem.holes - p) / (p + 1)
@@ -318,7 +329,7 @@ def estimate_count(inst: PegInstance, probe: int = PROBE_POSITIONS) -> CountEsti
 
 def _exact_total(fwd: lv.Side, bwd: lv.Side, orbits) -> int:
     """The meeting sum in Python integers (when it passes 2**64)."""
-    _, fi, bi = np.intersect1d(fwd.keys, bwd.keys, assume_unique=True, return_indices=True)
+    _common, fi, bi = np.intersect1d(fwd.keys, bwd.keys, assume_unique=True, return_indices=True)
     total = 0
     for i, j in zip(fi.tolist(), bi.tolist()):
         total += int(fwd.counts[i]) // int(orbits[i]) * int(bwd.counts[j])
@@ -338,7 +349,7 @@ def forward_level_sizes(inst: PegInstance) -> list[tuple[int, int, int]]:
     (pegs, positions up to symmetry, positions). For small boards and checks."""
     board = inst.board
     if not lv.AVAILABLE or board.n > 64:
-        raise InputError("level sizes need numba and a board of at most 64 holes")
+        raise InputError(_("level sizes need numba and a board of at most 64 holes"))
     start, goal = board.to_compact(inst.pegs), board.to_compact(inst.goal)
     perms = [p for p in goal_symmetries(board, goal) if _permute(start, p) == start]
     tables = lv.byte_tables(perms, board.n)
@@ -352,7 +363,7 @@ def forward_level_sizes(inst: PegInstance) -> list[tuple[int, int, int]]:
     while len(side.keys):
         full = int(lv.orbit_sizes(side.keys, tables).sum())
         out.append((side.pegs, len(side.keys), full))
-        keys, _ = lv.grow(side, need, to, need | to, tables, len(side.keys) * 8)
+        keys, _counts = lv.grow(side, need, to, need | to, tables, len(side.keys) * 8)
         side.keys, side.counts = keys, np.ones(len(keys), np.uint64)  # counts unused here
         side.pegs -= 1
     return out

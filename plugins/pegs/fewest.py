@@ -26,11 +26,12 @@ import heapq
 import itertools
 import time
 
-from engine import GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
+from engine import N_, GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import chainbfs
 from .board import PegInstance
 from .classes import class_verdict
+from .i18n import CATALOGUE, _
 from .search import compile_problem, quick_verdict
 
 #: Boards up to this many holes use the exact table of positions that can reach the goal.
@@ -51,7 +52,7 @@ class Stopped(Exception):
 def unjumpable_holes(board) -> int:
     """Holes that are never the middle of a jump (compact bitboard)."""
     middle = 0
-    for _, o, _ in board.jumps:
+    for _f, o, _t in board.jumps:
         middle |= 1 << o
     return board.full & ~middle
 
@@ -65,7 +66,7 @@ def fewest_moves(inst: PegInstance, ctx: SolveContext, alive=None):
     corners = unjumpable_holes(board) & ~p.goal
     any_goal = p.goal == 0
     jumps = [(f, need, 1 << t, flip, j, t)
-             for (need, _, flip, j), (f, _, t) in zip(p.jumps, board.jumps)]
+             for (need, _to, flip, j), (f, _over, t) in zip(p.jumps, board.jumps)]
     pagodas = p.pagodas
     need_vals = [pg.value(p.goal) for pg in pagodas]
 
@@ -83,7 +84,7 @@ def fewest_moves(inst: PegInstance, ctx: SolveContext, alive=None):
     queue = [(h(*start), 0, next(tie), start)]
     expanded = 0
     while queue:
-        f_cost, g, _, state = heapq.heappop(queue)
+        f_cost, g, _tie, state = heapq.heappop(queue)
         if g > best.get(state, g):
             continue
         pos, last = state
@@ -124,13 +125,14 @@ class FewestMovesSolver(Solver):
     puzzle_id = "pegs"
     name = "fewest-moves"
     optimal = True
-    description = ("A solution with the fewest moves, a move being a chain of jumps by one peg; "
-                   "breadth-first search over moves among the positions that can still reach "
-                   "the goal (from the table of such positions: the small one, built in "
-                   "seconds, or the large one when on disk, or built within the solve when the "
-                   "time limit leaves room; `puzzle prepare pegs` builds the English and "
-                   "European ones ahead of time). Gives up at the deadline when the search "
-                   "does not fit, saying what would help.")
+    catalogue = CATALOGUE
+    description = N_("A solution with the fewest moves, a move being a chain of jumps by one peg; "
+                     "breadth-first search over moves among the positions that can still reach "
+                     "the goal (from the table of such positions: the small one, built in "
+                     "seconds, or the large one when on disk, or built within the solve when the "
+                     "time limit leaves room; `puzzle prepare pegs` builds the English and "
+                     "European ones ahead of time). Gives up at the deadline when the search "
+                     "does not fit, saying what would help.")
 
     def solve(self, instance: PegInstance, ctx: SolveContext):
         if instance.is_solved():
@@ -158,7 +160,7 @@ class FewestMovesSolver(Solver):
         except Stopped as exc:
             return GaveUp(exc.reason, stats={"nodes": exc.expanded, "bound": exc.bound})
         if moves is None:
-            return Unsolvable("Exhaustive search: no sequence of jumps reaches the goal.",
+            return Unsolvable(_("Exhaustive search: no sequence of jumps reaches the goal."),
                               stats={"nodes": expanded})
         return Solved(tuple(moves), optimal=True, stats={"nodes": expanded, "moves": count})
 
@@ -202,8 +204,8 @@ class FewestMovesSolver(Solver):
                     began = time.monotonic()
                     big = prepare.build_large(instance, ctx)
                     if big is None:
-                        return ctx.gave_up(phase="building the table of positions that can "
-                                                 "reach the goal", **self._stats(judge))
+                        return ctx.gave_up(phase=_("building the table of positions that can "
+                                                   "reach the goal"), **self._stats(judge))
                     judge = fresh = big
                     build_seconds = round(time.monotonic() - began, 3)
             else:
@@ -217,10 +219,13 @@ class FewestMovesSolver(Solver):
         except chainbfs.Stopped as exc:
             reason = exc.reason
             if judge.top < p.start.bit_count():
-                reason += (f" (the table of positions that can reach the goal stops at "
-                           f"{judge.top} pegs")
-                reason += ("; `puzzle pegs table` builds a larger one)"
-                           if judge.positions < LARGE_POSITIONS and not note else ")")
+                if judge.positions < LARGE_POSITIONS and not note:
+                    reason = _("{reason} (the table of positions that can reach the goal stops at "
+                               "{top} pegs; `puzzle pegs table` builds a larger one)").format(
+                                   reason=reason, top=judge.top)
+                else:
+                    reason = _("{reason} (the table of positions that can reach the goal stops at "
+                               "{top} pegs)").format(reason=reason, top=judge.top)
             if note:  # only when it gave up: an answer found on the small table needs no help
                 stats["note"] = note
             return GaveUp(reason, stats={**stats, "nodes": exc.visited, "bound": exc.bound})
@@ -230,11 +235,11 @@ class FewestMovesSolver(Solver):
             # table must not become a permanent wrong "unsolvable").
             trusted = judge if fresh else confirm_table(instance, judge)
             if trusted is None:
-                return GaveUp("The table this answer rests on changed on disk and could not be "
-                              "checked again; ask again.", stats=stats)
+                return GaveUp(_("The table this answer rests on changed on disk and could not be "
+                                "checked again; ask again."), stats=stats)
             if trusted is not judge:
                 return self._solve_bfs(instance, ctx, fresh=trusted)
-            return Unsolvable("Exhaustive search: no sequence of moves reaches the goal.",
+            return Unsolvable(_("Exhaustive search: no sequence of moves reaches the goal."),
                               stats={**stats, "table": "checked again"})
         stats["moves"] = count
         return Solved(tuple(p.move_name(j) for j in jumps), optimal=True, stats=stats)

@@ -19,16 +19,18 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import Assessment, SolveContext, plural
+from engine import Assessment, SolveContext, format_number
 
 from . import fastdfs, lp, tables
 from . import levels as lv
 from .board import PegInstance
 from .book import BOOK_FORMAT, OpeningBook, decide_openings, opening_levels
+from .i18n import _
 from .lp import LP_NAME, PagodaLP
 from .pagoda import Pagoda
 from .search import Capped, Stop, backward_levels, compile_problem, exact_dfs
 from .tables import cache_path, load_or_build, load_or_build_above, load_or_build_library
+from .wording import count_pegs, count_positions, pagoda_label
 
 #: Positions in the backward set of the Python fallback (boards over 64 holes).
 BACKWARD_BUDGET = 40_000
@@ -181,7 +183,7 @@ class Judge:
         # over are hard to clear; a peg with no neighbour is stranded.
         over = [0] * board.n
         nbr = [0] * board.n
-        for f, o, _ in board.jumps:
+        for f, o, _t in board.jumps:
             over[o] += 1
             nbr[f] |= 1 << o
         self.hard = np.array([8 // (1 + c) for c in over], dtype=np.int64)
@@ -269,7 +271,7 @@ class Judge:
                 if any(pg.value(pos) < self.bound(pg) for pg in self.pagodas):
                     return False
                 # No deadline: a year is as good as none, and keeps the arithmetic finite.
-                answer, _ = self.search(pos, time.monotonic() + 3e7)
+                answer, _nodes = self.search(pos, time.monotonic() + 3e7)
                 if answer not in ("can", "cannot", "pagoda"):  # kept for good: proofs only
                     raise RuntimeError(f"the opening book got {answer!r} for {pos:#x}")
                 return answer == "can"
@@ -310,7 +312,7 @@ class Judge:
         if any(v < need for v, need in zip(values, self.need_vals, strict=True)):
             return "cannot", 0
         lanes = [_Lane(start, start.bit_count() - self.top + 2, values)
-                 for _ in self.lane_arrays]
+                 for _lane in self.lane_arrays]
 
         def exhaustive(until: float) -> str | None:
             """Run (or resume) the exact search until ``until``: "can", "cannot" or None."""
@@ -433,58 +435,87 @@ class _Lane:
 
 
 def describe_goal(state: PegInstance) -> str:
+    """The goal as a phrase people read: "one peg left", "one peg left at d4"."""
     if state.goal == 0:
-        return "one peg left"
+        return _("one peg left")
     names = state.board.compact_names(state.board.to_compact(state.goal))
     if len(names) == 1:
-        return f"one peg left at {names[0]}"
-    return "the goal pattern"
+        return _("one peg left at {hole}").format(hole=names[0])
+    return _("the goal pattern")
 
+
+def can_sentence(goal_words: str) -> str:
+    """"Yes: one peg left at d4 can still be reached."."""
+    return _("Yes: {goal} can still be reached.").format(goal=goal_words)
+
+
+def cannot_sentence(goal_words: str) -> str:
+    """"No: no sequence of jumps from here reaches one peg left at d4."."""
+    return _("No: no sequence of jumps from here reaches {goal}.").format(goal=goal_words)
 
 
 def pagoda_assessment(pg: Pagoda, pos: int, goal: int, board, judge: Judge | None = None) -> Assessment:
     """"cannot" by a pagoda; with ``judge``, against the table's bound (:meth:`Judge.bound`)
     rather than the goal's value."""
-    have = pg.value(pos)
+    have = format_number(pg.value(pos))
     if judge is None:
-        target = f"{pg.value(goal)} at the goal"
+        target = _("{value} at the goal").format(value=format_number(pg.value(goal)))
     else:
-        target = (f"at least {judge.bound(pg)} for every position with {plural(judge.top, 'peg')} "
-                  f"that can reach the goal (the table holds them all), and every way to the "
-                  f"goal passes through one")
+        target = _("at least {value} for every position with {pegs} that can reach the goal (the "
+                   "table holds them all), and every way to the goal passes through one").format(
+                       value=format_number(judge.bound(pg)), pegs=count_pegs(judge.top))
     if pg.name != LP_NAME:
+        name = pagoda_label(pg.name)
         return Assessment(
-            "cannot", f"No: too few pegs are left near the goal ({pg.name}).",
-            f"Pagoda function ({pg.name}): every jump keeps or lowers the total weight of "
-            f"the pegs; it is {have} now but {target}, so the goal is out of reach.")
-    weights = ", ".join(f"{name} {w}" for name, w in zip(board.names, pg.weights, strict=True) if w)
+            "cannot", _("No: too few pegs are left near the goal ({name}).").format(name=name),
+            _("Pagoda function ({name}): every jump keeps or lowers the total weight of the pegs; "
+              "it is {value} now but {target}, so the goal is out of reach.").format(
+                  name=name, value=have, target=target))
+    weights = _(", ").join(_("{hole} {weight}").format(hole=name, weight=format_number(w))
+                           for name, w in zip(board.names, pg.weights, strict=True) if w)
     return Assessment(
-        "cannot", "No: a weighting of the holes shows the goal is out of reach (pagoda function).",
-        f"Pagoda function found by linear programming, weights {weights} (0 "
-        f"elsewhere): for every jump, checked one by one, the hole landed in weighs at most the "
-        f"two emptied, so no jump raises the total weight of the pegs; it is {have} now but "
-        f"{target}, so the goal is out of reach.")
+        "cannot", _("No: a weighting of the holes shows the goal is out of reach (pagoda function)."),
+        _("Pagoda function found by linear programming, weights {weights} (0 elsewhere): for every "
+          "jump, checked one by one, the hole landed in weighs at most the two emptied, so no jump "
+          "raises the total weight of the pegs; it is {value} now but {target}, so the goal is out "
+          "of reach.").format(weights=weights, value=have, target=target))
 
 
 def book_assessment(alive: bool, goal_words: str, judge: Judge) -> Assessment:
     starts = len(judge.book.starts)
-    near = "the start" if starts == 1 else f"{starts} starts"
-    how = (f"The opening book holds {plural(len(judge.book), 'position')} near {near} it was built "
-           f"for, each decided once by an exhaustive search with no time limit, and this is one "
-           f"of them: from it,")
+    positions = count_positions(len(judge.book))
+    # One whole sentence for each case (the start or several; the goal reached or not).
+    if starts == 1:
+        if alive:
+            how = _("The opening book holds {positions} near the start it was built for, each "
+                    "decided once by an exhaustive search with no time limit, and this is one of "
+                    "them: from it, a sequence of jumps reaches the goal.")
+        else:
+            how = _("The opening book holds {positions} near the start it was built for, each "
+                    "decided once by an exhaustive search with no time limit, and this is one of "
+                    "them: from it, no sequence of jumps reaches the goal.")
+    elif alive:
+        how = _("The opening book holds {positions} near {starts} starts it was built for, each "
+                "decided once by an exhaustive search with no time limit, and this is one of them: "
+                "from it, a sequence of jumps reaches the goal.")
+    else:
+        how = _("The opening book holds {positions} near {starts} starts it was built for, each "
+                "decided once by an exhaustive search with no time limit, and this is one of them: "
+                "from it, no sequence of jumps reaches the goal.")
+    detail = how.format(positions=positions, starts=format_number(starts))
     if alive:
-        return Assessment("can", f"Yes: {goal_words} can still be reached.",
-                          f"{how} a sequence of jumps reaches the goal.")
-    return Assessment("cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
-                      f"{how} no sequence of jumps reaches the goal.")
+        return Assessment("can", can_sentence(goal_words), detail)
+    return Assessment("cannot", cannot_sentence(goal_words), detail)
 
 
 def table_assessment(alive: bool, pegs: int, goal_words: str, judge: Judge) -> Assessment:
     size = len(judge.levels.get(pegs, ()))
     if alive:
-        return Assessment("can", f"Yes: {goal_words} can still be reached.",
-                          f"This position is one of the {plural(size, 'position')} with {plural(pegs, 'peg')} "
-                          f"(up to symmetry) found by reverse jumps from the goal.")
-    return Assessment("cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
-                      f"Reverse jumps from the goal reach every position with {plural(pegs, 'peg')} that "
-                      f"can reach it: {size:,} of them (up to symmetry), and this is not one.")
+        return Assessment("can", can_sentence(goal_words),
+                          _("This position is one of the {positions} with {pegs} (up to symmetry) "
+                            "found by reverse jumps from the goal.").format(
+                                positions=count_positions(size), pegs=count_pegs(pegs)))
+    return Assessment("cannot", cannot_sentence(goal_words),
+                      _("Reverse jumps from the goal reach every position with {pegs} that can "
+                        "reach it: {count} of them (up to symmetry), and this is not one.").format(
+                            pegs=count_pegs(pegs), count=format_number(size)))

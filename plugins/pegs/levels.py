@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernel_checks as kc
+from .i18n import _
 
 try:
     from numba import njit
@@ -357,8 +358,8 @@ def grow(side: Side, need, to, flip, tables, guess: int, should_stop=None):
             if flags[0]:
                 break
         if flags[1]:
-            raise OverflowError("a count exceeds 2**64; this problem has too many solutions "
-                                "for this counter")
+            raise OverflowError(_("a count exceeds 2**64; this problem has too many solutions "
+                                  "for this counter"))
         if not flags[0]:
             break
         capacity *= 2  # too full: start the level again with twice the room

@@ -25,6 +25,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from engine import N_
+
 from .board import Board
 from .pagoda import Pagoda, is_pagoda
 
@@ -36,7 +38,7 @@ WEIGHT_BOUND = 64.0
 #: Largest denominator tried when turning the solver's weights into fractions.
 MAX_DENOMINATOR = 720
 #: The name of every pagoda found here (messages tell them apart from the fixed ones by it).
-LP_NAME = "pagoda function found by linear programming"
+LP_NAME = N_("pagoda function found by linear programming")
 
 
 class PagodaLP:

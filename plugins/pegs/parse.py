@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import re
 
-from engine import InputError, plural
+from engine import InputError, format_number
 
 from .board import GEOMETRIES, MAX_HOLES, MAX_SIDE, PegInstance, cell_name, parse_cell_name
+from .i18n import _, named, ngettext
+from .wording import GEOMETRY_LABELS
 
 _KEY = re.compile(r"^\s*(geometry|goal|board)\s*:(.*)$", re.IGNORECASE | re.DOTALL)
 _ALIASES = {
@@ -56,7 +58,7 @@ _EXAMPLE = "board: _o_/ooo/_._"
 def parse_instance(text: str) -> PegInstance:
     """Parse instance text; InputError naming the row and column of what is wrong."""
     if not isinstance(text, str):
-        raise InputError("the instance must be text")
+        raise InputError(_("the instance must be text"))
     geometry = None
     goal_text = None  # "any", a hole name, or None when given as a drawing
     board_rows: list[str] = []
@@ -70,7 +72,7 @@ def parse_instance(text: str) -> PegInstance:
         if match:
             key, value = match.group(1).lower(), match.group(2).strip()
             if key in seen:
-                raise InputError(f"'{key}:' is given twice")
+                raise InputError(_("'{key}:' is given twice").format(key=key))
             seen.add(key)
             if key == "geometry":
                 geometry = _parse_geometry(value)
@@ -91,37 +93,39 @@ def parse_instance(text: str) -> PegInstance:
 
     geometry = geometry or "square"
     if not board_rows:
-        raise InputError("no board given; draw it row by row with o (peg), . (empty hole) and "
-                         "_ (no hole), e.g. 'board: ooo/o.o/ooo'")
+        raise InputError(_("no board given; draw it row by row with o (peg), . (empty hole) and "
+                           "_ (no hole), e.g. 'board: ooo/o.o/ooo'"))
     rows, cols, holes, pegs = _parse_drawing(board_rows, geometry, "board")
     if pegs == 0:
-        raise InputError("the board has no peg; draw pegs with o")
+        raise InputError(_("the board has no peg; draw pegs with o"))
     if holes.bit_count() > MAX_HOLES:
-        raise InputError(f"the board has {holes.bit_count()} holes; the limit is {MAX_HOLES}")
+        raise InputError(_("the board has {count} holes; the limit is {limit}").format(
+            count=holes.bit_count(), limit=MAX_HOLES))
 
     goal = 0
     if goal_rows:
         if goal_text is not None:
-            raise InputError("the goal is given both as a hole name and as a pattern")
+            raise InputError(_("the goal is given both as a hole name and as a pattern"))
         grows, gcols, gholes, gpegs = _parse_drawing(goal_rows, geometry, "goal")
         if (grows, gcols) != (rows, cols) or gholes != holes:
             _explain_shape_mismatch(rows, cols, holes, grows, gcols, gholes)
         if gpegs == 0:
-            raise InputError("the goal pattern has no peg")
+            raise InputError(_("the goal pattern has no peg"))
         goal = gpegs
     elif goal_text is not None and goal_text.lower() != "any":
         try:
             r, c = parse_cell_name(goal_text, rows, cols)
         except InputError as exc:
-            raise InputError(f"goal: {exc.message}") from None
+            raise InputError(_("goal: {error}").format(error=exc.message)) from None
         bit = 1 << (r * cols + c)
         if not holes & bit:
-            raise InputError(f"the goal hole {goal_text.strip().lower()} is not a hole of the board",
+            raise InputError(_("the goal hole {hole} is not a hole of the board").format(
+                hole=goal_text.strip().lower()),
                              where=f"row {r + 1}, column {c + 1}")
         goal = bit
     if goal and goal.bit_count() > pegs.bit_count():
-        raise InputError(f"the goal has {goal.bit_count()} pegs but the start has only "
-                         f"{pegs.bit_count()}; a jump only ever removes pegs")
+        raise InputError(_("the goal has {goal} pegs but the start has only {start}; a jump only "
+                           "ever removes pegs").format(goal=goal.bit_count(), start=pegs.bit_count()))
     return PegInstance(geometry, rows, cols, holes, pegs, goal)
 
 
@@ -132,15 +136,77 @@ def _looks_like_name(value: str) -> bool:
 def _parse_geometry(value: str) -> str:
     name = _ALIASES.get(value.strip().lower())
     if name is None:
-        raise InputError(f"unknown geometry {value.strip()[:40]!r}; choose one of: "
-                         f"{', '.join(GEOMETRIES)}")
+        raise InputError(_("unknown geometry {name}; choose one of: {geometries}").format(
+            name=repr(value.strip()[:40]), geometries=named(GEOMETRIES, GEOMETRY_LABELS)))
     return name
 
 
+def _too_many_rows(what: str) -> str:
+    if what == "goal":
+        return _("the goal has {rows} rows; the limit is {limit}")
+    return _("the board has {rows} rows; the limit is {limit}")
+
+
+def _unknown_character(what: str) -> str:
+    if what == "goal":
+        return _("unknown character {char} in the goal; draw it row by row with o for a peg, . for an "
+                 "empty hole and _ or a space for no hole, rows separated by / or newlines (e.g. "
+                 "{example})")
+    return _("unknown character {char} in the board; draw it row by row with o for a peg, . for an "
+             "empty hole and _ or a space for no hole, rows separated by / or newlines (e.g. "
+             "{example})")
+
+
+def _too_wide(what: str) -> str:
+    if what == "goal":
+        return _("the goal is {cols} cells wide; the limit is {limit} (one character a cell: o a "
+                 "peg, . an empty hole, _ no hole; e.g. {example})")
+    return _("the board is {cols} cells wide; the limit is {limit} (one character a cell: o a "
+             "peg, . an empty hole, _ no hole; e.g. {example})")
+
+
+def _uneven_rows(what: str, geometry: str, cells: int) -> str:
+    # One sentence per drawing and geometry: the translator sees each whole.
+    if what == "goal":
+        if geometry == "diagonal":
+            return ngettext("goal row {row} has {cells} cell but row {widest} has {cols}: the rows of "
+                            "a diagonal board must all have the same length (draw missing holes "
+                            "with _)",
+                            "goal row {row} has {cells} cells but row {widest} has {cols}: the rows "
+                            "of a diagonal board must all have the same length (draw missing holes "
+                            "with _)", cells)
+        return ngettext("goal row {row} has {cells} cell but row {widest} has {cols}: the rows of a "
+                        "square board must all have the same length (draw missing holes with _)",
+                        "goal row {row} has {cells} cells but row {widest} has {cols}: the rows of a "
+                        "square board must all have the same length (draw missing holes with _)",
+                        cells)
+    if geometry == "diagonal":
+        return ngettext("board row {row} has {cells} cell but row {widest} has {cols}: the rows of a "
+                        "diagonal board must all have the same length (draw missing holes with _)",
+                        "board row {row} has {cells} cells but row {widest} has {cols}: the rows of "
+                        "a diagonal board must all have the same length (draw missing holes with _)",
+                        cells)
+    return ngettext("board row {row} has {cells} cell but row {widest} has {cols}: the rows of a "
+                    "square board must all have the same length (draw missing holes with _)",
+                    "board row {row} has {cells} cells but row {widest} has {cols}: the rows of a "
+                    "square board must all have the same length (draw missing holes with _)", cells)
+
+
+def _unknown_character_short(what: str) -> str:
+    if what == "goal":
+        return _("unknown character {char} in the goal; use o for a peg, . for an empty hole and _ or "
+                 "a space for no hole")
+    return _("unknown character {char} in the board; use o for a peg, . for an empty hole and _ or a "
+             "space for no hole")
+
+
 def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int, int, int]:
-    """(rows, cols, holes, pegs) of a drawing; InputError with row/column on bad input."""
+    """(rows, cols, holes, pegs) of a drawing; InputError with row/column on bad input.
+
+    ``what`` is ``"board"`` or ``"goal"``: each message exists whole for both (and the ``where``
+    fields, for programs, name it in English)."""
     if len(lines) > MAX_SIDE:
-        raise InputError(f"the {what} has {len(lines)} rows; the limit is {MAX_SIDE}")
+        raise InputError(_too_many_rows(what).format(rows=len(lines), limit=MAX_SIDE))
     if geometry == "triangular":
         lines = [line.rstrip() for line in lines]
     # Characters first: text that is no drawing at all ("nonsense board") should hear what a
@@ -148,22 +214,19 @@ def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int
     for r, line in enumerate(lines[:MAX_SIDE + 1]):
         for c, ch in enumerate(line):
             if ch not in _PEG + "O" + _EMPTY + _NONE:
-                raise InputError(f"unknown character {ch!r} in the {what}; draw it row by row with "
-                                 f"o for a peg, . for an empty hole and _ or a space for no hole, "
-                                 f"rows separated by / or newlines (e.g. {_EXAMPLE})",
+                raise InputError(_unknown_character(what).format(char=repr(ch), example=_EXAMPLE),
                                  where=f"{what} row {r + 1}, column {c + 1}")
     widths = [len(line) for line in lines]
     cols = max(widths)
     if cols > MAX_SIDE:
         row = widths.index(cols) + 1
-        raise InputError(f"the {what} is {cols} cells wide; the limit is {MAX_SIDE} (one character a "
-                         f"cell: o a peg, . an empty hole, _ no hole; e.g. {_EXAMPLE})",
+        raise InputError(_too_wide(what).format(cols=cols, limit=MAX_SIDE, example=_EXAMPLE),
                          where=f"{what} row {row}")
     if geometry != "triangular" and min(widths) != cols:
         row = next(i for i, w in enumerate(widths) if w != cols) + 1
-        raise InputError(f"{what} row {row} has {plural(widths[row - 1], 'cell')} but row "
-                         f"{widths.index(cols) + 1} has {cols}: the rows of a {geometry} board "
-                         f"must all have the same length (draw missing holes with _)",
+        cells = widths[row - 1]
+        raise InputError(_uneven_rows(what, geometry, cells).format(
+                             row=row, cells=format_number(cells), widest=widths.index(cols) + 1, cols=cols),
                          where=f"{what} row {row}")
     holes = pegs = 0
     for r, line in enumerate(lines):
@@ -175,22 +238,24 @@ def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int
             elif ch == _EMPTY:
                 holes |= bit
             elif ch not in _NONE:
-                raise InputError(f"unknown character {ch!r} in the {what}; use o for a peg, . for "
-                                 f"an empty hole and _ or a space for no hole",
+                raise InputError(_unknown_character_short(what).format(char=repr(ch)),
                                  where=f"{what} row {r + 1}, column {c + 1}")
     return len(lines), cols, holes, pegs
 
 
 def _explain_shape_mismatch(rows, cols, holes, grows, gcols, gholes):
     if (grows, gcols) != (rows, cols):
-        raise InputError(f"the goal pattern is {grows} x {gcols} but the board is {rows} x {cols}; "
-                         f"draw the goal with the same holes as the board")
+        raise InputError(_("the goal pattern is {goal_rows} x {goal_cols} but the board is {rows} x "
+                           "{cols}; draw the goal with the same holes as the board").format(
+                               goal_rows=grows, goal_cols=gcols, rows=rows, cols=cols))
     diff = holes ^ gholes
     cell = (diff & -diff).bit_length() - 1
     r, c = divmod(cell, cols)
-    has = "has a hole" if holes >> cell & 1 else "has no hole"
-    raise InputError(f"the goal pattern does not match the board: the board {has} at "
-                     f"{cell_name(r, c)}", where=f"goal row {r + 1}, column {c + 1}")
+    if holes >> cell & 1:
+        message = _("the goal pattern does not match the board: the board has a hole at {hole}")
+    else:
+        message = _("the goal pattern does not match the board: the board has no hole at {hole}")
+    raise InputError(message.format(hole=cell_name(r, c)), where=f"goal row {r + 1}, column {c + 1}")
 
 
 def drawing(inst: PegInstance, pegs: int) -> list[str]:

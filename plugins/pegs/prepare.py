@@ -25,14 +25,17 @@ import logging
 import math
 from dataclasses import dataclass
 
-from engine import PrepareCost, SolveContext, build_room, keep_tables_after, plural
+from engine import PrepareCost, SolveContext, build_room, format_number, keep_tables_after
 
 from . import levels as lv
 from . import tables
 from .board import PegInstance
 from .classes import class_verdict
+from .i18n import _, ngettext
 from .presets import PRESETS, is_preset_board
+from .presets import label as board_label
 from .search import compile_problem
+from .wording import count_pegs, count_positions
 
 log = logging.getLogger("puzzle_engine.pegs")
 
@@ -129,8 +132,9 @@ def preset_name(state: PegInstance) -> str | None:
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
-        return f"about {max(5, 5 * round(seconds / 5))} s"
-    return f"about {round(seconds / 60)} minutes"
+        return _("about {seconds} s").format(seconds=max(5, 5 * round(seconds / 5)))
+    minutes = round(seconds / 60)
+    return ngettext("about {minutes} minute", "about {minutes} minutes", minutes).format(minutes=minutes)
 
 
 def help_sentence(state: PegInstance, plan: Plan) -> str:
@@ -141,13 +145,15 @@ def help_sentence(state: PegInstance, plan: Plan) -> str:
     elif name is not None:
         command = f"`puzzle pegs table {name}`"
     else:
-        command = "`puzzle pegs table` with this instance"
+        command = _("`puzzle pegs table` with this instance")
     if plan.short is not None:
-        return (f"the proof needs the large table of positions that can reach the goal "
-                f"({_duration(plan.seconds)} to build once), but {plan.short}")
-    return (f"the small table of positions that can reach the goal was not enough for this "
-            f"proof; {command} ({_duration(plan.seconds)}, once) builds the large one, and so "
-            f"does a solve with a time limit of {plan.limit} s or more")
+        return _("the proof needs the large table of positions that can reach the goal "
+                 "({duration} to build once), but {short}").format(duration=_duration(plan.seconds),
+                                                                   short=plan.short)
+    return _("the small table of positions that can reach the goal was not enough for this "
+             "proof; {command} ({duration}, once) builds the large one, and so does a solve with "
+             "a time limit of {limit} s or more").format(command=command, duration=_duration(plan.seconds),
+                                                         limit=plan.limit)
 
 
 def build_large(state: PegInstance, ctx: SolveContext):
@@ -162,7 +168,7 @@ def build_large(state: PegInstance, ctx: SolveContext):
 
     def progress(pegs: int, positions: int) -> None:
         so_far[0] += positions  # a bar over the budget: the table ends at it or before
-        ctx.progress(phase="building the table of positions that can reach the goal",
+        ctx.progress(phase=_("building the table of positions that can reach the goal"),
                      done=min(so_far[0], budget), total=budget, table_pegs=pegs)
 
     try:
@@ -204,11 +210,13 @@ def prepare_cost(big_builds: bool) -> PrepareCost:
     cost = PrepareCost()
     for name, inst in preset_states():
         if not _on_disk(inst, tables.LIVE_POSITIONS):
-            cost += PrepareCost(SMALL_SECONDS, 64 << 20, 4 << 20, (f"{name} small table",))
+            cost += PrepareCost(SMALL_SECONDS, 64 << 20, 4 << 20, (_("{board} small table").format(
+                board=board_label(name)),))
         if big_builds and name in LARGE_PRESETS and not _on_disk(inst, tables.LARGE_POSITIONS):
             n = tables.LARGE_POSITIONS
             extras = LARGE_PRESETS[name]
-            what = f"{name} large table" + (", pagoda library and opening book" if extras else "")
+            what = (_("{board} large table, pagoda library and opening book") if extras
+                    else _("{board} large table")).format(board=board_label(name))
             cost += PrepareCost(SECONDS_PER_POSITION * n + extras, MEMORY_PER_POSITION * n,
                                 DISK_PER_POSITION * n + (128 << 20 if extras else 0), (what,))
     return cost
@@ -225,13 +233,14 @@ def prepare(ctx: SolveContext, big_builds: bool) -> bool:
         for name, inst in preset_states():
             if ctx.should_stop():
                 return False
-            ctx.progress(force=True, phase=f"{name}: small table")
+            ctx.progress(force=True, phase=_("{board}: small table").format(board=board_label(name)))
             fresh = not _on_disk(inst, tables.LIVE_POSITIONS)
             with keep_tables_after(1):
                 judge = Judge(inst, should_stop=ctx.should_stop)
             use_judge(inst, judge)
             if fresh:
-                ctx.progress(force=True, built=f"{name}: small table, {_size(judge)}")
+                ctx.progress(force=True, built=_("{board}: small table, {size}").format(
+                    board=board_label(name), size=_size(judge)))
         if not big_builds:
             return True
         for name, inst in preset_states():
@@ -247,10 +256,11 @@ def prepare(ctx: SolveContext, big_builds: bool) -> bool:
             judge = prepare_table(inst, _level_progress(ctx, name), should_stop=ctx.should_stop,
                                   book_progress=_book_progress(ctx, name))
             if fresh:
-                ctx.progress(force=True, built=f"{name}: large table, {_size(judge)}")
+                ctx.progress(force=True, built=_("{board}: large table, {size}").format(
+                    board=board_label(name), size=_size(judge)))
             if len(judge.book):
-                ctx.progress(force=True, built=f"{name}: opening book, "
-                             f"{plural(len(judge.book), 'position')}")
+                ctx.progress(force=True, built=_("{board}: opening book, {positions}").format(
+                    board=name, positions=count_positions(len(judge.book))))
     except lv.GrowStopped:
         return False
     return True
@@ -260,22 +270,23 @@ def _size(judge) -> str:
     path = tables.cache_path(judge.problem, judge.positions)
     size = path.stat().st_size if path.exists() else 0
     if not size:
-        where = "kept in memory only"
+        where = _("kept in memory only")
     elif size < 2**20:
-        where = f"{max(1, round(size / 2**10))} KiB on disk"
+        where = _("{size} KiB on disk").format(size=format_number(max(1, round(size / 2**10))))
     else:
-        where = f"{size / 2**20:,.1f} MiB on disk"
-    return (f"{plural(judge.backward_size, 'position')} up to {plural(judge.top, 'peg')}, "
-            f"{where}")
+        where = _("{size} MiB on disk").format(size=format_number(size / 2**20, 1))
+    return _("{positions} up to {pegs}, {where}").format(
+        positions=count_positions(judge.backward_size), pegs=count_pegs(judge.top), where=where)
 
 
 def _level_progress(ctx: SolveContext, name: str):
     def progress(pegs: int, positions: int) -> None:
-        ctx.progress(phase=f"{name}: large table", table_pegs=pegs, positions=positions)
+        ctx.progress(phase=_("{board}: large table").format(
+            board=board_label(name)), table_pegs=pegs, positions=positions)
     return progress
 
 
 def _book_progress(ctx: SolveContext, name: str):
     def progress(done) -> None:
-        ctx.progress(phase=f"{name}: opening book", done=done.done, total=done.total)
+        ctx.progress(phase=_("{board}: opening book").format(board=board_label(name)), done=done.done, total=done.total)
     return progress

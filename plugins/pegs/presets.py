@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import functools
 
+from engine import N_
+
+from .i18n import _
 from .parse import parse_instance
 
 ENGLISH = "__ooo__/__ooo__/ooooooo/ooo.ooo/ooooooo/__ooo__/__ooo__"
@@ -39,6 +42,22 @@ PRESETS = {
     "square-6": "geometry: square; goal: any; board: oooooo/oooooo/oo.ooo/oooooo/oooooo/oooooo",
     "triangle-corners": f"geometry: triangular; goal: ./../.../..../o...o; board: {TRIANGLE_5}",
 }
+
+
+#: The presets' names as people read them (the ids stay in links and the API). In English
+#: the id is the name; the catalogue gives each a name in words.
+PRESET_LABELS = {
+    "english": N_("english"), "european": N_("european"), "european-c1": N_("european-c1"),
+    "wiegleb": N_("wiegleb"), "triangle-5": N_("triangle-5"), "triangle-6": N_("triangle-6"),
+    "diamond": N_("diamond"), "square-6": N_("square-6"), "triangle-corners": N_("triangle-corners"),
+}
+#: The boards of the "Load board" tool and the "board" option, by id (the same names).
+BOARD_LABELS = {name: PRESET_LABELS[name] for name in BOARDS}
+
+
+def label(name: str) -> str:
+    """A preset's or board's name as people read it, in the current locale (the id in English)."""
+    return _(PRESET_LABELS.get(name, name))
 
 
 @functools.cache

@@ -7,31 +7,40 @@ import re
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from engine import Assessment, EditMode, EditResult, EditTool, InputError, Puzzle
+from engine import N_, Assessment, EditMode, EditResult, EditTool, InputError, Puzzle, use_locale
 
 from .board import GEOMETRIES, LIMITS_TEXT, MAX_HOLES, MAX_SIDE, PegInstance, board_for, cell_name, parse_cell_name
 from .classes import class_verdict
+from .i18n import CATALOGUE, _, either, join_names, named
 from .parse import format_instance, parse_instance
-from .presets import BOARDS, PRESETS
+from .presets import BOARD_LABELS, BOARDS, PRESET_LABELS, PRESETS
 from .rules import apply_jump, group_jumps, legal_moves, parse_jump, validate
-from .wording import no_solution_sentence
+from .wording import GEOMETRY_LABELS, count_holes, count_jumps, count_pegs, geometry_label, no_solution_clause
 
 #: Boards random() picks from by default: small ones the default solver answers at once.
 DEFAULT_RANDOM_BOARDS = ("triangle-5", "english")
+# The texts below name the boards and the limits: each is one whole message to translate.
+assert tuple(BOARDS) == ("english", "european", "wiegleb", "triangle-5", "triangle-6", "diamond",
+                         "square-6"), "the random_options text names the old boards"
+
 
 
 class PegSolitaire(Puzzle):
     id = "pegs"
-    title = "Peg solitaire"
-    rules = ("Jump a peg over a neighbouring peg into an empty hole just beyond it, in a straight "
-             "line; the jumped peg is removed. Reach the goal: one peg left (anywhere or in a "
-             "given hole) or a given pattern.")
-    notation = ("one jump per move, written from-to with hole names (column letter, row number "
-                "from the top), e.g. f4-d4; the jumped hole between them is implied")
+    # The host shows these through `catalogue`, in the reader's language (docs/plugins.md):
+    # N_ marks them for `make translations` without translating them here.
+    catalogue = CATALOGUE
+    title = N_("Peg solitaire")
+    rules = N_("Jump a peg over a neighbouring peg into an empty hole just beyond it, in a straight "
+               "line; the jumped peg is removed. Reach the goal: one peg left (anywhere or in a "
+               "given hole) or a given pattern.")
+    notation = N_("one jump per move, written from-to with hole names (column letter, row number "
+                  "from the top), e.g. f4-d4; the jumped hole between them is implied")
     limits = LIMITS_TEXT
     random_options = {
-        "board": "the board Random plays on: " + ", ".join(BOARDS),
-        "pegs": "pegs at the start (2 up to the board's holes minus one)",
+        "board": N_("the board Random plays on: english, european, wiegleb, triangle-5, triangle-6, "
+                    "diamond, square-6"),
+        "pegs": N_("pegs at the start (2 up to the board's holes minus one)"),
     }
 
     # -- instances ---------------------------------------------------------------------------
@@ -45,30 +54,37 @@ class PegSolitaire(Puzzle):
     def presets(self) -> Mapping[str, str]:
         return dict(PRESETS)
 
+    def preset_label(self, name: str) -> str:
+        return _(PRESET_LABELS.get(name, name))
+
     def random(self, seed: int, options: Mapping[str, str] | None = None) -> PegInstance:
         """Play random reverse jumps from a single peg: the result is solvable by construction
         (the goal is that peg's hole)."""
         options = dict(options or {})
         unknown = sorted(set(options) - set(self.random_options))
         if unknown:
-            raise InputError(f"unknown option {unknown[0][:30]!r}; known options: "
-                             f"{', '.join(self.random_options)}")
+            raise InputError(_("unknown option {name}; known options: {known}").format(
+                name=repr(unknown[0][:30]), known=", ".join(self.random_options)))
         rng = _random.Random(seed)
         name = options.get("board")
         if name is None:
             name = DEFAULT_RANDOM_BOARDS[rng.randrange(len(DEFAULT_RANDOM_BOARDS))]
-        elif name not in BOARDS:
-            raise InputError(f"unknown board {str(name)[:30]!r}; choose one of: {', '.join(BOARDS)}")
+        else:
+            name = board_by_name(str(name))
+        if name not in BOARDS:
+            raise InputError(_("unknown board {name}; choose one of: {boards}").format(
+                name=repr(str(name)[:30]), boards=named(BOARDS, BOARD_LABELS)))
         geometry, drawing = BOARDS[name]
         shape = parse_instance(f"geometry: {geometry}; board: {drawing}")
         board = shape.board
         if "pegs" in options:
             raw = str(options["pegs"])
             if not re.fullmatch(r"[0-9]{1,3}", raw.strip()):
-                raise InputError(f"pegs must be a whole number from 2 to {board.n - 1}")
+                raise InputError(_("pegs must be a whole number from 2 to {top}").format(top=board.n - 1))
             target = int(raw)
             if not 2 <= target <= board.n - 1:
-                raise InputError(f"pegs must be from 2 to {board.n - 1} on the {name} board")
+                raise InputError(_("pegs must be from 2 to {top} on the {board} board").format(
+                    top=board.n - 1, board=_(BOARD_LABELS[name])))
         elif "board" in options:
             # A chosen board: about a third to a half of its holes filled (still quick to solve).
             target = min(board.n - 1, rng.randint(max(2, board.n // 3), board.n // 2 + 2))
@@ -81,17 +97,19 @@ class PegSolitaire(Puzzle):
         board = instance.board
         start, goal = board.to_compact(instance.pegs), board.to_compact(instance.goal)
         jumps = instance.peg_count - (goal.bit_count() or 1)
-        notes = [f"{_count(instance.peg_count, 'peg')} on {_count(board.n, 'hole')} "
-                 f"({instance.geometry} geometry); a solution has exactly {_count(jumps, 'jump')}."]
+        # Three counts in one sentence: each count is a phrase of its own, agreeing with its
+        # number (CLDR plurals), placed whole into the sentence.
+        notes = [_("{pegs} on {holes} ({geometry} geometry); a solution has exactly {jumps}.").format(
+            pegs=count_pegs(instance.peg_count), holes=count_holes(board.n),
+            geometry=geometry_label(instance.geometry), jumps=count_jumps(jumps))]
         verdict = class_verdict(board, start, goal)
         if not verdict.feasible:
             # One plain sentence; the proof comes with the solver's answer, behind "Why?".
-            sentence = no_solution_sentence(instance).removeprefix("No: ").rstrip(".")
-            notes.append(f"This cannot be solved: {sentence} (position classes rule it out).")
+            notes.append(_("This cannot be solved: {why} (position classes rule it out).").format(
+                why=no_solution_clause(instance)))
         elif goal == 0 or goal.bit_count() == 1:
-            holes = list(verdict.holes_by_class)
-            where = holes[0] if len(holes) == 1 else ", ".join(holes[:-1]) + " or " + holes[-1]
-            notes.append(f"A single last peg can only end on {where} (position classes).")
+            notes.append(_("A single last peg can only end on {holes} (position classes).").format(
+                holes=either(list(verdict.holes_by_class))))
         return notes
 
     # -- rules -------------------------------------------------------------------------------
@@ -119,31 +137,31 @@ class PegSolitaire(Puzzle):
     def describe_move(self, state: PegInstance, move: str) -> str:
         """"peg d2 jumps over d3 to d4"."""
         frm, over, to = (cell_name(*divmod(cell, state.cols)) for cell in parse_jump(state, move))
-        return f"peg {frm} jumps over {over} to {to}"
+        return _("peg {src} jumps over {over} to {dst}").format(src=frm, over=over, dst=to)
 
     # -- editing -----------------------------------------------------------------------------
 
     def edit_modes(self) -> Sequence[EditMode]:
-        return (EditMode("play", "Play: click a peg, then where it lands"),
-                EditMode("toggle", "Edit holes: peg, empty, no hole"),
-                EditMode("goal", "Set the goal hole"))
+        return (EditMode("play", _("Play: click a peg, then where it lands")),
+                EditMode("toggle", _("Edit holes: peg, empty, no hole")),
+                EditMode("goal", _("Set the goal hole")))
 
     def edit_tools(self, instance: PegInstance) -> Sequence[EditTool]:
         sizes = ("5x5", "7x7", "9x9", "12x12")
         return (
-            EditTool("Geometry", choices=tuple((g, f"geometry:{g}") for g in GEOMETRIES)),
+            EditTool(_("Geometry"), choices=tuple((geometry_label(g), f"geometry:{g}") for g in GEOMETRIES)),
             # Not "Board": that is the name of the page's Random option (a board for Random).
-            EditTool("Load board", choices=tuple((n, f"board:{n}") for n in BOARDS)),
-            EditTool("Resize", choices=tuple((s, f"resize:{s}") for s in sizes)),
-            EditTool("Goal: one peg anywhere", "goal:any"),
-            EditTool("Reset (fill every hole but the goal)", "reset"),
+            EditTool(_("Load board"), choices=tuple((_(BOARD_LABELS[n]), f"board:{n}") for n in BOARDS)),
+            EditTool(_("Resize"), choices=tuple((s, f"resize:{s}") for s in sizes)),
+            EditTool(_("Goal: one peg anywhere"), "goal:any"),
+            EditTool(_("Reset (fill every hole but the goal)"), "reset"),
         )
 
     def edit(self, instance: PegInstance, action: str, *, mode: str | None = None,
              selection: str | None = None) -> EditResult:
         if not isinstance(action, str):
-            raise InputError("an edit action must be text")
-        name, _, arg = action.strip().partition(":")
+            raise InputError(_("an edit action must be text"))
+        name, _colon, arg = action.strip().partition(":")
         arg = arg.strip()
         if name == "hole" and arg:
             r, c = parse_cell_name(arg, instance.rows, instance.cols)
@@ -154,31 +172,45 @@ class PegSolitaire(Puzzle):
                 return _toggle(instance, cell)
             if mode == "goal":
                 return _set_goal(instance, cell, arg.lower())
-            raise InputError(f"unknown edit mode {str(mode)[:20]!r}; use play, toggle or goal")
+            raise InputError(_("unknown edit mode {mode}; use play, toggle or goal").format(
+                mode=repr(str(mode)[:20])))
         if name == "geometry" and arg:
             geometry = arg.lower()
             if geometry not in GEOMETRIES:
-                raise InputError(f"unknown geometry {arg[:20]!r}; choose one of: {', '.join(GEOMETRIES)}")
+                raise InputError(_("unknown geometry {name}; choose one of: {geometries}").format(
+                    name=repr(arg[:20]), geometries=named(GEOMETRIES, GEOMETRY_LABELS)))
             return EditResult(replace(instance, geometry=geometry),
-                              message=f"Jumps now follow the {geometry} geometry.")
+                              message=_("Jumps now follow the {geometry} geometry.").format(
+                                  geometry=geometry_label(geometry)))
         if name == "board" and arg:
             if arg not in BOARDS:
-                raise InputError(f"unknown board {arg[:30]!r}; choose one of: {', '.join(BOARDS)}")
+                raise InputError(_("unknown board {name}; choose one of: {boards}").format(
+                    name=repr(arg[:30]), boards=named(BOARDS, BOARD_LABELS)))
             return EditResult(parse_instance(PRESETS.get(arg) or _board_text(arg)))
         if name == "resize" and arg:
             return EditResult(_resized(instance, arg))
         if name == "goal" and arg == "any":
-            return EditResult(replace(instance, goal=0), message="Goal: one peg left anywhere.")
+            return EditResult(replace(instance, goal=0), message=_("Goal: one peg left anywhere."))
         if name == "reset" and not arg:
             return EditResult(_reset(instance))
         shown = action if len(action) <= 30 else action[:30] + "..."
-        raise InputError(f"unknown edit action {shown!r}; expected hole:d4, geometry:NAME, "
-                         f"board:NAME, resize:RxC, goal:any or reset")
+        raise InputError(_("unknown edit action {action}; expected hole:d4, geometry:NAME, "
+                           "board:NAME, resize:RxC, goal:any or reset").format(action=repr(shown)))
 
 
-def _count(n: int, noun: str) -> str:
-    """``"1 jump"``, ``"31 jumps"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def board_by_name(name: str) -> str:
+    """The id of a board given by its id or by its name in any locale ("english", "英式棋盘"):
+    the help of the "board" option names the boards in the reader's language, and the person
+    types what they read. Unknown names come back as given."""
+    text = name.strip()
+    if text in BOARDS:
+        return text
+    for locale in CATALOGUE.locales():
+        with use_locale(locale):
+            for key, label in BOARD_LABELS.items():
+                if _(label) == text:
+                    return key
+    return text
 
 
 def _board_text(name: str) -> str:
@@ -190,7 +222,7 @@ def _random_backward(shape: PegInstance, target: int, rng: _random.Random) -> Pe
     """From one peg at a random hole, play random reverse jumps until ``target`` pegs."""
     board = shape.board
     best = None
-    for _ in range(20):  # a walk can get stuck early; keep the longest of a few tries
+    for _attempt in range(20):  # a walk can get stuck early; keep the longest of a few tries
         goal_hole = rng.randrange(board.n)
         pos = 1 << goal_hole
         while pos.bit_count() < target:
@@ -210,22 +242,23 @@ def _random_backward(shape: PegInstance, target: int, rng: _random.Random) -> Pe
 
 def _play_click(inst: PegInstance, name: str, cell: int, selection: str | None) -> EditResult:
     if not inst.holes >> cell & 1:
-        raise InputError(f"{name} is not a hole")
+        raise InputError(_("{hole} is not a hole").format(hole=name))
     is_peg = bool(inst.pegs >> cell & 1)
     if selection:
         if selection.lower() == name:
-            return EditResult(inst, message="Selection cleared.")
+            return EditResult(inst, message=_("Selection cleared."))
         if not is_peg:
             after = apply_jump(inst, f"{selection}-{name}")
-            return EditResult(after, message=f"Jumped {selection.lower()}-{name}.")
+            return EditResult(after, message=_("Jumped {move}.").format(move=f"{selection.lower()}-{name}"))
     if not is_peg:
-        raise InputError(f"{name} is empty: click a peg first, then the hole it jumps to")
+        raise InputError(_("{hole} is empty: click a peg first, then the hole it jumps to").format(hole=name))
     targets = [m.split("-")[1] for m in legal_moves(inst) if m.split("-")[0] == name]
     if not targets:
         return EditResult(inst, selection=name,
-                          message=f"Peg {name} selected, but it has no jump.")
+                          message=_("Peg {hole} selected, but it has no jump.").format(hole=name))
     return EditResult(inst, selection=name,
-                      message=f"Peg {name} selected: click where it lands ({', '.join(targets)}).")
+                      message=_("Peg {hole} selected: click where it lands ({targets}).").format(
+                          hole=name, targets=join_names(targets)))
 
 
 def _toggle(inst: PegInstance, cell: int) -> EditResult:
@@ -238,30 +271,30 @@ def _toggle(inst: PegInstance, cell: int) -> EditResult:
         holes &= ~bit
         if goal & bit:
             goal = 0
-            message = "The goal hole was removed; the goal is now one peg anywhere."
+            message = _("The goal hole was removed; the goal is now one peg anywhere.")
     else:  # no hole -> peg
         holes |= bit
         pegs |= bit
     if goal.bit_count() > pegs.bit_count():
-        goal, message = 0, "The goal had more pegs than the board; it is now one peg anywhere."
+        goal, message = 0, _("The goal had more pegs than the board; it is now one peg anywhere.")
     return EditResult(validate(replace(inst, holes=holes, pegs=pegs, goal=goal)), message=message)
 
 
 def _set_goal(inst: PegInstance, cell: int, name: str) -> EditResult:
     if not inst.holes >> cell & 1:
-        raise InputError(f"{name} is not a hole, so it cannot be the goal")
+        raise InputError(_("{hole} is not a hole, so it cannot be the goal").format(hole=name))
     if inst.goal == 1 << cell:
-        return EditResult(replace(inst, goal=0), message="Goal: one peg left anywhere.")
-    return EditResult(replace(inst, goal=1 << cell), message=f"Goal: one peg left at {name}.")
+        return EditResult(replace(inst, goal=0), message=_("Goal: one peg left anywhere."))
+    return EditResult(replace(inst, goal=1 << cell), message=_("Goal: one peg left at {hole}.").format(hole=name))
 
 
 def _resized(inst: PegInstance, arg: str) -> PegInstance:
     m = re.fullmatch(r"([0-9]{1,3})\s*[xX]\s*([0-9]{1,3})", arg)
     if not m:
-        raise InputError("resize takes rows x columns, e.g. resize:7x7")
+        raise InputError(_("resize takes rows x columns, e.g. resize:7x7"))
     rows, cols = int(m.group(1)), int(m.group(2))
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise InputError(f"boards are 1 to {MAX_SIDE} rows and columns")
+        raise InputError(_("boards are 1 to {top} rows and columns").format(top=MAX_SIDE))
     holes = pegs = goal = 0
     for r in range(rows):
         for c in range(cols):
@@ -288,8 +321,8 @@ def _reset(inst: PegInstance) -> PegInstance:
     if inst.goal.bit_count() == 1:
         vacancy = inst.goal
     else:
-        mr = sum(r for r, _ in board.coords) / board.n
-        mc = sum(c for _, c in board.coords) / board.n
+        mr = sum(r for r, _c in board.coords) / board.n
+        mc = sum(c for _r, c in board.coords) / board.n
         k = min(range(board.n), key=lambda k: ((board.coords[k][0] - mr) ** 2
                                                + (board.coords[k][1] - mc) ** 2, k))
         vacancy = 1 << board.cells[k]

@@ -39,10 +39,12 @@ import math
 
 import svgwrite
 
-from engine import InputError, Renderer, plural
+from engine import InputError, Renderer
 
 from .board import COLUMN_LETTERS, PegInstance, cell_name, parse_cell_name
+from .i18n import CATALOGUE, _
 from .rules import legal_moves, parse_jump
+from .wording import count_holes, count_pegs, geometry_label
 
 SPACING = 60
 MARGIN = 40
@@ -101,7 +103,7 @@ def _undone_jump_cells(state: PegInstance, move: str | None) -> tuple[int, int, 
     ``to``, ``from`` and ``over`` empty), else None."""
     if not move or "-" not in move:
         return None
-    a, _, b = move.partition("-")
+    a, _dash, b = move.partition("-")
     try:
         fr, fc = parse_cell_name(a, state.rows, state.cols)
         tr, tc = parse_cell_name(b, state.rows, state.cols)
@@ -137,17 +139,18 @@ def _convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]
 
 
 def _label(state: PegInstance, cell: int, name: str, can_jump: set[str], selected: bool) -> str:
-    """The cell's accessible name: its place, then its state ("d4, peg, can jump")."""
+    """The cell's accessible name: its place, then its state ("d4, peg, can jump"), each part a
+    word of its own in the reader's language, listed with the locale's separator."""
     if not state.holes >> cell & 1:
-        return f"{name}, no hole"
-    words = [name, "peg" if state.pegs >> cell & 1 else "empty hole"]
+        return _("{hole}, no hole").format(hole=name)
+    words = [name, _("peg") if state.pegs >> cell & 1 else _("empty hole")]
     if name in can_jump:
-        words.append("can jump")
+        words.append(_("can jump"))
     if state.goal >> cell & 1:
-        words.append("goal")
+        words.append(_("goal"))
     if selected:
-        words.append("selected")
-    return ", ".join(words)
+        words.append(_("selected"))
+    return _("{hole}, {state}").format(hole=name, state=_(", ").join(words[1:]))
 
 
 def _arrow(dwg: svgwrite.Drawing, start: tuple[float, float], end: tuple[float, float]):
@@ -176,8 +179,8 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
     points = {(r, c): _position(state, r, c) for r in range(state.rows) for c in range(state.cols)}
     labels = ([(COLUMN_LETTERS[c], _position(state, -LABEL_OFFSET, c)) for c in range(state.cols)]
               + [(str(r + 1), _position(state, r, -LABEL_OFFSET)) for r in range(state.rows)])
-    xs = [x for x, _ in points.values()] + [x for _, (x, _) in labels]
-    ys = [y for _, y in points.values()] + [y for _, (_, y) in labels]
+    xs = [x for x, _y in points.values()] + [x for _text, (x, _y) in labels]
+    ys = [y for _x, y in points.values()] + [y for _text, (_x, y) in labels]
     min_x, min_y = min(xs), min(ys)
     width = max(xs) - min_x + 2 * MARGIN
     height = max(ys) - min_y + 2 * MARGIN
@@ -189,8 +192,9 @@ def render_state(state: PegInstance, *, last_move: str | None = None, next_move:
                            viewBox=f"0 0 {width:.1f} {height:.1f}")
     dwg.attribs["class"] = "pegs-board"
     dwg.attribs["role"] = "img"
-    dwg.set_desc(title=f"Peg solitaire: {plural(state.peg_count, 'peg')} on {plural(state.holes.bit_count(), 'hole')} "
-                       f"({state.geometry})")
+    dwg.set_desc(title=_("Peg solitaire: {pegs} on {holes} ({geometry})").format(
+        pegs=count_pegs(state.peg_count), holes=count_holes(state.holes.bit_count()),
+        geometry=geometry_label(state.geometry)))
     dwg.defs.add(dwg.style(STYLE))
     hole_points = [at(x, y) for (r, c), (x, y) in points.items()
                    if state.holes >> (r * state.cols + c) & 1]
@@ -287,6 +291,7 @@ class DefaultRenderer(Renderer):
 
     puzzle_id = "pegs"
     name = "default"
+    catalogue = CATALOGUE
 
     def render(self, state, *, last_move=None, next_move=None, selection=None) -> str:
         return render_state(state, last_move=last_move, next_move=next_move, selection=selection)

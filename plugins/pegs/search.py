@@ -25,14 +25,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine import SolveContext
+from engine import SolveContext, format_number
 
 from . import fastdfs
 from . import levels as lv
 from .board import Board, PegInstance
 from .classes import class_verdict
+from .i18n import _
 from .pagoda import Pagoda, pagodas_for
 from .symmetry import Canonicaliser, goal_symmetries
+from .wording import pagoda_label
 
 #: Most entries kept in the dead-position table (about 100 bytes each; a dead position is stored
 #: with its symmetric images) before it is cleared.
@@ -69,7 +71,7 @@ class Problem:
         return pos == self.goal if self.goal else pos.bit_count() == 1
 
     def move_name(self, index: int) -> str:
-        f, _, t = self.board.jumps[index]
+        f, _over, t = self.board.jumps[index]
         return f"{self.board.names[f]}-{self.board.names[t]}"
 
 
@@ -134,7 +136,7 @@ def backward_levels(problem: Problem, budget: int, ctx: SolveContext | None = No
         for i, pos in enumerate(current):
             if ctx is not None and i % 256 == 0 and ctx.should_stop():
                 raise Stop
-            for need, to, flip, _ in p.jumps:
+            for need, to, flip, _j in p.jumps:
                 # Reverse jump: a peg at "to", holes "from" and "over" empty.
                 if pos & to and not pos & need:
                     nxt.add(canon(pos ^ flip))
@@ -210,7 +212,7 @@ def beam_probe(problem: Problem, levels: dict[int, set[int]], width: int,
     while count > meet and beam:
         children: dict[int, int] = {}
         for pos in beam:
-            for need, to, flip, _ in p.jumps:
+            for need, to, flip, _j in p.jumps:
                 if pos & need == need and not pos & to:
                     child = canon(pos ^ flip)
                     if child not in children:
@@ -434,15 +436,17 @@ def quick_verdict(problem: Problem) -> str | None:
     """A reason the problem is unsolvable found without search (None if none is found)."""
     p = problem
     if p.goal and p.goal.bit_count() > p.start.bit_count():
-        return "The goal has more pegs than the start, and a jump only ever removes a peg."
+        return _("The goal has more pegs than the start, and a jump only ever removes a peg.")
     verdict = class_verdict(p.board, p.start, p.goal)
     if not verdict.feasible:
         return verdict.reason
     if p.goal and p.goal.bit_count() == p.start.bit_count() and p.start != p.goal:
-        return "The goal has as many pegs as the start but is a different position."
+        return _("The goal has as many pegs as the start but is a different position.")
     for pg in p.pagodas:
         if pg.value(p.start) < pg.value(p.goal):
-            return (f"Pagoda function ({pg.name}): its total over the pegs can never grow, and "
-                    f"it is {pg.value(p.start)} at the start but {pg.value(p.goal)} at the goal.")
+            return _("Pagoda function ({name}): its total over the pegs can never grow, and it is "
+                     "{start} at the start but {goal} at the goal.").format(
+                         name=pagoda_label(pg.name), start=format_number(pg.value(p.start)),
+                         goal=format_number(pg.value(p.goal)))
     return None
 

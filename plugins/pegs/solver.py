@@ -34,11 +34,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from engine import GaveUp, SolveContext, Solved, Solver, Unsolvable, plural
+from engine import N_, GaveUp, SolveContext, Solved, Solver, Unsolvable
 
 from . import fastdfs
 from .board import PegInstance
 from .classes import class_verdict
+from .i18n import CATALOGUE, _, ngettext
 from .search import (
     CHECK_EVERY,
     Capped,
@@ -51,7 +52,7 @@ from .search import (
     exact_dfs,
     quick_verdict,
 )
-from .wording import no_solution_sentence
+from .wording import count_pegs, count_positions, no_solution_sentence
 
 #: How many positions the backward set may hold, in stages: after each stage the heuristic
 #: probes try to meet it; the exact search uses the last one (memory and build-time budget).
@@ -213,9 +214,10 @@ class SearchSolver(Solver):
     puzzle_id = "pegs"
     name = "search"
     optimal = False
-    description = ("Position classes and pagoda functions first, then a depth-first search with "
-                   "a symmetry-reduced dead-position table that meets a backward set built from "
-                   "the goal. Every solution has one jump per peg removed; proofs are exact.")
+    catalogue = CATALOGUE
+    description = N_("Position classes and pagoda functions first, then a depth-first search with "
+                     "a symmetry-reduced dead-position table that meets a backward set built from "
+                     "the goal. Every solution has one jump per peg removed; proofs are exact.")
 
     def solve(self, instance: PegInstance, ctx: SolveContext):
         if instance.is_solved():
@@ -239,17 +241,23 @@ class SearchSolver(Solver):
             return GaveUp(result.stopped, stats=stats)
         if result.moves is None and result.found_by == "backward set":
             return Unsolvable(no_solution_sentence(instance), stats=stats,
-                              detail=f"Reverse search from the goal: no position with "
-                                     f"{plural(result.meet_level, 'peg')} can reach the goal (all "
-                                     f"{plural(result.backward_size, 'position')} that can reach it have "
-                                     f"fewer pegs), and every solution from "
-                                     f"{plural(problem.start.bit_count(), 'peg')} would pass through one.")
+                              detail=_("Reverse search from the goal: no position with {level} can "
+                                       "reach the goal (all {positions} that can reach it have fewer "
+                                       "pegs), and every solution from {start} would pass through "
+                                       "one.").format(level=count_pegs(result.meet_level),
+                                                      positions=count_positions(result.backward_size),
+                                                      start=count_pegs(problem.start.bit_count())))
         if result.moves is None:
             return Unsolvable(no_solution_sentence(instance), stats=stats,
-                              detail=f"Exhaustive search: no sequence of jumps reaches the goal "
-                                     f"({plural(result.nodes, 'position')} examined, merging positions "
-                                     f"that are symmetric under the {problem.symmetry_count} "
-                                     f"goal-preserving symmetries).")
+                              detail=ngettext(
+                                  "Exhaustive search: no sequence of jumps reaches the goal "
+                                  "({positions} examined, merging positions that are symmetric under "
+                                  "the {count} goal-preserving symmetry).",
+                                  "Exhaustive search: no sequence of jumps reaches the goal "
+                                  "({positions} examined, merging positions that are symmetric under "
+                                  "the {count} goal-preserving symmetries).",
+                                  problem.symmetry_count).format(positions=count_positions(result.nodes),
+                                                                 count=problem.symmetry_count))
         return Solved(_moves(problem, result.moves), stats=stats)
 
 
@@ -259,7 +267,8 @@ class PlainSolver(Solver):
     puzzle_id = "pegs"
     name = "plain"
     optimal = False
-    description = "Textbook depth-first search with a visited set (for comparison; slow on big boards)."
+    catalogue = CATALOGUE
+    description = N_("Textbook depth-first search with a visited set (for comparison; slow on big boards).")
 
     def solve(self, instance: PegInstance, ctx: SolveContext):
         problem = compile_problem(instance, use_symmetry=False)
@@ -269,6 +278,7 @@ class PlainSolver(Solver):
             return GaveUp(result.stopped, stats=stats)
         if result.moves is None:
             return Unsolvable(no_solution_sentence(instance), stats=stats,
-                              detail=f"Exhaustive search: no sequence of jumps reaches the goal "
-                                     f"({plural(result.nodes, 'position')} examined).")
+                              detail=_("Exhaustive search: no sequence of jumps reaches the goal "
+                                       "({positions} examined).").format(
+                                           positions=count_positions(result.nodes)))
         return Solved(_moves(problem, result.moves), stats=stats)

@@ -12,11 +12,15 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from engine import GaveUp, InputError, SolveContext, Task, TaskResult, plural
+from babel.numbers import format_compact_decimal
+
+from engine import N_, GaveUp, InputError, SolveContext, Task, TaskResult, current_locale, format_number
 
 from .board import PegInstance
 from .count import CountRefused, CountStopped, LevelInfo, count_solutions, estimate_count
+from .i18n import CATALOGUE, _, ngettext
 from .levels import BUILD_BYTES, STORED_BYTES
+from .wording import count_pegs, count_positions
 
 #: Resident memory one count may use on a server.
 SERVER_MEMORY = 2**30
@@ -30,7 +34,9 @@ RULE_MEMORY = int(SERVER_MEMORY / RESIDENT_PER_RULE_BYTE)
 
 
 def _gb(nbytes: int) -> str:
-    return f"{nbytes / 2**30:.1f} GB" if nbytes >= 2**30 / 10 else f"{nbytes / 2**20:,.0f} MB"
+    if nbytes >= 2**30 / 10:
+        return _("{size} GB").format(size=format_number(nbytes / 2**30, 1))
+    return _("{size} MB").format(size=format_number(nbytes / 2**20, 0))
 
 
 @lru_cache(maxsize=256)
@@ -52,19 +58,19 @@ def count_refusal(inst: PegInstance, memory: int = SERVER_MEMORY) -> str | None:
     resident = int(estimate.bytes * per_rule)
     if resident <= memory:
         return None
-    return (f"counting it would need about {_gb(resident)} of memory (estimated: its largest "
-            f"level would hold about {_many(estimate.largest_level)} positions), over the "
-            f"{_gb(memory)} a count may use on this server. The command line (puzzle pegs count) "
-            f"can use more")
+    return _("counting it would need about {need} of memory (estimated: its largest level would "
+             "hold about {positions} positions), over the {budget} a count may use on this server. "
+             "The command line (puzzle pegs count) can use more").format(
+                 need=_gb(resident), positions=_many(estimate.largest_level), budget=_gb(memory))
 
 
 def _many(n: int) -> str:
-    """A rough count in words: "51 million", "230,000"."""
-    if n >= 10**9:
-        return f"{n / 10**9:.0f} billion"
+    """A rough count in words for the reader's locale: "51 million", "230,000"."""
+    # CLDR's compact long form: "51 million" in English, "5100万" in Chinese, which counts in
+    # 万 and 亿 (10**4 and 10**8) rather than in millions.
     if n >= 10**6:
-        return f"{n / 10**6:.0f} million"
-    return f"{round(n, -3):,}"
+        return format_compact_decimal(n, format_type="long", locale=current_locale(), fraction_digits=1)
+    return format_number(round(n, -3))
 
 
 class CountSolutionsTask(Task):
@@ -72,9 +78,10 @@ class CountSolutionsTask(Task):
 
     puzzle_id = "pegs"
     name = "count"
-    label = "Count solutions"
-    description = ("Count every sequence of jumps that solves this problem, by growing level sets "
-                   "from the start and from the goal until they meet.")
+    catalogue = CATALOGUE
+    label = N_("Count solutions")
+    description = N_("Count every sequence of jumps that solves this problem, by growing level sets "
+                     "from the start and from the goal until they meet.")
 
     def refusal(self, instance: PegInstance) -> str | None:
         return count_refusal(instance)
@@ -92,10 +99,14 @@ class CountSolutionsTask(Task):
         def progress(level: LevelInfo) -> None:
             built.append(level)
             positions = sum(lv.positions for lv in built)
-            ctx.progress(force=True, phase="counting level sets",
+            if level.side == "backward":
+                message = _("backward level with {pegs}: {positions}")
+            else:
+                message = _("forward level with {pegs}: {positions}")
+            ctx.progress(force=True, phase=_("counting level sets"),
                          done=min(990, 1000 * positions // expected), total=1000,
-                         message=f"{level.side} level with {plural(level.pegs, 'peg')}: "
-                                 f"{plural(level.positions, 'position')}",
+                         message=message.format(pegs=count_pegs(level.pegs),
+                                                positions=count_positions(level.positions)),
                          levels=len(built), positions=positions)
 
         try:
@@ -106,14 +117,19 @@ class CountSolutionsTask(Task):
                                positions=sum(lv.positions for lv in stopped.levels))
         except OverflowError as exc:  # past 2**64 ways: a fact about the board, said plainly
             raise InputError(str(exc)) from None
-        ctx.progress(force=True, phase="counting level sets", done=1000, total=1000,
-                     message="the two sides met", levels=len(built),
+        ctx.progress(force=True, phase=_("counting level sets"), done=1000, total=1000,
+                     message=_("the two sides met"), levels=len(built),
                      positions=sum(lv.positions for lv in built))
         data = result.to_json()
         # Decimal text: counts pass 2**53 (the English board has 4 x 10**16), which browsers'
         # JSON numbers would round.
         data["solutions"] = str(result.solutions)
-        summary = (f"{plural(result.solutions, 'solution')} (sequences of jumps reaching the goal); "
-                   f"{plural(result.positions, 'distinct position')} visited, up to "
-                   f"{plural(result.symmetries, 'symmetry', 'symmetries')}.")
+        summary = _("{solutions} (sequences of jumps reaching the goal); {positions} visited, up to "
+                    "{symmetries}.").format(
+            solutions=ngettext("{count} solution", "{count} solutions", result.solutions).format(
+                count=format_number(result.solutions)),
+            positions=ngettext("{count} distinct position", "{count} distinct positions",
+                               result.positions).format(count=format_number(result.positions)),
+            symmetries=ngettext("{count} symmetry", "{count} symmetries", result.symmetries).format(
+                count=format_number(result.symmetries)))
         return TaskResult(summary, data)

@@ -39,15 +39,25 @@ from collections import OrderedDict
 
 import numpy as np
 
-from engine import Assessment, fresh_tables, keep_tables_after, plural, table_cache
+from engine import Assessment, format_number, fresh_tables, keep_tables_after, table_cache
 
 from . import tables
 from .board import PegInstance
 from .classes import class_verdict, invariant_for
-from .judge import Judge, book_assessment, describe_goal, pagoda_assessment, table_assessment
+from .i18n import _, ngettext
+from .judge import (
+    Judge,
+    book_assessment,
+    can_sentence,
+    cannot_sentence,
+    describe_goal,
+    pagoda_assessment,
+    table_assessment,
+)
 from .presets import is_preset_board
 from .search import compile_problem
 from .tablefile import load_arrays
+from .wording import count_pegs, count_positions
 
 #: Judges kept in memory.
 MAX_JUDGES = 4
@@ -221,23 +231,27 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     """
     started = time.monotonic()
     if state.is_solved():
-        return Assessment("solved", "Solved: the goal is reached.")
+        return Assessment("solved", _("Solved: the goal is reached."))
     board = state.board
     pos, goal = board.to_compact(state.pegs), board.to_compact(state.goal)
     pegs, goal_pegs = pos.bit_count(), goal.bit_count() or 1
     goal_words = describe_goal(state)
     if pegs <= goal_pegs:
         return Assessment(
-            "cannot", f"No: the goal ({goal_words}) cannot be reached any more.",
-            f"A jump only ever removes a peg; there {'is' if pegs == 1 else 'are'} "
-            f"{plural(pegs, 'peg')} and the goal needs {goal_pegs}, in other holes.")
+            "cannot", _("No: the goal ({goal}) cannot be reached any more.").format(goal=goal_words),
+            ngettext("A jump only ever removes a peg; there is {count} peg and the goal needs "
+                     "{need}, in other holes.",
+                     "A jump only ever removes a peg; there are {count} pegs and the goal needs "
+                     "{need}, in other holes.", pegs).format(count=format_number(pegs),
+                                                             need=format_number(goal_pegs)))
     if not any(pos >> f & 1 and pos >> o & 1 and not pos >> t & 1 for f, o, t in board.jumps):
-        return Assessment("cannot", "No: no jump is possible.",
-                          f"{plural(pegs, 'peg')} {'is' if pegs == 1 else 'are'} left and none can "
-                          f"jump, so the game is over.")
+        return Assessment("cannot", _("No: no jump is possible."),
+                          ngettext("{count} peg is left and none can jump, so the game is over.",
+                                   "{count} pegs are left and none can jump, so the game is over.",
+                                   pegs).format(count=format_number(pegs)))
     verdict = class_verdict(board, pos, goal)
     if not verdict.feasible:
-        return Assessment("cannot", f"No: {goal_words} is in another position class.",
+        return Assessment("cannot", _("No: {goal} is in another position class.").format(goal=goal_words),
                           verdict.reason)
     judge = judge_for(state, wait=wait)
     pagodas = judge.pagodas if judge else compile_problem(state).pagodas
@@ -245,17 +259,17 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
         if pg.value(pos) < pg.value(goal):
             return pagoda_assessment(pg, pos, goal, board)
     if judge is None and not building(state):
-        return Assessment("unknown", "Not decided yet: another board's table is being built.",
-                          "Tables are built one at a time; this board's starts when that one is "
-                          "done. Ask again in a moment.")
+        return Assessment("unknown", _("Not decided yet: another board's table is being built."),
+                          _("Tables are built one at a time; this board's starts when that one is "
+                            "done. Ask again in a moment."))
     if judge is None:
-        return Assessment("unknown", "Not decided yet: this board's table is being built.",
-                          "The table of positions that can reach this goal is built once per "
-                          "board and goal (up to a minute), then kept.")
+        return Assessment("unknown", _("Not decided yet: this board's table is being built."),
+                          _("The table of positions that can reach this goal is built once per "
+                            "board and goal (up to a minute), then kept."))
     deadline = started + budget
     if not judge.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
-        return Assessment("unknown", "Not decided within the time allowed.",
-                          "Another verdict on this board was still being worked out.")
+        return Assessment("unknown", _("Not decided within the time allowed."),
+                          _("Another verdict on this board was still being worked out."))
     try:
         if pegs <= judge.top:
             return table_assessment(judge.is_alive(pos), pegs, goal_words, judge)
@@ -273,19 +287,25 @@ def assess(state: PegInstance, *, budget: float = 0.05, wait: bool = False) -> A
     finally:
         judge.lock.release()
     if answer == "can":
-        how = (f"a search from this position ({plural(nodes, 'position')} visited)" if nodes
-               else "a heuristic probe from this position")
-        return Assessment("can", f"Yes: {goal_words} can still be reached.",
-                          f"{how[0].upper()}{how[1:]} found a sequence of jumps down to a "
-                          f"position with {plural(judge.top, 'peg')} that can reach the goal.")
+        if nodes:
+            how = _("A search from this position ({positions} visited) found a sequence of jumps "
+                    "down to a position with {pegs} that can reach the goal.")
+        else:
+            how = _("A heuristic probe from this position found a sequence of jumps down to a "
+                    "position with {pegs} that can reach the goal.")
+        return Assessment("can", can_sentence(goal_words),
+                          how.format(positions=count_positions(nodes), pegs=count_pegs(judge.top)))
     if answer == "cannot":
         return Assessment(
-            "cannot", f"No: no sequence of jumps from here reaches {goal_words}.",
-            f"An exhaustive search from this position ({plural(nodes, 'position')} visited, besides "
-            f"positions already proved dead) meets none of the {plural(judge.backward_size, 'position')} "
-            f"with at most {plural(judge.top, 'peg')} that can reach the goal; positions are pruned only "
-            f"by proofs (pagoda functions, symmetry, positions proved dead).")
-    return Assessment("unknown", "Not decided within the time allowed.",
-                      f"The search visited {plural(nodes, 'position')} within {budget:g} s without "
-                      f"deciding; the solver can take longer.")
+            "cannot", cannot_sentence(goal_words),
+            _("An exhaustive search from this position ({positions} visited, besides positions "
+              "already proved dead) meets none of the {table} with at most {pegs} that can reach "
+              "the goal; positions are pruned only by proofs (pagoda functions, symmetry, positions "
+              "proved dead).").format(positions=count_positions(nodes),
+                                      table=count_positions(judge.backward_size),
+                                      pegs=count_pegs(judge.top)))
+    return Assessment("unknown", _("Not decided within the time allowed."),
+                      _("The search visited {positions} within {seconds} s without deciding; the "
+                        "solver can take longer.").format(positions=count_positions(nodes),
+                                                          seconds=format_number(budget)))
 
