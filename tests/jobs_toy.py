@@ -17,7 +17,7 @@ import time
 
 from pairs_toy import Pairs, PairsPlugin
 
-from engine import Solved, Solver, Unsolvable, hookimpl
+from engine import Solved, Solver, Task, TaskResult, Unsolvable, hookimpl
 from engine.i18n import current_locale
 from engine.plugins import Registry
 
@@ -108,10 +108,26 @@ class Polyglot(Solver):
         return Solved(sweep(instance), stats={"locale": current_locale()})
 
 
+class PolyglotTask(Task):
+    """A pairs task whose summary says in which locale it ran."""
+
+    puzzle_id = "pairs"
+    name = "say"
+    label = "Say the locale"
+    description = "Says which locale it runs in."
+
+    def run(self, instance, ctx):
+        return TaskResult(f"Run in {current_locale()}.", {"locale": current_locale()})
+
+
 class _PolyglotPlugin:
     @hookimpl
     def register_solvers(self, register):
         register(Polyglot())
+
+    @hookimpl
+    def register_tasks(self, register):
+        register(PolyglotTask())
 
 
 def locale_registry() -> Registry:

@@ -73,8 +73,10 @@ def test_the_service_takes_the_locale_of_the_request():
                          MemoryAnswerStore())
     try:
         assert service.request("pairs", "1000", "polyglot").locale == "en"
+        assert service.task_request("pairs", "say", "0110").locale == "en"
         with use_locale(ZH):
             assert service.request("pairs", "1000", "polyglot").locale == ZH
+            assert service.task_request("pairs", "say", "0110").locale == ZH
     finally:
         service.close()
 
@@ -109,6 +111,10 @@ def test_a_job_runs_in_its_locale_in_the_worker_processes():
         solved = wait_job(runner, runner.submit(JobRequest("pairs", "polyglot", "0110", 5.0,
                                                            locale=ZH)).id)
         assert solved.status == "solved" and solved.result["stats"]["locale"] == ZH
+        task = wait_job(runner, runner.submit(JobRequest("pairs", "", "0110", 5.0, kind="task",
+                                                         task="say", locale=ZH)).id)
+        assert task.status == "finished", task.message
+        assert (task.result["summary"], task.result["locale"]) == (f"Run in {ZH}.", ZH)
     finally:
         runner.close()
 
