@@ -262,3 +262,27 @@ def test_accept_language_zh_cn_gets_the_lights_out_proof_from_its_chinese_catalo
     assert chinese["result"]["reason_detail"].startswith(LIGHTS_OUT_PROOF_ZH)
     assert english["result"]["reason_detail"].startswith("Every press toggles an even number")
     assert chinese["stored_id"] != english["stored_id"]
+
+
+def test_a_finished_job_asked_for_after_a_restart_answers_in_its_own_language(tmp_path):
+    config = {"REGISTRY": locale_registry(), "REGISTRY_FACTORY": LOCALE_FACTORY,
+              "DATA_DIR": str(tmp_path / "data"), "KILL_GRACE": 0.5, "JOB_WORKERS": 1}
+    first = create_app(config)
+    try:
+        client = first.test_client()
+        chinese = ask(client, "pairs", "0001", "polyglot", "zh-CN")
+        english = ask(client, "pairs", "0001", "polyglot", "en")
+    finally:
+        first.extensions["puzzle_jobs"].close()  # writes what is left of the records
+    restarted = create_app(config)
+    try:
+        client = restarted.test_client()
+        for job in (chinese, english):
+            # The record keeps no answer, only the question: the answer comes from the store,
+            # in the job's own language.
+            again = client.get(f"/api/jobs/{job['id']}").get_json()
+            assert (again["locale"], again["stored_id"]) == (job["locale"], job["stored_id"])
+            assert again["result"]["reason"] == job["result"]["reason"]
+        assert chinese["result"]["reason"] != english["result"]["reason"]
+    finally:
+        restarted.extensions["puzzle_jobs"].close()
