@@ -4,6 +4,10 @@
 just before its deadline: checking the answer then takes longer than the kill grace, which
 shows whether a runner gives the check its own time. Worker processes load
 :func:`jobs_registry` by its dotted path, :data:`JOBS_FACTORY`.
+
+:func:`locale_registry` (:data:`LOCALE_FACTORY`) adds "polyglot", a pairs solver that writes
+the locale it runs in (``engine.i18n.current_locale()``) into everything it says, and the
+example plugin Lights Out, which has a real Simplified Chinese catalogue.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import time
 
 from pairs_toy import Pairs, PairsPlugin
 
-from engine import Solved, Solver, hookimpl
+from engine import Solved, Solver, Task, TaskResult, Unsolvable, hookimpl
+from engine.i18n import current_locale
 from engine.plugins import Registry
 
 #: Seconds one slowpairs move takes to apply.
@@ -81,3 +86,57 @@ def jobs_registry() -> Registry:
 
 
 JOBS_FACTORY = f"{__name__}:jobs_registry"
+
+
+#: The dotted path worker processes load :func:`locale_registry` by.
+LOCALE_FACTORY = "jobs_toy:locale_registry"
+
+
+class Polyglot(Solver):
+    """Answers pairs rows and says in which locale it ran: in its progress (``said``), its
+    stats (``locale``) and, for a row with an odd number of ones, its reason and proof."""
+
+    puzzle_id = "pairs"
+    name = "polyglot"
+
+    def solve(self, instance, ctx):
+        ctx.progress(force=True, said=f"thinking in {current_locale()}")
+        if sum(instance) % 2:
+            return Unsolvable(f"cannot be solved (written in {current_locale()})",
+                              detail=f"the proof, written in {current_locale()}",
+                              stats={"locale": current_locale()})
+        return Solved(sweep(instance), stats={"locale": current_locale()})
+
+
+class PolyglotTask(Task):
+    """A pairs task whose summary says in which locale it ran."""
+
+    puzzle_id = "pairs"
+    name = "say"
+    label = "Say the locale"
+    description = "Says which locale it runs in."
+
+    def run(self, instance, ctx):
+        return TaskResult(f"Run in {current_locale()}.", {"locale": current_locale()})
+
+
+class _PolyglotPlugin:
+    @hookimpl
+    def register_solvers(self, register):
+        register(Polyglot())
+
+    @hookimpl
+    def register_tasks(self, register):
+        register(PolyglotTask())
+
+
+def locale_registry() -> Registry:
+    """pairs with the polyglot solver, and Lights Out (examples/lights-out, installed by set-up)."""
+    import puzzle_lights_out.hooks
+
+    registry = Registry()
+    registry.add_plugin("pairs-plugin", PairsPlugin(), version="9.9")
+    registry.add_plugin("polyglot-plugin", _PolyglotPlugin(), version="1.0")
+    registry.add_plugin("lights_out", puzzle_lights_out.hooks, version="1.0")
+    registry.collect()
+    return registry

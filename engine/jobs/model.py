@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from ..deadlines import DEFAULT_GRACE as DEFAULT_GRACE  # defined with the kill rule
 from ..errors import InputError, PuzzleError
+from ..i18n import DEFAULT_LOCALE, LOCALES
 from ..tasks import FINISHED
 
 #: Job statuses. ``queued`` and ``running`` are not final; the others are. ``finished`` is a
@@ -47,15 +48,31 @@ ANSWER_KEY_DIGITS = 24
 LEGACY_NUMBER_DIGITS = 18
 
 
-def answer_key(puzzle: str, solver: str, instance: str) -> str:
-    """The permanent key of the stored answer to (puzzle, solver, canonical instance text).
+def job_locale(locale: object) -> str:
+    """The locale a job runs and its answer is stored in: one of :data:`engine.i18n.LOCALES`;
+    anything else (missing, from a record of an earlier version, unknown) is English."""
+    return locale if isinstance(locale, str) and locale in LOCALES else DEFAULT_LOCALE
+
+
+def answer_key(puzzle: str, solver: str, instance: str, locale: str = DEFAULT_LOCALE) -> str:
+    """The permanent key of the stored answer to (puzzle, solver, canonical instance text),
+    written in ``locale`` (its notes, reasons and proofs are text for people).
 
     A hash of the question, never a counter: a store that starts empty again (a read-only data
     directory falling back to memory, Redis restarted without persistence, a deleted SQLite file)
     can never hand an old ``stored-...`` link to another question's answer. The same question
     gets the same key in every store and every process, so no coordination is needed.
+
+    English keys are the ones earlier versions gave, ``sha256("answer-v1" NUL puzzle NUL solver
+    NUL instance)``, so their links keep working. Any other locale hashes a text that starts with
+    another tag (``"answer-v1-locale" NUL locale NUL ...``), so it can never equal an English key.
     """
-    digest = hashlib.sha256("\0".join(("answer-v1", puzzle, solver, instance)).encode())
+    locale = job_locale(locale)
+    if locale == DEFAULT_LOCALE:
+        parts: tuple[str, ...] = ("answer-v1", puzzle, solver, instance)
+    else:
+        parts = ("answer-v1-locale", locale, puzzle, solver, instance)
+    digest = hashlib.sha256("\0".join(parts).encode())
     return digest.hexdigest()[:ANSWER_KEY_DIGITS]
 
 
@@ -119,7 +136,9 @@ class JobRequest:
     """One job to run: everything a worker needs, already validated and canonical.
 
     A solve job (``kind="solve"``) runs ``solver``; a task job (``kind="task"``) runs the
-    puzzle's task named ``task`` and has no solver (``""``).
+    puzzle's task named ``task`` and has no solver (``""``). ``locale`` is the reader's language
+    (:mod:`engine.i18n`): the worker runs the whole job in it, so what the solver writes for
+    people (reasons, proofs, progress) is in that language, and its answer is stored under it.
     """
 
     puzzle: str
@@ -128,6 +147,7 @@ class JobRequest:
     time_limit: float
     kind: str = SOLVE
     task: str = ""
+    locale: str = DEFAULT_LOCALE
 
     @property
     def what(self) -> str:
@@ -137,15 +157,18 @@ class JobRequest:
     def to_json(self) -> dict:
         """The request as JSON: what travels down a worker's pipe, in RQ and in records."""
         return {"puzzle": self.puzzle, "solver": self.solver, "instance": self.instance,
-                "time_limit": self.time_limit, "kind": self.kind, "task": self.task}
+                "time_limit": self.time_limit, "kind": self.kind, "task": self.task,
+                "locale": self.locale}
 
     @classmethod
     def from_json(cls, data: dict) -> JobRequest:
-        """The request :meth:`to_json` gave (a job record's ``solver``/``task`` may be null)."""
+        """The request :meth:`to_json` gave (a job record's ``solver``/``task`` may be null; a
+        record written before jobs had a locale reads as English)."""
         task = data.get("task") or ""
         kind = data.get("kind") or (TASK if task else SOLVE)
         return cls(puzzle=data["puzzle"], solver=data.get("solver") or "", instance=data["instance"],
-                   time_limit=float(data.get("time_limit") or 0.0), kind=kind, task=task)
+                   time_limit=float(data.get("time_limit") or 0.0), kind=kind, task=task,
+                   locale=job_locale(data.get("locale")))
 
 
 @dataclass
@@ -191,6 +214,7 @@ class Job:
             "task": self.request.task or None,
             "instance": self.request.instance,
             "time_limit": self.request.time_limit,
+            "locale": self.request.locale,
             "status": self.status,
             "done": self.done,
             "from_store": self.from_store,

@@ -1,16 +1,17 @@
 """The answer store for many machines: answers in Redis, shared by every web process and worker.
 
 Same contract as the SQLite store (:class:`~engine.jobs.store.AnswerStore`): keyed by puzzle,
-solver and canonical instance text, each answer with a permanent key
+solver, canonical instance text and the answer's locale, each answer with a permanent key
 (:func:`~engine.jobs.model.answer_key`, a hash of that question) that ``stored-<key>`` links
 name. Redis keeps it in memory: only Redis persistence (``appendonly yes``, see docs/deploy.md)
 keeps answers across a Redis restart. Without it, old links answer 404 after a restart (a key is
 never given to another question, unlike a counter that would start again at 1).
 
 Keys: ``puzzle:answers:a:<key>`` holds an answer's report and ``puzzle:answers:count`` how many
-there are. Answers stored by earlier versions keep their numbers: ``puzzle:answers:<n>`` (the
-report), ``puzzle:answers:key:<sha256>`` (its number) and ``puzzle:answers:next``; they are read,
-never written.
+there are, in every locale (the locale is hashed into the key; English keys are the ones earlier
+versions gave). Answers stored by earlier versions keep their numbers: ``puzzle:answers:<n>``
+(the report), ``puzzle:answers:key:<sha256>`` (its number) and ``puzzle:answers:next``; they are
+read, never written, and they are English (earlier versions wrote only English).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ import json
 import threading
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
+from ..i18n import DEFAULT_LOCALE
 from .freshness import merged
-from .model import STORED_STATUSES, JobRequest, JobsUnavailable, answer_key, stored_key_kind
-from .store import AnswerStore, StoreBusy
+from .model import STORED_STATUSES, JobRequest, JobsUnavailable, answer_key, job_locale, stored_key_kind
+from .store import AnswerStore, StoreBusy, question_of, request_of
 
 if TYPE_CHECKING:
     import redis
@@ -38,9 +40,10 @@ PREFIX = "puzzle:answers:"
 
 # Atomic "insert unless present, then return the key": the same answer stored twice (two
 # identical jobs in flight, on two machines) keeps its first report, and an answer stored under
-# a number by an earlier version keeps that number.
+# a number by an earlier version keeps that number (only English answers can have one: ARGV[4]
+# is "1" for them, and only then is the number looked up).
 _PUT = """
-local n = redis.call('GET', KEYS[2])
+local n = ARGV[4] == '1' and redis.call('GET', KEYS[2])
 if n and redis.call('EXISTS', ARGV[2] .. n) == 1 then return n end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then redis.call('INCR', KEYS[3]) end
 return ARGV[3]
@@ -57,7 +60,7 @@ def _report(raw: bytes | str | None) -> tuple[JobRequest, dict] | None:
     if raw is None:
         return None
     report = json.loads(raw)
-    return JobRequest(report["puzzle"], report["solver"], report["instance"], 0.0), report
+    return request_of(report), report
 
 
 class RedisAnswerStore(AnswerStore):
@@ -67,11 +70,15 @@ class RedisAnswerStore(AnswerStore):
         self.redis = connection
         self._put = connection.register_script(_PUT)
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
-        key = answer_key(puzzle, solver, instance)
+    def get(self, puzzle: str, solver: str, instance: str,
+            locale: str = DEFAULT_LOCALE) -> tuple[str, dict] | None:
+        locale = job_locale(locale)
+        key = answer_key(puzzle, solver, instance, locale)
         found = _report(self.redis.get(f"{PREFIX}a:{key}"))
         if found is not None:
             return key, found[1]
+        if locale != DEFAULT_LOCALE:  # numbered answers are all English
+            return None
         number = self.redis.get(_legacy_key(puzzle, solver, instance))
         if number is None:
             return None
@@ -90,8 +97,8 @@ class RedisAnswerStore(AnswerStore):
             return None
         import redis
 
-        question = (report["puzzle"], report["solver"], report["instance"])
-        key = answer_key(*question)
+        puzzle, solver, instance, locale = question_of(report)
+        key = answer_key(puzzle, solver, instance, locale)
         try:
             old = _report(self.redis.get(f"{PREFIX}a:{key}"))
             better = merged(old[1], report) if old is not None else None
@@ -99,8 +106,10 @@ class RedisAnswerStore(AnswerStore):
                 # In place, under the same key (two racing writers both hold a valid answer).
                 self.redis.set(f"{PREFIX}a:{key}", json.dumps(better), xx=True)
                 return key
-            given = self._put(keys=[f"{PREFIX}a:{key}", _legacy_key(*question), f"{PREFIX}count"],
-                              args=[json.dumps(report), PREFIX, key])
+            given = self._put(keys=[f"{PREFIX}a:{key}", _legacy_key(puzzle, solver, instance),
+                                    f"{PREFIX}count"],
+                              args=[json.dumps(report), PREFIX, key,
+                                    "1" if locale == DEFAULT_LOCALE else "0"])
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             raise StoreBusy(f"Redis: {exc}") from None
         return given.decode() if isinstance(given, bytes) else str(given)
@@ -144,8 +153,11 @@ class GuardedRedisStore(RedisAnswerStore):
                     return self._cache[key]
             raise
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
-        return self._cached(("key", puzzle, solver, instance), super().get, puzzle, solver, instance)
+    def get(self, puzzle: str, solver: str, instance: str,
+            locale: str = DEFAULT_LOCALE) -> tuple[str, dict] | None:
+        locale = job_locale(locale)
+        return self._cached(("key", puzzle, solver, instance, locale), super().get,
+                            puzzle, solver, instance, locale)
 
     def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
         if stored_key_kind(key) is None:
@@ -153,7 +165,8 @@ class GuardedRedisStore(RedisAnswerStore):
         found = self._cached(("id", key), super().get_by_id, key)
         if found is not None:  # the same answer, by what it answers
             request, report = found
-            self._remember(("key", request.puzzle, request.solver, request.instance), (key, report))
+            self._remember(("key", request.puzzle, request.solver, request.instance, request.locale),
+                           (key, report))
         return found
 
     def count(self) -> int:

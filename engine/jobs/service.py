@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..i18n import _
+from ..i18n import _, current_locale
 from ..solving import owner_of, read_instance
 from ..tasks import check_can_run
 from ..wording import shown
@@ -29,6 +29,7 @@ from .model import (
     JobNotFound,
     JobRequest,
     JobRunner,
+    job_locale,
     status_of_report,
     stored_key_kind,
 )
@@ -110,13 +111,16 @@ class JobService:
 
     def request(self, puzzle_id: str, instance_text: Any, solver: str | None = None,
                 time_limit: Any = None) -> JobRequest:
-        """Check a solve request and make it canonical; InputError names what is wrong."""
+        """Check a solve request and make it canonical; InputError names what is wrong. The job
+        is written in the locale of the caller (:func:`engine.i18n.current_locale`: the web app
+        sets it per request), and its answer is stored in that language."""
         puzzle = self.registry.puzzle(puzzle_id)
         if solver is not None and not isinstance(solver, str):
             raise InputError(_("the solver must be given by name"), where="solver")
         solver_obj = self.registry.solver(puzzle.id, solver or None)
         _parsed, text = self._instance(puzzle, instance_text)
-        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit))
+        return JobRequest(puzzle.id, solver_obj.name, text, self.time_limit(time_limit),
+                          locale=job_locale(current_locale()))
 
     def _instance(self, puzzle: Puzzle, instance_text: Any) -> tuple[Any, str]:
         """(instance, canonical text) from text, a preset name or the puzzle's JSON form."""
@@ -134,7 +138,8 @@ class JobService:
         instance, text = self._instance(puzzle, instance_text)
         check_can_run(task, instance, owner_of(self.registry, task))
         seconds = self.max_time_limit if time_limit is None or time_limit == "" else self.time_limit(time_limit)
-        return JobRequest(puzzle.id, "", text, seconds, kind=TASK, task=task.name)
+        return JobRequest(puzzle.id, "", text, seconds, kind=TASK, task=task.name,
+                          locale=job_locale(current_locale()))
 
     def _start(self, request: JobRequest, client: str | None) -> Job:
         """Hand the request to the runner, within the client's share of the queue."""
@@ -155,10 +160,12 @@ class JobService:
                time_limit: Any = None, client: str | None = None) -> Job:
         """A job for this request: finished at once if the store knows the answer (that costs
         no share of the queue); else queued within ``client``'s share, see :meth:`submit_task`.
+        Only an answer written in the caller's locale answers from the store: an English reader
+        never gets a Chinese answer, nor the reverse.
         A stored answer not proved shortest, found before the tables changed, is solved again
         (the store then keeps the better one under the same key)."""
         request = self.request(puzzle_id, instance_text, solver, time_limit)
-        stored = self.store.get(request.puzzle, request.solver, request.instance)
+        stored = self.store.get(request.puzzle, request.solver, request.instance, request.locale)
         if stored is not None and not self.tables.stale(stored[1]):
             key, report = stored
             return self._stored_job(key, request, report)
@@ -202,7 +209,7 @@ class JobService:
         if job.status not in FINAL_STATUSES:
             job.status, job.message, job.result = ERROR, INTERRUPTED, None
         elif job.status in STORED_STATUSES and job.result is None:
-            stored = self.store.get(request.puzzle, request.solver, request.instance)
+            stored = self.store.get(request.puzzle, request.solver, request.instance, request.locale)
             if stored is None:  # the answer never reached the store
                 job.status, job.message = ERROR, "the answer was lost before it could be stored"
             else:

@@ -3,9 +3,11 @@
 :class:`AnswerStore` is the interface the job service uses. :class:`ResultStore` keeps answers
 in SQLite for the embedded mode, :class:`MemoryAnswerStore` in memory when no data directory is
 writable; ``engine.jobs.redis_store`` keeps them in Redis for many machines. Answers are keyed
-by puzzle, solver and *canonical* instance text, and each has a permanent key (``stored-<key>``
-links name it): :func:`~engine.jobs.model.answer_key`, a hash of that question, so a store that
-starts empty again can never give an old link to another answer. Answers stored by earlier
+by puzzle, solver, *canonical* instance text and the locale the answer is written in (its
+reasons and proofs are text for people: an English reader never gets a Chinese answer), and
+each has a permanent key (``stored-<key>`` links name it): :func:`~engine.jobs.model.answer_key`,
+a hash of that question, so a store that starts empty again can never give an old link to
+another answer. English keys are the ones earlier versions gave. Answers stored by earlier
 versions keep the number they were given (``stored-42``) in the stores that still hold them.
 """
 
@@ -19,8 +21,21 @@ import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
+from ..i18n import DEFAULT_LOCALE
 from .freshness import merged
-from .model import STORED_STATUSES, JobRequest, answer_key, stored_key_kind
+from .model import STORED_STATUSES, JobRequest, answer_key, job_locale, stored_key_kind
+
+
+def question_of(report: dict) -> tuple[str, str, str, str]:
+    """(puzzle, solver, instance, locale) that a solver's report answers; a report without a
+    locale (stored by an earlier version) is English."""
+    return report["puzzle"], report["solver"], report["instance"], job_locale(report.get("locale"))
+
+
+def request_of(report: dict) -> JobRequest:
+    """The request a stored report answers (no time limit: it is not run again)."""
+    puzzle, solver, instance, locale = question_of(report)
+    return JobRequest(puzzle, solver, instance, 0.0, locale=locale)
 
 
 class StoreBusy(Exception):
@@ -29,25 +44,30 @@ class StoreBusy(Exception):
 
 
 class AnswerStore(ABC):
-    """Solved and unsolvable answers, keyed by (puzzle, solver, canonical instance text)."""
+    """Solved and unsolvable answers, keyed by (puzzle, solver, canonical instance text, locale).
+
+    The locale of an answer is its report's ``"locale"`` (``"en"`` when it has none)."""
 
     #: Whether :meth:`record_job` keeps anything (a runner whose jobs outlive the web process,
     #: such as RQ, needs no records of its own).
     keeps_job_records = False
 
     @abstractmethod
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
-        """(permanent key, report) for the stored answer, or None."""
+    def get(self, puzzle: str, solver: str, instance: str,
+            locale: str = DEFAULT_LOCALE) -> tuple[str, dict] | None:
+        """(permanent key, report) for the answer stored in ``locale``, or None."""
 
     @abstractmethod
     def get_by_id(self, key: str) -> tuple[JobRequest, dict] | None:
         """(request, report) of the answer with this permanent key (the part of its
-        ``stored-...`` id after the prefix), or None; any other text is None too."""
+        ``stored-...`` id after the prefix), or None; any other text is None too. The request's
+        locale is the one the answer is written in."""
 
     @abstractmethod
     def put(self, report: dict) -> str | None:
         """Store a solver's answer if it is a fact (solved/unsolvable) and return its permanent
-        key, the same one every time the same question is answered; None when not stored. The
+        key, the same one every time the same question (in the same locale) is answered; None
+        when not stored. The
         first answer stored is kept, unless it is not proved shortest and a later one found
         with other tables is better (:func:`engine.jobs.freshness.merged`). Raises
         :class:`StoreBusy` when the write cannot be done now."""
@@ -79,7 +99,19 @@ WRITE_WAIT_SECONDS = 0.25
 
 
 class ResultStore(AnswerStore):
-    """Solved and unsolvable answers in SQLite (WAL), keyed by (puzzle, solver, canonical instance).
+    """Solved and unsolvable answers in SQLite (WAL), keyed by (puzzle, solver, canonical
+    instance, locale), in two tables:
+
+    * ``results``, English answers: the table earlier versions wrote, unchanged (primary key
+      puzzle, solver, instance). It keeps the rows they stored, their numbers (``stored-42``)
+      and their keys, and a process of an earlier version that opens the same file still reads
+      and writes the same English answers as this one.
+    * ``answers``, the answers in every other locale, keyed by their permanent key alone
+      (:func:`~engine.jobs.model.answer_key` hashes the locale in). A new table rather than a
+      rebuilt ``results``: SQLite cannot change a primary key in place, and rebuilding the
+      table under processes that have the file open (older ones with statements that name
+      the old key) is the kind of race this store avoids. ``CREATE TABLE IF NOT EXISTS`` is
+      safe for any number of processes opening the file at once.
 
     Reads and writes use separate connections: in WAL mode a reader is never blocked by a writer,
     so lookups stay fast even while another process holds a write lock, and a write waits at most
@@ -100,6 +132,12 @@ class ResultStore(AnswerStore):
             " puzzle TEXT NOT NULL, solver TEXT NOT NULL, instance TEXT NOT NULL,"
             " status TEXT NOT NULL, report TEXT NOT NULL, created REAL NOT NULL,"
             " PRIMARY KEY (puzzle, solver, instance))"
+        )
+        self._write.execute(
+            "CREATE TABLE IF NOT EXISTS answers ("
+            " key TEXT PRIMARY KEY, puzzle TEXT NOT NULL, solver TEXT NOT NULL,"
+            " instance TEXT NOT NULL, locale TEXT NOT NULL, status TEXT NOT NULL,"
+            " report TEXT NOT NULL, created REAL NOT NULL)"
         )
         self._write.execute(
             "CREATE TABLE IF NOT EXISTS jobs ("
@@ -126,7 +164,14 @@ class ResultStore(AnswerStore):
                     raise
         self._write.execute("CREATE UNIQUE INDEX IF NOT EXISTS results_key ON results (key)")
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
+    def get(self, puzzle: str, solver: str, instance: str,
+            locale: str = DEFAULT_LOCALE) -> tuple[str, dict] | None:
+        locale = job_locale(locale)
+        if locale != DEFAULT_LOCALE:
+            key = answer_key(puzzle, solver, instance, locale)
+            with self._read_lock:
+                row = self._read.execute("SELECT report FROM answers WHERE key=?", (key,)).fetchone()
+            return (key, json.loads(row[0])) if row else None
         with self._read_lock:
             row = self._read.execute(
                 "SELECT rowid, key, report FROM results WHERE puzzle=? AND solver=? AND instance=?",
@@ -137,31 +182,48 @@ class ResultStore(AnswerStore):
         kind = stored_key_kind(key)
         if kind is None:
             return None
-        query = ("SELECT puzzle, solver, instance, report FROM results WHERE key=?" if kind == "key"
-                 else "SELECT puzzle, solver, instance, report FROM results WHERE rowid=? AND key IS NULL")
+        if kind == "key":
+            # One query, one snapshot: an English key is in results, any other in answers.
+            query = ("SELECT puzzle, solver, instance, ?, report FROM results WHERE key=?"
+                     " UNION ALL SELECT puzzle, solver, instance, locale, report FROM answers WHERE key=?")
+            args: tuple = (DEFAULT_LOCALE, key, key)
+        else:
+            query = ("SELECT puzzle, solver, instance, ?, report FROM results"
+                     " WHERE rowid=? AND key IS NULL")
+            args = (DEFAULT_LOCALE, int(key))
         with self._read_lock:
-            row = self._read.execute(query, (key if kind == "key" else int(key),)).fetchone()
+            row = self._read.execute(query, args).fetchone()
         if not row:
             return None
-        return JobRequest(row[0], row[1], row[2], 0.0), json.loads(row[3])
+        return JobRequest(row[0], row[1], row[2], 0.0, locale=job_locale(row[3])), json.loads(row[4])
 
     def put(self, report: dict) -> str | None:
         if report.get("status") not in STORED_STATUSES:
             return None
-        question = (report["puzzle"], report["solver"], report["instance"])
-        # Links name the question, so the row is never replaced by another one: the same answer
+        puzzle, solver, instance, locale = question_of(report)
+        key = answer_key(puzzle, solver, instance, locale)
+        # Links name the question, so a row is never replaced by another one: the same answer
         # stored twice (two identical jobs in flight) keeps the first row, an answer stored by
         # an earlier version keeps its number, and only a better answer to a provisional one
         # changes the report in place.
         with self._write_lock:
             try:
+                if locale != DEFAULT_LOCALE:
+                    inserted = self._write.execute(
+                        "INSERT INTO answers (key, puzzle, solver, instance, locale, status, report,"
+                        " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                        (key, puzzle, solver, instance, locale, report["status"], json.dumps(report),
+                         time.time())).rowcount
+                    if not inserted:
+                        self._improve("answers", "key=?", (key,), report)
+                    return key
+                question = (puzzle, solver, instance)
                 inserted = self._write.execute(
                     "INSERT INTO results (puzzle, solver, instance, status, report, created, key)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle, solver, instance) DO NOTHING",
-                    (*question, report["status"], json.dumps(report), time.time(),
-                     answer_key(*question))).rowcount
+                    (*question, report["status"], json.dumps(report), time.time(), key)).rowcount
                 if not inserted:
-                    self._improve(question, report)
+                    self._improve("results", "puzzle=? AND solver=? AND instance=?", question, report)
                 row = self._write.execute(
                     "SELECT rowid, key FROM results WHERE puzzle=? AND solver=? AND instance=?",
                     question).fetchone()
@@ -169,17 +231,16 @@ class ResultStore(AnswerStore):
                 raise StoreBusy(f"SQLite: {exc}") from None
         return (row[1] or str(row[0])) if row else None
 
-    def _improve(self, question: tuple, report: dict) -> None:
+    def _improve(self, table: str, where: str, args: tuple, report: dict) -> None:
         """Put the better answer in place of a provisional one (see :meth:`put`): a compare and
-        set on the stored text, so a writer that raced this one is never overwritten blindly."""
-        old = self._write.execute(
-            "SELECT report FROM results WHERE puzzle=? AND solver=? AND instance=?",
-            question).fetchone()
+        set on the stored text, so a writer that raced this one is never overwritten blindly.
+        ``table`` and ``where`` are this module's own constants, never caller's text."""
+        old = self._write.execute(f"SELECT report FROM {table} WHERE {where}", args).fetchone()
         better = merged(json.loads(old[0]), report) if old else None
         if better is not None:
             self._write.execute(
-                "UPDATE results SET status=?, report=? WHERE puzzle=? AND solver=? AND instance=?"
-                " AND report=?", (better["status"], json.dumps(better), *question, old[0]))
+                f"UPDATE {table} SET status=?, report=? WHERE {where} AND report=?",
+                (better["status"], json.dumps(better), *args, old[0]))
 
     def record_job(self, record: dict) -> None:
         with self._write_lock:
@@ -200,7 +261,8 @@ class ResultStore(AnswerStore):
 
     def count(self) -> int:
         with self._read_lock:
-            return self._read.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            return self._read.execute(
+                "SELECT (SELECT COUNT(*) FROM results) + (SELECT COUNT(*) FROM answers)").fetchone()[0]
 
     def close(self) -> None:
         with self._write_lock:
@@ -232,8 +294,9 @@ class MemoryAnswerStore(AnswerStore):
         self._answers: dict[str, tuple[JobRequest, dict]] = {}
         self._jobs: dict[str, dict] = {}
 
-    def get(self, puzzle: str, solver: str, instance: str) -> tuple[str, dict] | None:
-        key = answer_key(puzzle, solver, instance)
+    def get(self, puzzle: str, solver: str, instance: str,
+            locale: str = DEFAULT_LOCALE) -> tuple[str, dict] | None:
+        key = answer_key(puzzle, solver, instance, locale)
         with self._lock:
             found = self._answers.get(key)
         return (key, found[1]) if found is not None else None
@@ -245,8 +308,7 @@ class MemoryAnswerStore(AnswerStore):
     def put(self, report: dict) -> str | None:
         if report.get("status") not in STORED_STATUSES:
             return None
-        question = (report["puzzle"], report["solver"], report["instance"])
-        key = answer_key(*question)
+        key = answer_key(*question_of(report))
         with self._lock:
             if key in self._answers:
                 better = merged(self._answers[key][1], report)
@@ -255,7 +317,7 @@ class MemoryAnswerStore(AnswerStore):
                 return key
             if len(self._answers) >= MEMORY_MAX_ANSWERS:
                 return None
-            self._answers[key] = (JobRequest(*question, 0.0), report)
+            self._answers[key] = (request_of(report), report)
             return key
 
     def count(self) -> int:
