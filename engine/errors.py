@@ -15,6 +15,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
+from .i18n import _
+
 
 class PuzzleError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -110,7 +112,8 @@ def convert_exception(exc: BaseException, *, what: str | None = None, plugin: st
         return exc
     who = f"plugin {plugin!r}" if plugin else "a plugin"
     if what is not None and isinstance(exc, INPUT_EXCEPTIONS):
-        return InputError(f"{what} was rejected: {exc}")
+        # ``what`` is an English phrase marked with N_ where it is written ("the instance").
+        return InputError(_("{what} was rejected: {error}").format(what=_(what), error=exc))
     if isinstance(exc, (OSError, MemoryError)):
         return EnvironmentProblem(f"{who} could not run ({doing}): {type(exc).__name__}: {exc}",
                                   plugin=plugin)

@@ -100,8 +100,8 @@ class PluginInfo:
     def notice(self) -> str:
         """The one line that listings show for a plugin that is not working."""
         if self.needs:
-            return f"plugin {self.name} is not loaded: it {self.needs}"
-        return f"plugin {self.name} failed to load: {self.error}"
+            return _("plugin {name} is not loaded: it {needs}").format(name=self.name, needs=self.needs)
+        return _("plugin {name} failed to load: {error}").format(name=self.name, error=self.error)
 
 
 @dataclass(frozen=True)

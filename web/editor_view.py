@@ -8,6 +8,7 @@ the live verdict and an optional hint.
 from __future__ import annotations
 
 from flask import current_app
+from flask_babel import gettext
 
 from engine import InputError, keep_tables_after
 from engine.errors import PuzzleError
@@ -32,10 +33,10 @@ def parse_seed(raw: str) -> int:
     """A seed from a query value: ASCII digits only, 0 to MAX_SEED (so a link means one board)."""
     # int() also reads "١٢" (other scripts' digits), "+5" and "1_0"; a seed is plain 0-9.
     if len(raw) > 19:  # longer than MAX_SEED: refused before it is read
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+        raise InputError(gettext("the seed must be a whole number from 0 to %(most)s", most=MAX_SEED), where="seed")
     seed = read_whole(raw, "seed", N_("the seed"))
     if seed > MAX_SEED:
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+        raise InputError(gettext("the seed must be a whole number from 0 to %(most)s", most=MAX_SEED), where="seed")
     return seed
 
 
@@ -96,7 +97,7 @@ def tasks_json(puzzle, instance) -> list[dict]:
             reason = refusal(task, instance, owner_of(reg, task))
         except PuzzleError as exc:
             current_app.logger.error("task %s/%s: %s", puzzle.id, task.name, exc)
-            reason = "it cannot judge this board (its plugin failed; the server log says why)"
+            reason = gettext("it cannot judge this board (its plugin failed; the server log says why)")
         out.append({"name": task.name, "label": translate(task, task.label),
                     "description": translate(task, task.description),
                     "refusal": reason})
@@ -138,7 +139,7 @@ def editor_state(puzzle_id: str, instance, *, selection=None, message=None, rend
     state = puzzle.start(instance)
     hint = None
     if next_move is not None:
-        with user_input("the hinted move"):
+        with user_input(N_("the hinted move")):
             puzzle.apply_move(state, next_move)  # InputError (a 400) if it is not legal here
         hint = {"move": next_move, "words": describe_move(puzzle, state, next_move)}
     return {

@@ -21,34 +21,18 @@ from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, g, request
 from flask_babel import Babel, get_locale
 
-from engine.i18n import DEFAULT_LOCALE, LOCALES, reset_locale, set_locale
+from engine.i18n import (
+    DEFAULT_LOCALE,
+    LOCALES,
+    TRADITIONAL,
+    Catalogue,
+    locale_for_tag,
+    reset_locale,
+    set_locale,
+)
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-#: A Traditional Chinese tag: understood, but there is no catalogue for it yet.
-TRADITIONAL = "zh_Hant"
-
 bp = Blueprint("i18n", __name__)
-
-
-def locale_for_tag(tag: str) -> str | None:
-    """The host locale a language tag asks for: ``"en"``, ``"zh_Hans"``, :data:`TRADITIONAL`
-    or None (a language the host does not have). Tags are read as BCP 47 (``zh-Hans-CN``) or
-    as POSIX names (``zh_CN``), in any case."""
-    parts = [p.lower() for p in tag.strip().replace("_", "-").split("-") if p]
-    if not parts:
-        return None
-    if parts[0] == "en":
-        return "en"
-    if parts[0] != "zh":
-        return None
-    rest = parts[1:]
-    script = next((p for p in rest if len(p) == 4 and p.isalpha()), None)
-    region = next((p for p in rest if len(p) == 2 or (len(p) == 3 and p.isdigit())), None)
-    if script == "hans":
-        return "zh_Hans"
-    if script == "hant" or region in ("tw", "hk", "mo"):
-        return TRADITIONAL
-    return "zh_Hans"  # zh, zh-CN, zh-SG, zh-MY: Simplified is the likely script
 
 
 def from_accept_language() -> str | None:
@@ -82,6 +66,18 @@ def choose_locale() -> str:
         chosen = from_accept_language() or DEFAULT_LOCALE
     g.locale = chosen
     return chosen
+
+
+#: The web package's own catalogue, for what it says outside a request (``puzzle serve``).
+MESSAGES = Catalogue("messages", TRANSLATIONS)
+
+
+def cli_gettext(message: str, **variables: object) -> str:
+    """``message`` in the command line's locale (:func:`engine.i18n.current_locale`), with
+    ``%(name)s`` placeholders filled like Flask-Babel's ``gettext``: for web/ commands, which run
+    with no request and so no Flask-Babel locale. Import it as ``gettext`` so it is extracted."""
+    text = MESSAGES.gettext(message)
+    return text % variables if variables else text
 
 
 def bcp47(locale: str) -> str:

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
-from engine import THUMBNAIL, InputError
+from engine import N_, THUMBNAIL, InputError
 
 from .editor_view import editor_state, parse_seed, puzzle_details, puzzle_summary
 from .i18n import link_lang
@@ -87,9 +87,10 @@ def job_solution(puzzle, job_id: str) -> dict:
     job = jobs().get(job_id)
     result = job.result or {}
     if job.request.puzzle != puzzle.id:
-        raise InputError(f"job {job_id} is a {job.request.puzzle} job, not {puzzle.id}")
+        raise InputError(_("job %(job)s is a %(puzzle)s job, not %(wanted)s", job=job_id,
+                           puzzle=job.request.puzzle, wanted=puzzle.id))
     if job.status != "solved" or not isinstance(result.get("moves"), list):
-        raise InputError(f"job {job_id} has no solution (it is {job.status})")
+        raise InputError(_("job %(job)s has no solution (it is %(status)s)", job=job_id, status=job.status))
     return {"moves": list(result["moves"]), "solved": True, "details": result.get("details") or {},
             "solver": job.request.solver, "job": job.id, "instance": job.request.instance}
 
@@ -118,7 +119,7 @@ def editor(puzzle_id):
             seed = parse_seed(args["seed"])
             options = {k: v for k, v in args.items()
                        if k in puzzle.random_options and v != ""}
-            with user_input("the random instance"):
+            with user_input(N_("the random instance")):
                 instance = puzzle.random(seed, options or None)
     except InputError as exc:
         error = {"error": exc.message, "where": exc.where}
