@@ -116,3 +116,28 @@ def test_format_number_follows_the_current_locale():
         assert format_number(1234567.5) == "1,234,567.5"
     with use_locale("fr"):  # not a host locale: English
         assert format_number(1234.5) == "1,234.5"
+
+
+def test_the_board_speaks_the_readers_language_and_the_step_cache_keeps_languages_apart(client):
+    path = "/api/lights_out/render.svg?instance=101/010/101&moves=a1&step=1"
+    zh = client.get(path, headers=ZH)
+    en = client.get(path, headers={"Accept-Language": "en"})  # the same step, asked again
+    assert 'aria-label="灯 a1，熄灭"' in zh.get_data(as_text=True)
+    assert 'aria-label="light a1, off"' in en.get_data(as_text=True)
+    assert "灯" not in en.get_data(as_text=True)
+    assert "Accept-Language" in zh.headers["Vary"] and zh.headers["Content-Language"] == "zh-Hans"
+    editor = client.get("/lights_out", headers=ZH).get_data(as_text=True)
+    assert '<label for="opt-size">尺寸</label>' in editor  # the Random option's label
+    english = client.get("/lights_out", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<label for="opt-size">Size</label>' in english
+
+
+def test_an_error_keeps_its_where_and_adds_the_place_in_words_outside_english(client):
+    zh = client.post("/api/lights_out/validate", json={"instance": "10x/010/101"}, headers=ZH).get_json()
+    en = client.post("/api/lights_out/validate", json={"instance": "10x/010/101"}).get_json()
+    assert zh["where"] == en["where"] == "row 1, column 3"
+    assert zh["where_text"] == "第 1 行第 3 列"
+    assert "where_text" not in en
+    limit = client.post("/api/sliding/jobs", json={"instance": "1 2 3/4 5 6/7 0 8", "time_limit": "x"},
+                        headers=ZH).get_json()
+    assert limit["where"] == "time_limit" and limit["where_text"] == "时间限制"

@@ -66,6 +66,8 @@ def puzzle_details(puzzle) -> dict:
         "presets": dict(puzzle.presets()),
         "preset_names": preset_labels(puzzle),
         "random_options": {k: translate(puzzle, v) for k, v in puzzle.random_options.items()},
+        "random_option_labels": {k: translate(puzzle, (getattr(puzzle, "random_option_labels", None) or {}).get(k))
+                                 or k.replace("_", " ").capitalize() for k in puzzle.random_options},
         "edit_modes": [{"name": m.name, "label": translate(puzzle, m.label)} for m in puzzle.edit_modes()],
         "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": translate(s, s.description)}
                     for s in reg.solvers(puzzle.id)],

@@ -190,7 +190,9 @@ def _end(_exc) -> None:
 
 def _headers(response):
     # Pages and API answers (errors in words) differ by language: caches keep them apart.
-    if response.mimetype in ("text/html", "application/json") and request.endpoint != "i18n.catalogue":
+    # SVG too: a renderer's labels (aria-label, <title>) are in the reader's language.
+    if response.mimetype in ("text/html", "application/json", "image/svg+xml") \
+            and request.endpoint != "i18n.catalogue":
         response.vary.add("Accept-Language")
         response.headers["Content-Language"] = html_lang()
     return response

@@ -16,8 +16,9 @@ from typing import Any, Callable, Sequence
 from flask_babel import format_decimal, gettext, ngettext
 from lxml import etree
 
-from engine import N_, InputError, plural
+from engine import N_, InputError
 from engine.errors import plugin_call
+from engine.i18n import current_locale, translate
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, read_instance
 from engine.svgsafe import sanitize_svg
 
@@ -207,8 +208,11 @@ def check_replay_work(text: str, moves: Sequence[str], limit: int | None = None)
     size = max(1, len(text))
     if len(moves) * size > limit:
         allowed = limit // size
-        raise InputError(f"{plural(len(moves), 'move')} are too many to replay on a board this large "
-                         f"(its limit is {plural(allowed, 'move')})", where="moves")
+        given = ngettext("%(count)s move", "%(count)s moves", len(moves), count=format_decimal(len(moves)))
+        raise InputError(ngettext("%(given)s are too many to replay on a board this large (its limit is %(count)s "
+                                  "move)", "%(given)s are too many to replay on a board this large (its limit is "
+                                  "%(count)s moves)", allowed, given=given, count=format_decimal(allowed)),
+                         where="moves")
 
 
 class Boards:
@@ -279,9 +283,12 @@ class Boards:
         # Key the step cache with the replay's own tuple of moves, so the cached steps of one
         # long solution share one copy instead of each holding the copy its request parsed.
         moves = self.states(puzzle_id, text, moves, work_limit).moves
-        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit)
+        # The locale is part of the key: a renderer writes its labels (aria-label, <title>) in the
+        # reader's language, so one language's SVG must never be served to another.
+        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit, current_locale())
 
-    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None):
+    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None,
+                     locale=None):  # locale: only a key of the cache (the request's, in effect)
         puzzle = self.registry.puzzle(puzzle_id)
         replayed = self.states(puzzle_id, text, moves, work_limit)
         with user_input(N_("a move")):
@@ -312,9 +319,10 @@ class Boards:
                                       count=format_decimal(frames - 1),
                                       given=given, size=format_decimal(round(estimate / 1e6, 1), "#,##0.0")),
                              where="moves")
-        return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3))
+        return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3),
+                               current_locale())
 
-    def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step):
+    def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step, locale=None):
         # Frames are rendered here, not through the step cache, so one animation does not
         # push every cached playback step out.
         replayed = self.states(puzzle_id, text, moves)
@@ -330,7 +338,9 @@ class Boards:
                     raise InputError(gettext("this animation would be too large; use the step images"),
                                      where="moves")
                 frames.append(frame)
-        title = f"{self.registry.puzzle(puzzle_id).title}: {plural(len(moves), 'move')}"
+        puzzle = self.registry.puzzle(puzzle_id)
+        title = ngettext("%(puzzle)s: %(count)s move", "%(puzzle)s: %(count)s moves", len(moves),
+                         puzzle=translate(puzzle, puzzle.title), count=format_decimal(len(moves)))
         return animate(frames, seconds_per_step, title)
 
 

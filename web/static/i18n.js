@@ -5,7 +5,7 @@
  *   t("Hint: {move}", { move })                                  one message
  *   tn("{count} move", "{count} moves", n, { count: num(n) })    CLDR plural forms
  *
- * Shared as window.PuzzleI18n { t, tn, num, N_, lang }.
+ * Shared as window.PuzzleI18n { t, tn, num, N_, has, lang }.
  */
 (function () {
   "use strict";
@@ -46,5 +46,8 @@
   // Marks a message for extraction where it is shown later through t() (a word from data).
   const N_ = (message) => message;
 
-  window.PuzzleI18n = { t, tn, num, N_, lang };
+  // Whether the catalogue has a translation of ``message`` (a word from data may have none).
+  const has = (message) => lang === "en" || typeof messages[message] === "string";
+
+  window.PuzzleI18n = { t, tn, num, N_, has, lang };
 })();
