@@ -31,6 +31,8 @@ from .svg import check_svg
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
+    from ..i18n import Catalogue
+
 #: Random instances drawn per check (seeds ``seed``, ``seed + 1``, ...).
 RANDOM_INSTANCES = 3
 #: Seconds the default solver gets per random instance (the contract asks for about one).
@@ -674,7 +676,7 @@ _COUNTS = {"{count}", "{n}", "%(num)s", "%(count)s"}
 TRANSLATED_MOVES = 40
 
 
-def _catalogue_of(owner: Any):
+def _catalogue_of(owner: Any) -> Catalogue | None:
     from ..i18n import Catalogue
 
     found = getattr(owner, "catalogue", None)
@@ -786,8 +788,9 @@ def _texts_shown(s: Subject, solution: tuple[str, Any, tuple[str, ...]] | None) 
             yield f"the words of move {i} ({move!r}) of {_text_example(p, text)}", p.describe_move(state, move)
             state = p.apply_move(state, move)
     for solver in s.solvers():
-        if getattr(solver, "label", None) is not None:
-            yield f"solver {solver.name!r}'s label", translate(solver, solver.label)
+        label = getattr(solver, "label", None)  # not in the contract, but shown if a solver has one
+        if label is not None:
+            yield f"solver {solver.name!r}'s label", translate(solver, label)
         if solver.description:
             yield f"solver {solver.name!r}'s description", translate(solver, solver.description)
     for task in s.registry.tasks(p.id):
