@@ -788,9 +788,9 @@ def _texts_shown(s: Subject, solution: tuple[str, Any, tuple[str, ...]] | None) 
             yield f"the words of move {i} ({move!r}) of {_text_example(p, text)}", p.describe_move(state, move)
             state = p.apply_move(state, move)
     for solver in s.solvers():
-        label = getattr(solver, "label", None)  # not in the contract, but shown if a solver has one
-        if label is not None:
-            yield f"solver {solver.name!r}'s label", translate(solver, label)
+        solver_label = getattr(solver, "label", None)  # not in the contract; shown if a solver has one
+        if solver_label is not None:
+            yield f"solver {solver.name!r}'s label", translate(solver, solver_label)
         if solver.description:
             yield f"solver {solver.name!r}'s description", translate(solver, solver.description)
     for task in s.registry.tasks(p.id):
