@@ -141,3 +141,16 @@ def test_an_error_keeps_its_where_and_adds_the_place_in_words_outside_english(cl
     limit = client.post("/api/sliding/jobs", json={"instance": "1 2 3/4 5 6/7 0 8", "time_limit": "x"},
                         headers=ZH).get_json()
     assert limit["where"] == "time_limit" and limit["where_text"] == "时间限制"
+
+
+def test_the_embed_player_is_written_in_the_readers_language(client):
+    path = "/embed/lights_out?instance=101/010/101&moves=a1,c3"
+    zh = client.get(path, headers=ZH).get_data(as_text=True)
+    en = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<html lang="zh-Hans"' in zh and "<title>点灯游戏：2 步</title>" in zh
+    assert 'aria-label="下一步"' in zh and "在编辑器中打开" in zh and "初始局面：还需 2 步。" in zh
+    assert '<html lang="en"' in en and "<title>Lights Out: 2 moves</title>" in en
+    assert "Start position: 2 moves to go." in en and "Open in the editor" in en
+    # A language chosen with ?lang= is carried on by the step links.
+    chosen = client.get(path + "&lang=zh-Hans").get_data(as_text=True)
+    assert "step=1&amp;lang=zh-Hans" in chosen

@@ -25,6 +25,7 @@ from engine.i18n import translate
 from . import raster
 from .api import SVG_MAX_AGE, describe_window
 from .editor_view import parse_seed
+from .i18n import link
 from .pages import first_instance_text, job_solution
 from .rendering import SizedLRU, format_moves, parse_moves, parse_step, user_input
 from .state import boards, registry
@@ -185,18 +186,20 @@ def embed_view(puzzle, args):
     words, status = step_words(puzzle, source, step) if source.moves else ([], "")
     keep = {k: args[k] for k in ("bg", "controls", "list", "renderer", "id") if args.get(k)}
     total = len(source.moves)
-    links = {name: f"{request.path}?{source.query(**keep, step=n)}"
+    # link(): a language chosen with ?lang= is carried on, like every link the pages write.
+    links = {name: link(f"{request.path}?{source.query(**keep, step=n)}")
              for name, n in (("first", 0), ("prev", max(0, step - 1)), ("next", min(total, step + 1)),
                              ("last", total))}
     for item in words:
-        item["href"] = f"{request.path}?{source.query(**keep, step=item['index'] + 1)}"
-    editor = f"/{quote(puzzle.id)}?{source.query()}" + (f"#step={step}" if total else "")
-    data = {"puzzle": puzzle.id, "title": puzzle.title, "instance": source.text,
+        item["href"] = link(f"{request.path}?{source.query(**keep, step=item['index'] + 1)}")
+    editor = link(f"/{quote(puzzle.id)}?{source.query()}") + (f"#step={step}" if total else "")
+    title = translate(puzzle, puzzle.title)
+    data = {"puzzle": puzzle.id, "title": title, "instance": source.text,
             "moves": list(source.moves), "job": source.job, "step": step, "renderer": renderer,
             "autoplay": autoplay, "id": frame_id, "solved": solved,
             "can_solve": bool(registry().solvers(puzzle.id)),
             "query": {k: v for k, v in keep.items()}}
-    html = render_template("embed.html", puzzle=puzzle, svg=svg, solved=solved, step=step, total=total,
+    html = render_template("embed.html", puzzle=puzzle, title=title, svg=svg, solved=solved, step=step, total=total,
                            links=links, words=words, status=status, editor=editor, bg=bg,
                            controls=controls, show_list=show_list, data=data, error=None)
     response = cached_answer(html.encode("utf-8"), "text/html", cacheable=stable(source))
