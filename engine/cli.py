@@ -26,6 +26,7 @@ import click
 
 from . import tablecache
 from ._ctrl_c import guard_startup
+from .compat import needs_words
 from .contract import PrepareCost
 from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
@@ -138,7 +139,7 @@ def plugins_command(as_json: bool, requirements: bool) -> None:
         for warning in p.warnings:
             click.echo("    " + _("warning: {warning}").format(warning=warning))
         if p.needs:
-            click.echo("    " + _("NOT LOADED: it {needs}").format(needs=p.needs))
+            click.echo("    " + _("NOT LOADED: it {needs}").format(needs=needs_words(p.needs)))
         elif p.error:
             click.echo("    " + _("FAILED: {error}").format(error=p.error))
     for line in shadowing_warnings():
@@ -177,7 +178,7 @@ def list_command() -> None:
     for failed in registry.failures():
         if failed.needs:
             click.echo(_("plugin {name} is not loaded, its puzzles are missing: it {needs}").format(
-                name=failed.name, needs=failed.needs))
+                name=failed.name, needs=needs_words(failed.needs)))
         else:
             click.echo(_("plugin {name} FAILED to load, its puzzles are missing: {error}").format(
                 name=failed.name, error=failed.error))

@@ -34,7 +34,7 @@ import click
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from .compat import HOST_DISTRIBUTION, host_version
+from .compat import HOST_DISTRIBUTION, host_version, needs_words
 from .i18n import _, format_number
 
 #: Entry-point groups that make a distribution a puzzle-engine plugin.
@@ -212,7 +212,7 @@ def _say_what_it_registered(name: str, version: str, report: dict[str, Any]) -> 
                                   "instead").format(name=ep_name))
         elif plugin["needs"]:
             click.echo("    " + _("plugin {name} is not loaded: it {needs}").format(
-                name=ep_name, needs=plugin["needs"]))
+                name=ep_name, needs=needs_words(plugin["needs"])))
         elif plugin["error"]:
             click.echo("    " + _("plugin {name} FAILED to load: {error}").format(name=ep_name, error=plugin["error"]))
         elif plugin["provides"]:

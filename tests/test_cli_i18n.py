@@ -89,3 +89,14 @@ def test_click_commands_set_the_locale_for_their_run_only(monkeypatch):
     assert result.exit_code != 0
     assert "不是 KEY=VALUE 的形式" in result.output, result.output
     assert current_locale() == "en"  # the test process is left in English
+
+
+def test_a_plugins_engine_range_is_worded_for_the_reader_and_kept_in_english_as_data():
+    from engine import use_locale
+    from engine.compat import needs_words
+
+    needs = "needs puzzle-engine>=0.2,<0.3, this is 0.1.0"
+    assert needs_words(needs) == needs
+    with use_locale("zh_Hans"):
+        assert needs_words(needs) == "需要 puzzle-engine>=0.2,<0.3，当前是 0.1.0"
+        assert needs_words("something else") == "something else"

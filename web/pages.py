@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
 from engine import N_, THUMBNAIL, InputError
+from engine.compat import needs_words
 
 from .editor_view import editor_state, parse_seed, puzzle_details, puzzle_summary
 from .i18n import link_lang
@@ -39,8 +40,9 @@ def first_instance_text(puzzle) -> str:
 def needs_markup(needs: str) -> Markup:
     """A plugin's "needs puzzle-engine>=0.1,<0.2, this is 0.2.0", the requirement kept on one
     line: a browser would otherwise break it at the hyphen of puzzle-engine."""
-    return Markup(re.sub(r"(puzzle-engine\S*?)(?=, |$)", r'<span class="requirement">\1</span>',
-                         str(escape(needs)), count=1))
+    # Worded in the reader's language first ("需要 puzzle-engine<0.1，当前是 0.2.0").
+    return Markup(re.sub(r"(puzzle-engine\S*?)(?=, |，|$)", r'<span class="requirement">\1</span>',
+                         str(escape(needs_words(needs))), count=1))
 
 
 @bp.get("/")

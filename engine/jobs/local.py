@@ -32,6 +32,7 @@ from .model import (
     GAVE_UP,
     QUEUED,
     RUNNING,
+    TASK,
     Job,
     JobNotFound,
     JobRequest,
@@ -334,8 +335,11 @@ class LocalProcessRunner(JobRunner):
             if not worker.process.is_alive():
                 self._replace(worker, N_("the worker process died while solving"))
             elif job.cancel_requested_at is not None and now > job.cancel_requested_at + self.grace:
-                self._replace(worker, f"cancelled ({job.request.what} did not stop by itself, so its "
-                                      f"worker process was stopped)", status=CANCELLED)
+                # Whole fixed sentences (N_): the API words them for each reader (web/api.py).
+                message = (N_("cancelled (the task did not stop by itself, so its worker process was stopped)")
+                           if job.request.kind == TASK else
+                           N_("cancelled (the solver did not stop by itself, so its worker process was stopped)"))
+                self._replace(worker, message, status=CANCELLED)
             elif worker.clock is not None and worker.clock.passed(now):
                 limit = job.request.time_limit
                 self._replace(worker, f"{job.request.what} overran its {limit:g} s time limit and did "
