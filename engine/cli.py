@@ -172,7 +172,8 @@ def list_command() -> None:
             listed = ", ".join(f"{t.name} ({translate(t, t.label)})" for t in tasks)
             click.echo("    " + _("tasks (web editor): {tasks}").format(tasks=listed))
         click.echo("    " + _("presets: {presets}").format(presets=", ".join(puzzle.presets()) or none))
-        options = "; ".join(f"{k} ({v})" for k, v in puzzle.random_options.items()) or none
+        options = _("; ").join(_("{name} ({help})").format(name=k, help=translate(puzzle, v))
+                               for k, v in puzzle.random_options.items()) or none
         click.echo("    " + _("random options (-o KEY=VALUE): {options}").format(options=options))
         click.echo("    " + _("limits: {limits}").format(limits=translate(puzzle, puzzle.limits)))
     for failed in registry.failures():
