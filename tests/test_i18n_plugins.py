@@ -154,3 +154,51 @@ def test_the_embed_player_is_written_in_the_readers_language(client):
     # A language chosen with ?lang= is carried on by the step links.
     chosen = client.get(path + "&lang=zh-Hans").get_data(as_text=True)
     assert "step=1&amp;lang=zh-Hans" in chosen
+
+
+def test_a_plugins_client_script_comes_with_its_own_words_in_the_readers_language(tmp_path):
+    from pairs_toy import Bits, Sweep
+
+    from engine import hookimpl
+    from engine.plugins import Registry
+
+    class Scripted(PairsPuzzle):
+        client_script = 'button.textContent = PuzzleI18n.t("Flip them all");'
+
+    Scripted.catalogue = _toy_catalogue(tmp_path / "locale", {"Flip them all": "全部翻转", "Unused": "没用到"})
+
+    class Plugin:
+        @hookimpl
+        def register_puzzles(self, register):
+            register(Scripted())
+
+        @hookimpl
+        def register_solvers(self, register):
+            register(Sweep())
+
+        @hookimpl
+        def register_renderers(self, register):
+            register(Bits())
+
+    registry = Registry()
+    registry.add_plugin("scripted", Plugin(), version="1.0")
+    registry.collect()
+    app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    try:
+        client = app.test_client()
+        editor = client.get("/pairs", headers=ZH).get_data(as_text=True)
+        assert '<script src="/-/client/pairs.js?lang=zh-Hans"></script>' in editor
+        script = client.get("/-/client/pairs.js?lang=zh-Hans")
+        text = script.get_data(as_text=True)
+        # Only the messages the script uses, then the script as the plugin wrote it.
+        assert text == ('window.PuzzleI18n && window.PuzzleI18n.add({"Flip them all": "全部翻转"});\n'
+                        + Scripted.client_script)
+        assert "Accept-Language" in script.headers["Vary"]
+        assert client.get("/-/client/pairs.js").get_data(as_text=True) == Scripted.client_script
+        assert '<script src="/-/client/pairs.js"></script>' in client.get("/pairs").get_data(as_text=True)
+        # English chosen in the address, in a Chinese browser: the script is asked for in English.
+        chosen = client.get("/pairs?lang=en", headers=ZH).get_data(as_text=True)
+        assert '<script src="/-/client/pairs.js?lang=en"></script>' in chosen
+        assert client.get("/-/client/pairs.js?lang=en", headers=ZH).get_data(as_text=True) == Scripted.client_script
+    finally:
+        app.extensions["puzzle_jobs"].close()

@@ -12,7 +12,7 @@ from flask_babel import gettext
 
 from engine import InputError, keep_tables_after
 from engine.errors import PuzzleError
-from engine.i18n import N_, translate
+from engine.i18n import N_, current_locale, translate
 from engine.solving import owner_of
 from engine.tasks import refusal
 
@@ -56,6 +56,18 @@ def preset_labels(puzzle) -> dict[str, str]:
     return out
 
 
+def client_script_url(puzzle) -> str:
+    """The plugin's client script, asked for in the page's language (no ``lang`` for English
+    read from the browser, so the address stays as it always was)."""
+    from .i18n import link_lang
+
+    url = f"/-/client/{puzzle.id}.js"
+    locale = current_locale()
+    if locale == "en" and not link_lang():
+        return url
+    return f"{url}?lang={locale.replace('_', '-')}"
+
+
 def puzzle_details(puzzle) -> dict:
     """Everything the editor needs to know about a puzzle, independent of any instance."""
     reg = registry()
@@ -74,7 +86,8 @@ def puzzle_details(puzzle) -> dict:
         "renderers": [r.name for r in reg.renderers(puzzle.id)],
         "tasks": [{"name": t.name, "label": translate(t, t.label), "description": translate(t, t.description)}
                   for t in reg.tasks(puzzle.id)],
-        "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
+        # In the page's language: the script's words come with it (web/pages.py, client_script).
+        "client_script": client_script_url(puzzle) if puzzle.client_script else None,
         "solved_sentence": translate(puzzle, puzzle.solved_sentence),
         "picture_formats": list(puzzle.picture_formats),
     }

@@ -135,6 +135,42 @@ def plural_categories(locale: str) -> list[str]:
     return [t for t in order if t in tags]
 
 
+def _mo_messages(mo: Path, locale: str, wanted=None) -> dict[str, object]:
+    """The translated messages of a compiled catalogue as the scripts take them: msgid -> text,
+    or a plural message's msgid -> {CLDR category: text}; ``wanted(msgid)`` filters them."""
+    messages: dict[str, object] = {}
+    if locale == DEFAULT_LOCALE or not mo.is_file():
+        return messages
+    categories = plural_categories(locale)
+    try:
+        with mo.open("rb") as f:
+            catalog = read_mo(f)
+    except Exception:  # a plugin's broken file: its script speaks English, the page still works
+        return messages
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        key = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+        if wanted is not None and not wanted(key):
+            continue
+        if isinstance(message.id, (tuple, list)):
+            forms = list(message.string)
+            if all(forms):
+                messages[key] = {c: forms[min(i, len(forms) - 1)] for i, c in enumerate(categories)}
+        else:
+            messages[key] = message.string
+    return messages
+
+
+def plugin_script_messages(catalogue: Catalogue | None, locale: str, source: str) -> dict[str, object]:
+    """A plugin's translations for its client script (``Puzzle.client_script``): the messages of
+    its own catalogue whose English text appears in the script's source, in ``locale``."""
+    if not isinstance(catalogue, Catalogue):
+        return {}
+    mo = catalogue.directory / locale / "LC_MESSAGES" / f"{catalogue.domain}.mo"
+    return _mo_messages(mo, locale, wanted=lambda msgid: json.dumps(msgid)[1:-1] in source or msgid in source)
+
+
 @lru_cache(maxsize=None)
 def js_catalogue(locale: str) -> tuple[str, str]:
     """(the JSON catalogue of the scripts' messages in ``locale``, its content hash).
@@ -142,21 +178,7 @@ def js_catalogue(locale: str) -> tuple[str, str]:
     ``{"locale": "zh-Hans", "messages": {msgid: text or {category: text}}}``: a plural message
     gives one text per CLDR category, chosen in the page with ``Intl.PluralRules``. Only
     translated messages are listed; the scripts show the English text of any other."""
-    messages: dict[str, object] = {}
-    mo = TRANSLATIONS / locale / "LC_MESSAGES" / "js.mo"
-    if locale != DEFAULT_LOCALE and mo.is_file():
-        categories = plural_categories(locale)
-        with mo.open("rb") as f:
-            catalog = read_mo(f)
-        for message in catalog:
-            if not message.id or not message.string:
-                continue
-            if isinstance(message.id, (tuple, list)):
-                forms = list(message.string)
-                if all(forms):
-                    messages[message.id[0]] = {c: forms[min(i, len(forms) - 1)] for i, c in enumerate(categories)}
-            else:
-                messages[message.id] = message.string
+    messages = _mo_messages(TRANSLATIONS / locale / "LC_MESSAGES" / "js.mo", locale)
     text = json.dumps({"locale": bcp47(locale), "messages": messages}, ensure_ascii=False,
                       sort_keys=True, separators=(",", ":"))
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

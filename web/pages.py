@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote
 
@@ -14,7 +15,7 @@ from engine import N_, THUMBNAIL, InputError
 from engine.compat import needs_words
 
 from .editor_view import editor_state, parse_seed, puzzle_details, puzzle_summary
-from .i18n import link_lang
+from .i18n import bcp47, choose_locale, link_lang, plugin_script_messages
 from .rendering import format_moves, parse_moves, user_input
 from .state import boards, jobs, registry
 
@@ -78,8 +79,18 @@ def client_script(puzzle_id):
     if not puzzle.client_script:
         # The URL names a script that does not exist: a 404, as for an unknown puzzle.
         raise NotFound(f"{puzzle.title} has no client script")
-    response = Response(puzzle.client_script, mimetype="text/javascript")
+    # The plugin's words for its script, from its own catalogue, in the page's language (the
+    # editor asks with ?lang=): the script says them with PuzzleI18n.t like the host's scripts.
+    locale = choose_locale()
+    messages = plugin_script_messages(getattr(puzzle, "catalogue", None), locale, puzzle.client_script)
+    prefix = ""
+    if messages:
+        prefix = ("window.PuzzleI18n && window.PuzzleI18n.add("
+                  + json.dumps(messages, ensure_ascii=False, sort_keys=True).replace("</", "<\\/") + ");\n")
+    response = Response(prefix + puzzle.client_script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "public, max-age=300"
+    response.vary.add("Accept-Language")
+    response.headers["Content-Language"] = bcp47(locale)
     return response
 
 
