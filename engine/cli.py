@@ -409,18 +409,19 @@ def render_command(puzzle_id: str, instance: str, moves: str | None, step: int |
         puzzle = registry.puzzle(puzzle_id)
         renderer = registry.renderer(puzzle_id, renderer_name)
         with plugin_call(what=N_("the instance"), plugin=owner_of(registry, puzzle),
-                         doing=f"reading a {puzzle.id} instance"):
+                         doing=N_("reading a {puzzle} instance"), values={"puzzle": puzzle.id}):
             inst = resolve_instance(puzzle, _read_instance(instance))
         move_list = _split_moves(moves)
         step = len(move_list) if step is None else step
         if not 0 <= step <= len(move_list):
             raise InputError(_("--step must be between 0 and {count} (the number of moves)").format(
                 count=len(move_list)))
-        with plugin_call(what=N_("a move"), plugin=owner_of(registry, puzzle), doing="replaying moves"):
+        with plugin_call(what=N_("a move"), plugin=owner_of(registry, puzzle), doing=N_("replaying moves")):
             state = final_state(puzzle, inst, move_list[:step])
         last = move_list[step - 1] if step > 0 else None
         nxt = move_list[step] if step < len(move_list) else None
-        with plugin_call(plugin=owner_of(registry, renderer), doing=f"rendering a {puzzle.id} board"):
+        with plugin_call(plugin=owner_of(registry, renderer), doing=N_("rendering a {puzzle} board"),
+                         values={"puzzle": puzzle.id}):
             svg = sanitize_svg(renderer.render(state, last_move=last, next_move=nxt))
     except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
         _fail_with(exc)
@@ -461,7 +462,7 @@ def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[s
             raise InputError(_("{puzzle} has no random option {option}; options: {options}").format(
                 puzzle=translate(puzzle, puzzle.title), option=repr(unknown[0]), options=known))
         with plugin_call(what=N_("the random options"), plugin=owner_of(registry, puzzle),
-                         doing=f"making a random {puzzle.id} instance"):
+                         doing=N_("making a random {puzzle} instance"), values={"puzzle": puzzle.id}):
             instance = puzzle.random(seed, opts)
     except (InputError, PluginError, EnvironmentProblem) as exc:
         _fail_with(exc)

@@ -100,3 +100,19 @@ def test_a_plugins_engine_range_is_worded_for_the_reader_and_kept_in_english_as_
     with use_locale("zh_Hans"):
         assert needs_words(needs) == "需要 puzzle-engine>=0.2,<0.3，当前是 0.1.0"
         assert needs_words("something else") == "something else"
+
+
+def test_a_plugins_failure_is_one_sentence_in_the_readers_language():
+    from engine import use_locale
+    from engine.errors import convert_exception
+    from engine.i18n import N_
+
+    def failure():
+        return convert_exception(RuntimeError("boom"), plugin="rogue", doing=N_("rendering a {puzzle} board"),
+                                 values={"puzzle": "sliding"}).message
+
+    assert failure() == "plugin 'rogue' failed while rendering a sliding board: RuntimeError: boom"
+    with use_locale("zh_Hans"):
+        assert failure() == "插件 'rogue' 在绘制 sliding 的棋盘时出错：RuntimeError: boom"
+        bad_input = convert_exception(ValueError("x"), what=N_("the instance"))
+        assert str(bad_input) == "题目无效：x"

@@ -270,7 +270,7 @@ class Boards:
     def _draw(self, renderer, state, **options) -> str:
         """A renderer's SVG of ``state``, sanitised (:func:`engine.svgsafe.sanitize_svg`): the
         page inserts it, so plugin SVG gets no script, event handler or outside reference in."""
-        with plugin_call(plugin=owner_of(self.registry, renderer), doing="rendering a board"):
+        with plugin_call(plugin=owner_of(self.registry, renderer), doing=gettext("rendering a board")):
             return sanitize_svg(renderer.render(state, **options))
 
     def step(self, puzzle_id: str, renderer: str | None, text: str, moves: tuple[str, ...],
