@@ -202,3 +202,15 @@ def test_a_plugins_client_script_comes_with_its_own_words_in_the_readers_languag
         assert client.get("/-/client/pairs.js?lang=en", headers=ZH).get_data(as_text=True) == Scripted.client_script
     finally:
         app.extensions["puzzle_jobs"].close()
+
+
+def test_a_jobs_stored_message_is_worded_for_each_reader(client):
+    from engine import use_locale
+    from web.api import job_message_words
+
+    killed = "the solver overran its 1.5 s time limit and did not stop, so its worker process was killed"
+    # A request in Chinese: Flask-Babel's locale (the request's) and the engine's (set per request).
+    with client.application.test_request_context(headers=ZH), use_locale("zh_Hans"):
+        assert job_message_words(killed) == "求解器超过了 1.5 秒的时间限制仍未停止，所以被强行终止了"
+        assert job_message_words("cancelled before it started") == "在开始之前就被取消了"
+        assert job_message_words("the plugin's own words") == "the plugin's own words"

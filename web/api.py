@@ -7,6 +7,7 @@ form body), checks them, and lets InputError become a 400 (see :mod:`web.errors`
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
@@ -14,7 +15,7 @@ from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from engine import N_, InputError
-from engine.i18n import ENGINE, translate
+from engine.i18n import ENGINE, current_locale, translate
 from engine.jobs import SOLVED, Job
 from engine.wording import shown
 
@@ -283,15 +284,33 @@ def parse_time_limit(raw):
     return read_decimal(raw, "time_limit", N_("the time limit (in seconds)"))
 
 
+#: A job killed for overrunning its time limit, as engine/jobs words it (a number inside, so it
+#: is matched here rather than looked up whole).
+_OVERRAN = re.compile(r"the (solver|task) overran its (\S+) s time limit and did not stop, so its "
+                      r"(?:worker process|work horse) was killed")
+
+
+def job_message_words(message: str) -> str:
+    """A job's stored (English) message in the request's language: the fixed ones from the
+    engine's catalogue (marked there with N_), the time-limit one by its shape; any other, with
+    a plugin's own words inside, as it was written."""
+    match = _OVERRAN.fullmatch(message)
+    if match:
+        kind, limit = match.groups()
+        if kind == "task":
+            return _("the task overran its %(limit)s s time limit and did not stop, so it was stopped", limit=limit)
+        return _("the solver overran its %(limit)s s time limit and did not stop, so it was stopped", limit=limit)
+    return ENGINE.gettext(message)
+
+
 def job_json(job: Job) -> dict[str, Any]:
     """A job as the API answers it: its ``message`` in the request's language.
 
     A job's message is written where the job ended (a worker, another process) and kept, so it
-    is stored in English and looked up in the engine's catalogue here; the fixed messages are
-    marked there with N_. One with a number or a name inside stays English."""
+    is stored in English and worded for each reader here (:func:`job_message_words`)."""
     out = job.to_json()
-    if isinstance(out.get("message"), str):
-        out["message"] = ENGINE.gettext(out["message"])
+    if isinstance(out.get("message"), str) and current_locale() != "en":
+        out["message"] = job_message_words(out["message"])
     return out
 
 
