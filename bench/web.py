@@ -13,7 +13,8 @@ free localhost port with a temporary data directory, then for each installed bui
 then, in Debian's Chromium driven by Playwright (skipped if either is missing), for every
 installed puzzle's editor page:
 
-* page weight: the bytes of the HTML, scripts and styles the editor page loads (target <= 60 KB),
+* page weight: the bytes of the HTML, scripts and styles the editor page loads, in English and
+  in Simplified Chinese (a browser whose language is zh-CN; target <= 60 KB in each),
 * from a Next step click to the new board painted, p50 (target <= 50 ms; clicks 350 ms apart,
   as a person steps, so the next step's prefetch has landed),
 * from a click on a board part to the updated board painted, p50 (target <= 60 ms);
@@ -22,6 +23,7 @@ and bench/embed.py's figures over the same server: the embed page's weight and t
 byte, render.png at 600 px cold and warm, and the animated GIF of the peg solution.
 
 Run: .venv/bin/python bench/web.py [--requests 2000] [--concurrency 8] [--clicks 20] [--no-browser]
+     .venv/bin/python bench/web.py --weight-only     # only the page weights, in both languages
 """
 
 from __future__ import annotations
@@ -99,8 +101,48 @@ def median_ms(times: list[float]) -> str:
     return f"{statistics.median(times):.1f} ms" if times else "n/a"
 
 
+#: The languages the page weight is measured in: (browser locale, label).
+WEIGHT_LANGUAGES = (("en-US", "English"), ("zh-CN", "Chinese"))
+PAGE_WEIGHT_TARGET = 60 * 1024
+
+
+def page_weight(browser, url: str, locale: str) -> tuple[int, int, str]:
+    """(bytes sent, bytes uncompressed, the parts) of the editor page at ``url`` with an empty
+    cache, in a browser whose language is ``locale`` (the page follows Accept-Language)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_load_state("load")
+        weight = page.evaluate(PAGE_WEIGHT_JS)
+        lang = page.evaluate("() => document.documentElement.lang")
+    finally:
+        context.close()
+    sent = weight["html"][0] + sum(a[1] for a in weight["assets"])
+    raw = weight["html"][1] + sum(a[2] for a in weight["assets"])
+    parts = ", ".join(f"{a[0].rsplit('/', 1)[-1].split('?', 1)[0]} {a[1] / 1024:.1f}" for a in weight["assets"])
+    return sent, raw, f"<html lang={lang}>: HTML {weight['html'][0] / 1024:.1f}, {parts} KB"
+
+
+def weight_figures(browser, base: str, installed: dict) -> bool:
+    """Every editor page's weight in each language; whether all are within the target."""
+    ok = True
+    for puzzle in installed:
+        for locale, label in WEIGHT_LANGUAGES:
+            sent, raw, parts = page_weight(browser, f"{base}/{puzzle}", locale)
+            within = sent <= PAGE_WEIGHT_TARGET
+            ok &= within
+            print(f"{puzzle} ({label}): editor page weight {sent / 1024:.1f} KB sent "
+                  f"({'within' if within else 'OVER'} the 60 KB target; {raw / 1024:.1f} KB uncompressed) {parts}")
+    return ok
+
+
+def launch(pw):
+    return pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+
+
 def browser_figures(port: int, installed: dict, solutions: dict, clicks: int) -> None:
-    """Page weight, Next-step-to-paint and edit-click-to-paint in a real Chromium."""
+    """Page weight (both languages), Next-step-to-paint and edit-click-to-paint in a real Chromium."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -111,18 +153,13 @@ def browser_figures(port: int, installed: dict, solutions: dict, clicks: int) ->
         return
     base = f"http://127.0.0.1:{port}"
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(pw)
+        weight_figures(browser, base, installed)
         for puzzle in installed:
             context = browser.new_context(viewport={"width": 1280, "height": 800})  # empty cache
             page = context.new_page()
             page.goto(f"{base}/{puzzle}")
             page.wait_for_load_state("load")
-            weight = page.evaluate(PAGE_WEIGHT_JS)
-            sent = weight["html"][0] + sum(a[1] for a in weight["assets"])
-            raw = weight["html"][1] + sum(a[2] for a in weight["assets"])
-            parts = ", ".join(f"{a[0].rsplit('/', 1)[-1]} {a[1] / 1024:.1f}" for a in weight["assets"])
-            print(f"{puzzle}: editor page weight {sent / 1024:.1f} KB sent (target <= 60 KB; "
-                  f"{raw / 1024:.1f} KB uncompressed): HTML {weight['html'][0] / 1024:.1f}, {parts} KB")
             edits = page.evaluate(EDIT_CLICK_JS, clicks)
             print(f"{puzzle}: edit click to updated board painted: p50 {median_ms(edits)} "
                   f"(target <= 60 ms; {len(edits)} clicks"
@@ -259,6 +296,28 @@ def embed_figures(client: Client, solutions: dict) -> None:
         print(embed_bench.gif_figure(client.timed_get, "pegs", instance, moves))
 
 
+def weight_only(threads: int) -> int:
+    """The page weights alone: no load test, no solving (quick on a busy machine)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("page weight: playwright is not installed")
+        return 2
+    with tempfile.TemporaryDirectory() as data_dir:
+        process, port = start_server(data_dir, threads)
+        try:
+            installed = {p["id"]: p for p in Client(port).json("GET", "/api/puzzles")["puzzles"]}
+            with sync_playwright() as pw:
+                browser = launch(pw)
+                try:
+                    return 0 if weight_figures(browser, f"http://127.0.0.1:{port}", installed) else 1
+                finally:
+                    browser.close()
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=2000, help="requests per puzzle (bounded)")
@@ -266,7 +325,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8, help="waitress threads")
     parser.add_argument("--clicks", type=int, default=20, help="browser clicks per figure")
     parser.add_argument("--no-browser", action="store_true", help="skip the browser figures")
+    parser.add_argument("--weight-only", action="store_true",
+                        help="only the editor pages' weight, in English and in Chinese (exit 1 if one is over)")
     args = parser.parse_args()
+    if args.weight_only:
+        sys.exit(weight_only(args.threads))
     solutions: dict[str, tuple[str, list[str]]] = {}
 
     with tempfile.TemporaryDirectory() as data_dir:

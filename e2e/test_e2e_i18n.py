@@ -78,7 +78,6 @@ def test_the_plugins_page_holds_no_english_prose(zh_page, server, installed):
     assert_no_english(zh_page, "on the plugins page")
 
 
-@pytest.mark.xfail(reason="the board's cell labels and the Size tool are not translated yet", strict=True)
 def test_the_lights_out_editor_holds_no_english_prose_while_editing_solving_and_playing(
         zh_page, server, installed):
     from zh_text import assert_no_english
@@ -96,6 +95,32 @@ def test_the_lights_out_editor_holds_no_english_prose_while_editing_solving_and_
     page.get_by_role("button", name="下一步").click()
     assert_no_english(page, "during playback")
     page.locator("#instance-text").fill("not a board")
+    # The editor says what is wrong under the text, and Solve refuses in words (no role=alert:
+    # the page's error states are the instance error and the solve status's kind).
+    expect(page.locator("#instance-error")).not_to_be_empty()
     page.get_by_role("button", name="求解", exact=True).click()
-    expect(page.locator("[role=alert]").first).to_be_visible()
+    expect(page.locator("#solve-status")).to_have_attribute("data-kind", "error")
     assert_no_english(page, "showing an error")
+
+
+def test_the_plugins_page_and_the_embed_player_hold_no_english_prose(zh_page, server, installed):
+    from zh_text import assert_no_english
+
+    need(installed, "lights_out")
+    page = zh_page
+    page.goto(f"{server}/-/plugins")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    assert_no_english(page, "on the plugins page")  # plugin, distribution and solver ids are marked
+    page.goto(f"{server}/embed/lights_out?instance=101/010/101&moves=a1,c3&list=1")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(page.locator("#step-status")).to_contain_text("初始局面")
+    assert_no_english(page, "on the embed player")
+    page.locator("#next-step").click()
+    expect(page.locator("#step-status")).to_contain_text("第 1 步，共 2 步")
+    assert_no_english(page, "on the embed player after a step")
+    count, report = axe_violations(page)  # lang="zh-Hans" is valid, the labels are named
+    assert count == 0, report
+    page.goto(f"{server}/embed/lights_out")
+    assert_no_english(page, "on the embed player of a board with no solution yet")
+    page.goto(f"{server}/embed/lights_out?instance=10x")
+    assert_no_english(page, "on the embed player's error")

@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from .i18n import N_, _, format_number
 from .paths import cache_dir
 from .resources import available_memory, free_disk
 
@@ -64,14 +65,28 @@ class TableStatus:
     built: bool = False
 
     def words(self) -> str:
-        """The status as a sentence: "Faster tables for the 24-puzzle: building, 43%"."""
-        if self.state == BUILDING:
-            how = f"building, {int(self.percent)}%" if self.percent is not None else "building"
-        elif self.state in (SKIPPED, FAILED) and self.reason:
-            how = f"{self.state}: {self.reason}"
-        else:
-            how = self.state
-        return f"Faster tables for {self.tables}: {how}"
+        """The status as a sentence in the current locale: "Faster tables for the 24-puzzle:
+        building, 43%". One whole sentence for each state, so a translator can order it."""
+        tables = self.tables
+        if self.state == BUILDING and self.percent is not None:
+            return _("Faster tables for {tables}: building, {percent}%").format(
+                tables=tables, percent=format_number(int(self.percent)))
+        if self.state in (SKIPPED, FAILED) and self.reason:
+            said = _(self.reason)  # the fixed reasons are marked with N_; others stay as written
+            if self.state == SKIPPED:
+                return _("Faster tables for {tables}: skipped: {reason}").format(tables=tables, reason=said)
+            return _("Faster tables for {tables}: failed: {reason}").format(tables=tables, reason=said)
+        sentences = {
+            WAITING: N_("Faster tables for {tables}: waiting"),
+            BUILDING: N_("Faster tables for {tables}: building"),
+            READY: N_("Faster tables for {tables}: ready"),
+            SKIPPED: N_("Faster tables for {tables}: skipped"),
+            FAILED: N_("Faster tables for {tables}: failed"),
+            STOPPED: N_("Faster tables for {tables}: stopped"),
+        }
+        if self.state in sentences:
+            return _(sentences[self.state]).format(tables=tables)
+        return _("Faster tables for {tables}: {state}").format(tables=tables, state=self.state)
 
     @property
     def worth_saying(self) -> bool:

@@ -26,9 +26,20 @@ import click
 
 from . import tablecache
 from ._ctrl_c import guard_startup
+from .compat import needs_words
 from .contract import PrepareCost
 from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
+from .i18n import (
+    N_,
+    _,
+    format_number,
+    locale_from_environment,
+    ngettext,
+    set_locale,
+    translate,
+    use_locale,
+)
 from .isolation import Stopped, solve_isolated
 from .jobs.worker import worker_command
 from .plugins import get_registry, loaded_registry, shadowing_warnings
@@ -41,7 +52,6 @@ from .solving import (
     resolve_instance,
 )
 from .svgsafe import UnsafeSVG, sanitize_svg
-from .wording import plural
 
 EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_BAD_INPUT, EXIT_GAVE_UP, EXIT_SOLVER_ERROR = 0, 1, 2, 3, 4
 EXIT_ENVIRONMENT = 5
@@ -51,7 +61,7 @@ EXIT_CODES = ((InputError, EXIT_BAD_INPUT), (EnvironmentProblem, EXIT_ENVIRONMEN
 
 
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     sys.exit(code)
 
 
@@ -69,8 +79,8 @@ def _read_instance(text: str) -> str:
     if text == "-":
         text = sys.stdin.read(MAX_INPUT_CHARS + 1)
         if len(text) > MAX_INPUT_CHARS:
-            raise InputError(f"the instance on stdin is longer than the limit of "
-                             f"{MAX_INPUT_CHARS:,} characters")
+            raise InputError(_("the instance on stdin is longer than the limit of {limit} characters").format(
+                limit=format_number(MAX_INPUT_CHARS)))
     return text
 
 
@@ -89,8 +99,12 @@ def _cache_budget(ctx: click.Context, param: click.Parameter, value: str | None)
 @click.option("--cache-budget", metavar="SIZE", expose_value=False, callback=_cache_budget,
               help="Bytes the table cache folder may hold, e.g. 2G or 500M (default: "
                    "$PUZZLE_ENGINE_CACHE_BUDGET, else 4G); least recently used tables go first.")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Solve, render and explore puzzles from every installed puzzle plugin."""
+    # Messages for people follow LC_ALL, LC_MESSAGES, LANG (--json output does not change);
+    # the locale is undone when the command ends, so a test runner's process is left as it was.
+    ctx.with_resource(use_locale(locale_from_environment()))
 
 
 @cli.command("plugins")
@@ -113,20 +127,23 @@ def plugins_command(as_json: bool, requirements: bool) -> None:
         return
     for p in infos:
         version = p.version or "?"
-        source = f" from {p.distribution}" if p.distribution else ""
-        click.echo(f"{p.name} {version}{source} ({p.module})")
+        if p.distribution:
+            click.echo(_("{name} {version} from {distribution} ({module})").format(
+                name=p.name, version=version, distribution=p.distribution, module=p.module))
+        else:
+            click.echo(_("{name} {version} ({module})").format(name=p.name, version=version, module=p.module))
         if p.import_seconds is not None:
-            click.echo(f"    imported in {p.import_seconds:.2f} s")
+            click.echo("    " + _("imported in {seconds} s").format(seconds=format_number(p.import_seconds, 2)))
         if p.hooks:
-            click.echo(f"    hooks: {', '.join(p.hooks)}")
+            click.echo("    " + _("hooks: {hooks}").format(hooks=", ".join(p.hooks)))
         for warning in p.warnings:
-            click.echo(f"    warning: {warning}")
+            click.echo("    " + _("warning: {warning}").format(warning=warning))
         if p.needs:
-            click.echo(f"    NOT LOADED: it {p.needs}")
+            click.echo("    " + _("NOT LOADED: it {needs}").format(needs=needs_words(p.needs)))
         elif p.error:
-            click.echo(f"    FAILED: {p.error}")
+            click.echo("    " + _("FAILED: {error}").format(error=p.error))
     for line in shadowing_warnings():
-        click.echo(f"warning: {line}")
+        click.echo(_("warning: {warning}").format(warning=line))
 
 
 @cli.command("list")
@@ -134,29 +151,38 @@ def list_command() -> None:
     """Puzzles with their solvers, renderers, tasks and presets."""
     registry = get_registry()
     if not registry.puzzles:
-        click.echo("no puzzles installed (see `puzzle plugins`)")
+        click.echo(_("no puzzles installed (see `puzzle plugins`)"))
+    none = _("none")
     for pid, puzzle in sorted(registry.puzzles.items()):
-        click.echo(f"{pid}: {puzzle.title}")
-        click.echo(f"    rules: {puzzle.rules}")
-        solvers = ", ".join(f"{s.name}{' (optimal)' if s.optimal else ''}"
-                            for s in registry.solvers(pid)) or "none"
-        click.echo(f"    solvers: {solvers}")
+        # Names (ids, solver and renderer names) stay as typed on the command line; the words
+        # a plugin wrote for people (title, rules, descriptions) come in its catalogue's language.
+        click.echo(f"{pid}: {translate(puzzle, puzzle.title)}")
+        click.echo("    " + _("rules: {rules}").format(rules=translate(puzzle, puzzle.rules)))
+        solvers = ", ".join(_("{name} (optimal)").format(name=s.name) if s.optimal else s.name
+                            for s in registry.solvers(pid)) or none
+        click.echo("    " + _("solvers: {solvers}").format(solvers=solvers))
         default = next(iter(registry.solvers(pid)), None)
         if default is not None and default.description:
-            click.echo(f"    default solver {default.name}: {default.description}")
-        click.echo(f"    renderers: {', '.join(r.name for r in registry.renderers(pid)) or 'none'}")
+            click.echo("    " + _("default solver {name}: {description}").format(
+                name=default.name, description=translate(default, default.description)))
+        renderers = ", ".join(r.name for r in registry.renderers(pid)) or none
+        click.echo("    " + _("renderers: {renderers}").format(renderers=renderers))
         tasks = registry.tasks(pid)
         if tasks:  # tools the web editor runs as jobs (engine.Task)
-            click.echo(f"    tasks (web editor): {', '.join(f'{t.name} ({t.label})' for t in tasks)}")
-        click.echo(f"    presets: {', '.join(puzzle.presets()) or 'none'}")
-        options = "; ".join(f"{k} ({v})" for k, v in puzzle.random_options.items()) or "none"
-        click.echo(f"    random options (-o KEY=VALUE): {options}")
-        click.echo(f"    limits: {puzzle.limits}")
+            listed = ", ".join(f"{t.name} ({translate(t, t.label)})" for t in tasks)
+            click.echo("    " + _("tasks (web editor): {tasks}").format(tasks=listed))
+        click.echo("    " + _("presets: {presets}").format(presets=", ".join(puzzle.presets()) or none))
+        options = _("; ").join(_("{name} ({help})").format(name=k, help=translate(puzzle, v))
+                               for k, v in puzzle.random_options.items()) or none
+        click.echo("    " + _("random options (-o KEY=VALUE): {options}").format(options=options))
+        click.echo("    " + _("limits: {limits}").format(limits=translate(puzzle, puzzle.limits)))
     for failed in registry.failures():
         if failed.needs:
-            click.echo(f"plugin {failed.name} is not loaded, its puzzles are missing: it {failed.needs}")
+            click.echo(_("plugin {name} is not loaded, its puzzles are missing: it {needs}").format(
+                name=failed.name, needs=needs_words(failed.needs)))
         else:
-            click.echo(f"plugin {failed.name} FAILED to load, its puzzles are missing: {failed.error}")
+            click.echo(_("plugin {name} FAILED to load, its puzzles are missing: {error}").format(
+                name=failed.name, error=failed.error))
 
 
 class _ProgressLine:
@@ -186,18 +212,28 @@ class _ProgressLine:
 def _summary(report_json: dict) -> str:
     stats = report_json["stats"]
     nodes = stats.get("nodes", stats.get("positions"))
-    nodes_text = f", {plural(nodes, 'node')}" if isinstance(nodes, int) else ""
-    secs = f"{report_json['seconds']:.3f} s"
+    secs = _("{seconds} s").format(seconds=format_number(report_json["seconds"], 3))
+    if isinstance(nodes, int):  # the time and the nodes searched, one phrase
+        spent = ngettext("{seconds}, {count} node", "{seconds}, {count} nodes", nodes).format(
+            seconds=secs, count=format_number(nodes))
+    else:
+        spent = secs
     status = report_json["status"]
     if status == "solved":
-        kind = "optimal" if report_json["optimal"] else "not proven optimal"
+        length = report_json["length"]
+        moves = ngettext("{count} move", "{count} moves", length).format(count=format_number(length))
         gap = report_json.get("details", {}).get("longer_than_shortest_at_most")
-        if not report_json["optimal"] and isinstance(gap, int):
-            kind = f"at most {plural(gap, 'move')} longer than the shortest"
-        return f"solved: {plural(report_json['length'], 'move')} ({kind}), {secs}{nodes_text}"
+        if report_json["optimal"]:
+            kind = _("optimal")
+        elif isinstance(gap, int):
+            kind = ngettext("at most {count} move longer than the shortest",
+                            "at most {count} moves longer than the shortest", gap).format(count=format_number(gap))
+        else:
+            kind = _("not proven optimal")
+        return _("solved: {moves} ({kind}), {spent}").format(moves=moves, kind=kind, spent=spent)
     if status == "unsolvable":
-        return f"unsolvable: {report_json['reason']} ({secs}{nodes_text})"
-    return f"gave up ({report_json['reason']}) after {secs}{nodes_text}"
+        return _("unsolvable: {reason} ({spent})").format(reason=report_json["reason"], spent=spent)
+    return _("gave up ({reason}) after {spent}").format(reason=report_json["reason"], spent=spent)
 
 
 #: The largest picture ``puzzle solve --image`` reads (a puzzle may refuse smaller ones).
@@ -207,14 +243,17 @@ MAX_PICTURE_BYTES = 5 * 1024 * 1024
 def read_picture_file(puzzle: Any, path: str) -> Mapping[str, Any]:
     """A puzzle's reading of a picture file (``Puzzle.read_picture``), the file bounded first."""
     if not puzzle.picture_formats:
-        raise InputError(f"{puzzle.title} cannot read an instance from a picture")
+        raise InputError(_("{puzzle} cannot read an instance from a picture").format(
+            puzzle=translate(puzzle, puzzle.title)))
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_PICTURE_BYTES + 1)
     except OSError as exc:
-        raise InputError(f"cannot read the picture {path!r}: {exc.strerror or exc}") from None
+        raise InputError(_("cannot read the picture {path}: {error}").format(
+            path=repr(path), error=exc.strerror or exc)) from None
     if len(data) > MAX_PICTURE_BYTES:
-        raise InputError(f"the picture {path!r} is larger than {MAX_PICTURE_BYTES // 2**20} MB")
+        raise InputError(_("the picture {path} is larger than {size} MB").format(
+            path=repr(path), size=format_number(MAX_PICTURE_BYTES // 2**20)))
     return puzzle.read_picture(data)
 
 
@@ -241,15 +280,15 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
         registry = get_registry()
         puzzle = registry.puzzle(puzzle_id)
         if (instance is None) == (image is None):
-            raise InputError("give either INSTANCE or --image FILE (one of them); see "
-                             "`puzzle solve --help`")
+            raise InputError(_("give either INSTANCE or --image FILE (one of them); see "
+                               "`puzzle solve --help`"))
         if image is not None:
             text = str(read_picture_file(puzzle, image)["instance"])
         else:
             text = _read_instance(str(instance))
         solver = registry.solver(puzzle_id, solver_name)
         if timeout is not None and not timeout > 0:
-            raise InputError("the timeout must be a positive number of seconds")
+            raise InputError(_("the timeout must be a positive number of seconds"))
         plugin = owner_of(registry, solver)
         label = f"solver {solver.name!r}" + (f" of plugin {plugin!r}" if plugin else "")
         result = solve_isolated(puzzle.id, text, solver.name, timeout, grace=grace,
@@ -268,7 +307,7 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
         click.echo(_summary(result))
         note = (result.get("details") or {}).get("note")
         if isinstance(note, str) and note:
-            click.echo(f"note: {note}")  # what would help: a table to build, and how long
+            click.echo(_("note: {note}").format(note=note))  # what would help: a table to build, and how long
     if result["status"] == "unsolvable":
         sys.exit(EXIT_UNSOLVABLE)
     if result["status"] == "gave_up":
@@ -281,12 +320,15 @@ ASK_ABOVE_BYTES = 10**9
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
-        return f"about {max(1, round(seconds))} s"
-    return f"about {round(seconds / 60)} minutes"
+        return _("about {seconds} s").format(seconds=format_number(max(1, round(seconds))))
+    minutes = round(seconds / 60)
+    return ngettext("about {count} minute", "about {count} minutes", minutes).format(count=format_number(minutes))
 
 
 def _size(n: int) -> str:
-    return f"{n / 10**9:.1f} GB" if n >= 10**9 else f"{max(1, round(n / 10**6))} MB"
+    if n >= 10**9:
+        return _("{size} GB").format(size=format_number(n / 10**9, 1))
+    return _("{size} MB").format(size=format_number(max(1, round(n / 10**6))))
 
 
 @cli.command("prepare")
@@ -315,30 +357,34 @@ def prepare_command(puzzle_ids: tuple[str, ...], yes: bool) -> None:
         if costs:
             total = sum((cost for _, _, cost in costs), PrepareCost())
             for pid, name, cost in costs:
-                what = ", ".join(cost.what) or "tables"
-                click.echo(f"to build: {pid} {name}: {what} ({_duration(cost.seconds)})")
-            click.echo(f"in all: {_duration(total.seconds)}, up to {_size(total.memory)} of "
-                       f"memory, {_size(total.disk)} of disk")
+                what = ", ".join(cost.what) or _("tables")
+                click.echo(_("to build: {puzzle} {solver}: {what} ({duration})").format(
+                    puzzle=pid, solver=name, what=what, duration=_duration(cost.seconds)))
+            click.echo(_("in all: {duration}, up to {memory} of memory, {disk} of disk").format(
+                duration=_duration(total.seconds), memory=_size(total.memory), disk=_size(total.disk)))
             if max(total.memory, total.disk) > ASK_ABOVE_BYTES and not yes:
                 try:
-                    go = click.confirm("Build them now?", default=False, err=True)
+                    go = click.confirm(_("Build them now?"), default=False, err=True)
                 except click.Abort:  # no answer (stdin closed): ask again with --yes
                     go = False
                 if not go:
-                    _fail("nothing was built (`puzzle prepare --yes` builds without asking)",
+                    _fail(_("nothing was built (`puzzle prepare --yes` builds without asking)"),
                           EXIT_GAVE_UP)
         for done in prepare_solvers(registry, puzzle_ids, cancel, new_line, big_builds=True):
             lines[-1].close()
             if done.error:
-                _fail(f"{done.puzzle_id} solver {done.solver!r} failed to prepare: {done.error}",
+                _fail(_("{puzzle} solver {solver} failed to prepare: {error}").format(
+                    puzzle=done.puzzle_id, solver=repr(done.solver), error=done.error),
                       EXIT_SOLVER_ERROR)
             if not done.ready:
-                _fail(f"stopped while preparing {done.puzzle_id} solver {done.solver!r}", EXIT_GAVE_UP)
+                _fail(_("stopped while preparing {puzzle} solver {solver}").format(
+                    puzzle=done.puzzle_id, solver=repr(done.solver)), EXIT_GAVE_UP)
             for line in lines[-1].built:
-                click.echo(f"  built {line}")
-            click.echo(f"{done.puzzle_id} {done.solver}: ready ({done.seconds:.1f} s)")
+                click.echo("  " + _("built {what}").format(what=line))
+            click.echo(_("{puzzle} {solver}: ready ({seconds} s)").format(
+                puzzle=done.puzzle_id, solver=done.solver, seconds=format_number(done.seconds, 1)))
     except KeyboardInterrupt:
-        _fail("stopped", EXIT_GAVE_UP)
+        _fail(_("stopped"), EXIT_GAVE_UP)
     except InputError as exc:
         _fail(str(exc))
 
@@ -362,24 +408,26 @@ def render_command(puzzle_id: str, instance: str, moves: str | None, step: int |
     try:
         puzzle = registry.puzzle(puzzle_id)
         renderer = registry.renderer(puzzle_id, renderer_name)
-        with plugin_call(what="the instance", plugin=owner_of(registry, puzzle),
-                         doing=f"reading a {puzzle.id} instance"):
+        with plugin_call(what=N_("the instance"), plugin=owner_of(registry, puzzle),
+                         doing=N_("reading a {puzzle} instance"), values={"puzzle": puzzle.id}):
             inst = resolve_instance(puzzle, _read_instance(instance))
         move_list = _split_moves(moves)
         step = len(move_list) if step is None else step
         if not 0 <= step <= len(move_list):
-            raise InputError(f"--step must be between 0 and {len(move_list)} (the number of moves)")
-        with plugin_call(what="a move", plugin=owner_of(registry, puzzle), doing="replaying moves"):
+            raise InputError(_("--step must be between 0 and {count} (the number of moves)").format(
+                count=len(move_list)))
+        with plugin_call(what=N_("a move"), plugin=owner_of(registry, puzzle), doing=N_("replaying moves")):
             state = final_state(puzzle, inst, move_list[:step])
         last = move_list[step - 1] if step > 0 else None
         nxt = move_list[step] if step < len(move_list) else None
-        with plugin_call(plugin=owner_of(registry, renderer), doing=f"rendering a {puzzle.id} board"):
+        with plugin_call(plugin=owner_of(registry, renderer), doing=N_("rendering a {puzzle} board"),
+                         values={"puzzle": puzzle.id}):
             svg = sanitize_svg(renderer.render(state, last_move=last, next_move=nxt))
     except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
         _fail_with(exc)
     except UnsafeSVG as exc:
-        _fail(f"renderer {renderer.name!r} of plugin {owner_of(registry, renderer)!r} drew "
-              f"an SVG that cannot be made safe: {exc}", EXIT_SOLVER_ERROR)
+        _fail(_("renderer {renderer} of plugin {plugin} drew an SVG that cannot be made safe: {error}").format(
+            renderer=repr(renderer.name), plugin=repr(owner_of(registry, renderer)), error=exc), EXIT_SOLVER_ERROR)
     click.echo(svg)
 
 
@@ -388,7 +436,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"option {pair!r} is not of the form KEY=VALUE")
+            raise InputError(_("option {option} is not of the form KEY=VALUE").format(option=repr(pair)))
         options[key.strip()] = value.strip()
     return options
 
@@ -410,10 +458,11 @@ def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[s
             opts["size"] = size
         unknown = sorted(set(opts) - set(puzzle.random_options))
         if unknown:
-            known = ", ".join(puzzle.random_options) or "none"
-            raise InputError(f"{puzzle.title} has no random option {unknown[0]!r}; options: {known}")
-        with plugin_call(what="the random options", plugin=owner_of(registry, puzzle),
-                         doing=f"making a random {puzzle.id} instance"):
+            known = ", ".join(puzzle.random_options) or _("none")
+            raise InputError(_("{puzzle} has no random option {option}; options: {options}").format(
+                puzzle=translate(puzzle, puzzle.title), option=repr(unknown[0]), options=known))
+        with plugin_call(what=N_("the random options"), plugin=owner_of(registry, puzzle),
+                         doing=N_("making a random {puzzle} instance"), values={"puzzle": puzzle.id}):
             instance = puzzle.random(seed, opts)
     except (InputError, PluginError, EnvironmentProblem) as exc:
         _fail_with(exc)
@@ -442,6 +491,8 @@ def main(argv: list[str] | None = None) -> None:
     Click's four-line usage block. Ctrl+C at any moment ends with exit 3 and no traceback.
     """
     guard_startup()  # already in place when run as `puzzle`; main() may be called otherwise
+    # The locale for what main() itself says (usage errors, "cancelled"); commands set their own.
+    set_locale(locale_from_environment())
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         # Managing plugins never loads them: a plugin that breaks on import (or kills the
@@ -457,12 +508,14 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
-        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
-        _fail(exc.format_message() + hint, exc.exit_code)
+        if exc.ctx is not None:
+            _fail(_("{error} (see `{command} --help`)").format(error=exc.format_message(),
+                                                              command=exc.ctx.command_path), exc.exit_code)
+        _fail(exc.format_message(), exc.exit_code)
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
-        _fail("cancelled", EXIT_GAVE_UP)
+        _fail(_("cancelled"), EXIT_GAVE_UP)
     except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:
         _fail_with(exc)
     except Exception as exc:  # a plugin's bug anywhere else: one line naming it, exit 4
@@ -481,14 +534,16 @@ def _unexpected(exc: BaseException) -> str:
         if package:
             modules[package] = info.name
     culprit = None
-    for frame, _ in traceback.walk_tb(exc.__traceback__):
+    for frame, _line in traceback.walk_tb(exc.__traceback__):
         name = frame.f_globals.get("__name__", "")
         for package, plugin in modules.items():
             if name == package or name.startswith(package + "."):
                 culprit = plugin
-    who = f"plugin {culprit!r}" if culprit else "the puzzle engine"
-    return (f"{who} failed: {type(exc).__name__}: {exc} "
-            f"(set PUZZLE_ENGINE_DEBUG=1 to see the traceback)")
+    if culprit:
+        return _("plugin {plugin} failed: {kind}: {error} (set PUZZLE_ENGINE_DEBUG=1 to see the "
+                 "traceback)").format(plugin=repr(culprit), kind=type(exc).__name__, error=exc)
+    return _("the puzzle engine failed: {kind}: {error} (set PUZZLE_ENGINE_DEBUG=1 to see the "
+             "traceback)").format(kind=type(exc).__name__, error=exc)
 
 
 if __name__ == "__main__":

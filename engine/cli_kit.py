@@ -11,13 +11,14 @@ import sys
 import click
 
 from .errors import InputError
+from .i18n import _
 from .plugins import get_registry
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_LAW_FAILED = 0, 2, 4
 
 
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     sys.exit(code)
 
 
@@ -46,8 +47,13 @@ def check_command(puzzle_id: str, examples: int, seed: int, laws: tuple[str, ...
         _fail(str(exc))
     owner = registry.owner(puzzle.id)
     info = registry.plugins.get(owner or "")
-    source = f" from {info.distribution} {info.version}" if info and info.distribution else ""
-    click.echo(f"checking {puzzle.id} (plugin {owner}{source}), seed {seed}, {examples} examples per junk law")
+    if info and info.distribution:
+        click.echo(_("checking {puzzle} (plugin {plugin} from {distribution} {version}), seed {seed}, {examples} "
+                     "examples per junk law").format(puzzle=puzzle.id, plugin=owner, distribution=info.distribution,
+                                                     version=info.version, seed=seed, examples=examples))
+    else:
+        click.echo(_("checking {puzzle} (plugin {plugin}), seed {seed}, {examples} examples per junk law").format(
+            puzzle=puzzle.id, plugin=owner, seed=seed, examples=examples))
     try:
         report = conformance.check_puzzle(puzzle.id, registry=registry, examples=examples, seed=seed,
                                           laws=laws or None, on_result=lambda r: click.echo(r.text()))
@@ -77,9 +83,9 @@ def new_plugin_command(name: str, directory: str | None) -> None:
         _fail(str(exc))
     root = files[0].parent
     for path in files:
-        click.echo(f"wrote {path}")
-    click.echo(f"\nnext:\n    puzzle install -e {root}\n    puzzle check {values['id']}\n"
-               f"    cd {root} && python -m pytest")
+        click.echo(_("wrote {path}").format(path=path))
+    click.echo("\n" + _("next:"))
+    click.echo(f"    puzzle install -e {root}\n    puzzle check {values['id']}\n    cd {root} && python -m pytest")
 
 
 #: The commands :mod:`engine.cli` adds to the ``puzzle`` group.

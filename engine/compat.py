@@ -16,12 +16,15 @@ A plugin that declares no range is loaded as before.
 
 from __future__ import annotations
 
+import re
 from importlib import metadata
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+
+from .i18n import _
 
 #: The host's distribution name (what plugins name in ``Requires-Dist``).
 HOST_DISTRIBUTION = "puzzle-engine"
@@ -87,6 +90,21 @@ def incompatibility(dist: metadata.Distribution | None, running: str | None = No
         if req.specifier and not req.specifier.contains(version, prereleases=True):
             return f"needs {HOST_DISTRIBUTION}{readable_range(req.specifier)}, this is {running}"
     return None
+
+
+_NEEDS = re.compile(r"needs (\S+?)([<>=!~]\S*), this is (\S+)")
+
+
+def needs_words(needs: str) -> str:
+    """:func:`incompatibility`'s words in the current locale. The reason is kept in English where
+    it is made (it is data: ``puzzle plugins --json`` and every process share it) and worded for
+    the reader where it is shown: "needs puzzle-engine<0.1, this is 0.2.0" is
+    "需要 puzzle-engine<0.1，当前是 0.2.0" in Chinese. Any other text is given as it is."""
+    match = _NEEDS.fullmatch(needs.strip()) if isinstance(needs, str) else None
+    if match is None:
+        return needs
+    host, wanted, running = match.groups()
+    return _("needs {host}{range}, this is {version}").format(host=host, range=wanted, version=running)
 
 
 #: Where each operator goes in :func:`readable_range`: lower bounds, then the rest, then upper.

@@ -117,6 +117,9 @@ class Puzzle(ABC):
     limits: ClassVar[str]
     #: Options ``random`` understands: name -> help text (e.g. ``{"size": "rows x columns"}``).
     random_options: ClassVar[Mapping[str, str]] = {}
+    #: Optional labels of those options as people read them (``{"size": N_("Size")}``), shown
+    #: through ``catalogue`` like the help; an option without one is labelled by its name.
+    random_option_labels: ClassVar[Mapping[str, str]] = {}
     #: Optional JavaScript (source text) that the web editor loads for richer input.
     client_script: ClassVar[str | None] = None
     #: Optional sentence the editor shows when a solve succeeds, instead of "Solved: N moves"
@@ -126,7 +129,7 @@ class Puzzle(ABC):
     picture_formats: ClassVar[tuple[str, ...]] = ()
     #: The plugin's translations (an :class:`engine.Catalogue`: its own gettext domain and
     #: ``locale/`` folder). The host shows ``title``, ``rules``, ``notation``, ``limits``, the
-    #: ``random_options`` help and the edit mode labels through it, in the reader's language;
+    #: ``random_options`` help and labels and the edit mode labels through it, in the reader's language;
     #: text it lacks stays English. None: the puzzle is shown in English (docs/plugins.md).
     catalogue: ClassVar[Catalogue | None] = None
 

@@ -13,7 +13,9 @@ environment (:class:`EnvironmentProblem`). The web app, the CLI and the job work
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterator, Mapping
+
+from .i18n import N_, _
 
 
 class PuzzleError(Exception):
@@ -94,7 +96,7 @@ INPUT_EXCEPTIONS: tuple[type[BaseException], ...] = (
 
 
 def convert_exception(exc: BaseException, *, what: str | None = None, plugin: str | None = None,
-                      doing: str = "running") -> PuzzleError:
+                      doing: str = N_("running"), values: Mapping[str, object] | None = None) -> PuzzleError:
     """The one mapping from an exception raised in plugin code to an engine error.
 
     * a :class:`PuzzleError` (InputError, SolverError, ...) stands as it is;
@@ -103,23 +105,33 @@ def convert_exception(exc: BaseException, *, what: str | None = None, plugin: st
     * ``OSError`` and ``MemoryError`` become :class:`EnvironmentProblem`;
     * anything else becomes :class:`PluginError` naming ``plugin`` and what it was ``doing``.
 
+    ``doing`` is an English phrase marked with N_, with ``{name}`` placeholders filled from
+    ``values`` (``doing=N_("rendering a {puzzle} board"), values={"puzzle": "sliding"}``), so the
+    whole message is said in the reader's language.
+
     The web app (``web.rendering``), the CLI and the job workers all convert through here, so
     one exception means the same thing everywhere.
     """
     if isinstance(exc, PuzzleError):
         return exc
-    who = f"plugin {plugin!r}" if plugin else "a plugin"
     if what is not None and isinstance(exc, INPUT_EXCEPTIONS):
-        return InputError(f"{what} was rejected: {exc}")
+        # ``what`` is an English phrase marked with N_ where it is written ("the instance").
+        return InputError(_("{what} was rejected: {error}").format(what=_(what), error=exc))
+    said = _(doing).format(**(values or {}))
+    facts = {"plugin": repr(plugin), "doing": said, "kind": type(exc).__name__, "error": exc}
     if isinstance(exc, (OSError, MemoryError)):
-        return EnvironmentProblem(f"{who} could not run ({doing}): {type(exc).__name__}: {exc}",
-                                  plugin=plugin)
-    return PluginError(f"{who} failed while {doing}: {type(exc).__name__}: {exc}", plugin=plugin)
+        if plugin:
+            return EnvironmentProblem(_("plugin {plugin} could not run ({doing}): {kind}: {error}").format(**facts),
+                                      plugin=plugin)
+        return EnvironmentProblem(_("a plugin could not run ({doing}): {kind}: {error}").format(**facts), plugin=plugin)
+    if plugin:
+        return PluginError(_("plugin {plugin} failed while {doing}: {kind}: {error}").format(**facts), plugin=plugin)
+    return PluginError(_("a plugin failed while {doing}: {kind}: {error}").format(**facts), plugin=plugin)
 
 
 @contextmanager
 def plugin_call(*, what: str | None = None, plugin: str | None = None,
-                doing: str = "running") -> Iterator[None]:
+                doing: str = N_("running"), values: Mapping[str, object] | None = None) -> Iterator[None]:
     """Run plugin code; raise what :func:`convert_exception` makes of any exception it raises.
 
     ``with plugin_call(what="the instance"): instance = puzzle.parse(text)`` turns a ValueError
@@ -128,7 +140,7 @@ def plugin_call(*, what: str | None = None, plugin: str | None = None,
     try:
         yield
     except Exception as exc:
-        converted = convert_exception(exc, what=what, plugin=plugin, doing=doing)
+        converted = convert_exception(exc, what=what, plugin=plugin, doing=doing, values=values)
         if converted is exc:
             raise
         raise converted from (None if isinstance(converted, InputError) else exc)

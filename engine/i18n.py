@@ -15,11 +15,12 @@ missing altogether, gives back the English text: never an error.
 from __future__ import annotations
 
 import gettext as _gettext
+import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 #: The language of the source text of every message.
 DEFAULT_LOCALE = "en"
@@ -53,6 +54,54 @@ def set_locale(locale: str | None) -> object:
 
 def reset_locale(token: object) -> None:
     _current.reset(token)  # type: ignore[arg-type]
+
+
+#: A Traditional Chinese tag: understood, but there is no catalogue for it yet (English).
+TRADITIONAL = "zh_Hant"
+
+
+def locale_for_tag(tag: str) -> str | None:
+    """The host locale a language tag asks for: ``"en"``, ``"zh_Hans"``, :data:`TRADITIONAL`
+    or None (a language the host does not have). Tags are read as BCP 47 (``zh-Hans-CN``) or
+    as POSIX names (``zh_CN``, ``zh_CN.UTF-8``, ``de_DE@euro``), in any case."""
+    tag = tag.strip().split(".", 1)[0].split("@", 1)[0]  # a POSIX name's codeset and modifier
+    parts = [p.lower() for p in tag.replace("_", "-").split("-") if p]
+    if not parts:
+        return None
+    if parts[0] == "en":
+        return "en"
+    if parts[0] != "zh":
+        return None
+    rest = parts[1:]
+    script = next((p for p in rest if len(p) == 4 and p.isalpha()), None)
+    region = next((p for p in rest if len(p) == 2 or (len(p) == 3 and p.isdigit())), None)
+    if script == "hans":
+        return "zh_Hans"
+    if script == "hant" or region in ("tw", "hk", "mo"):
+        return TRADITIONAL
+    return "zh_Hans"  # zh, zh-CN, zh-SG, zh-MY: Simplified is the likely script
+
+
+#: The variables a POSIX program reads for the language of its messages, in their order.
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def locale_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The host locale of a command run in ``environ`` (default ``os.environ``).
+
+    The first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set and not empty decides, as
+    POSIX says: a later one is not consulted even when the first names a language the host
+    lacks. ``C`` and ``POSIX`` are English; ``zh_CN.UTF-8``, ``zh_SG`` and ``zh_Hans`` are
+    Simplified Chinese; ``zh_TW`` and every other language are English."""
+    environ = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = environ.get(name, "").strip()
+        if value:
+            if value in ("C", "POSIX") or value.startswith(("C.", "POSIX.")):
+                return DEFAULT_LOCALE
+            found = locale_for_tag(value)
+            return found if found in LOCALES else DEFAULT_LOCALE
+    return DEFAULT_LOCALE
 
 
 @lru_cache(maxsize=None)

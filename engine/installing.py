@@ -34,7 +34,8 @@ import click
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from .compat import HOST_DISTRIBUTION, host_version
+from .compat import HOST_DISTRIBUTION, host_version, needs_words
+from .i18n import _, format_number
 
 #: Entry-point groups that make a distribution a puzzle-engine plugin.
 GROUPS = ("puzzle_engine", "puzzle_engine_commands")
@@ -54,7 +55,7 @@ def needs_no_plugins(args: list[str]) -> bool:
 
 
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(_("error: {message}").format(message=message), err=True)
     sys.exit(code)
 
 
@@ -68,7 +69,7 @@ def installer() -> tuple[str, list[str]]:
     uv = shutil.which("uv")
     if uv:
         return "uv", [uv, "pip"]
-    _fail("this environment has neither pip nor uv: add pip (`python -m ensurepip`) or install uv",
+    _fail(_("this environment has neither pip nor uv: add pip (`python -m ensurepip`) or install uv"),
           EXIT_ENVIRONMENT)
 
 
@@ -155,12 +156,13 @@ def _refusal(output: str, host: str) -> str | None:
     if not wants:
         if re.search(r"puzzle[-_.]engine", output, re.IGNORECASE) and re.search(
                 r"ResolutionImpossible|conflict|unsatisfiable|No solution found", output, re.IGNORECASE):
-            return (f"the install would change {HOST_DISTRIBUTION} {host}, which a plugin may not do; "
-                    f"nothing was installed")
+            return _("the install would change {host} {version}, which a plugin may not do; "
+                     "nothing was installed").format(host=HOST_DISTRIBUTION, version=host)
         return None
     who, spec = wants[-1]
-    return (f"{who} needs {HOST_DISTRIBUTION}{spec.replace(' ', '')}, but this is {HOST_DISTRIBUTION} {host} "
-            f"and a plugin may not change the host: nothing was installed")
+    return _("{plugin} needs {host}{range}, but this is {host} {version} and a plugin may not change "
+             "the host: nothing was installed").format(plugin=who, host=HOST_DISTRIBUTION,
+                                                       range=spec.replace(" ", ""), version=host)
 
 
 def _report() -> dict[str, Any]:
@@ -170,10 +172,12 @@ def _report() -> dict[str, Any]:
         done = subprocess.run([sys.executable, "-m", "engine.installing"], capture_output=True, text=True,
                               env=env, timeout=REPORT_TIMEOUT)
     except subprocess.TimeoutExpired:
-        return {"error": f"loading the plugins took over {REPORT_TIMEOUT} s"}
+        return {"error": _("loading the plugins took over {seconds} s").format(
+            seconds=format_number(REPORT_TIMEOUT))}
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        return {"error": f"loading the plugins failed ({last[:200]})"}
+        last = (done.stderr.strip().splitlines()
+                or [_("exit code {code}").format(code=done.returncode)])[-1]
+        return {"error": _("loading the plugins failed ({error})").format(error=last[:200])}
     return json.loads(done.stdout)
 
 
@@ -197,22 +201,28 @@ def _report_main() -> None:
 def _say_what_it_registered(name: str, version: str, report: dict[str, Any]) -> None:
     dist = report["distributions"].get(name, {})
     if not dist.get("entry_points"):
-        click.echo(f"warning: {name} {version} has no puzzle_engine entry point, so it adds no puzzles, "
-                   f"solvers, renderers or tasks (is it a puzzle-engine plugin?)", err=True)
+        click.echo(_("warning: {name} {version} has no puzzle_engine entry point, so it adds no puzzles, "
+                     "solvers, renderers or tasks (is it a puzzle-engine plugin?)").format(
+                         name=name, version=version), err=True)
         return
     for ep_name in dist["entry_points"]:
         plugin = report["plugins"].get(ep_name)
         if plugin is None or plugin["distribution"] != name:
-            click.echo(f"    plugin {ep_name}: another distribution's plugin of that name is loaded instead")
+            click.echo("    " + _("plugin {name}: another distribution's plugin of that name is loaded "
+                                  "instead").format(name=ep_name))
         elif plugin["needs"]:
-            click.echo(f"    plugin {ep_name} is not loaded: it {plugin['needs']}")
+            click.echo("    " + _("plugin {name} is not loaded: it {needs}").format(
+                name=ep_name, needs=needs_words(plugin["needs"])))
         elif plugin["error"]:
-            click.echo(f"    plugin {ep_name} FAILED to load: {plugin['error']}")
+            click.echo("    " + _("plugin {name} FAILED to load: {error}").format(name=ep_name, error=plugin["error"]))
+        elif plugin["provides"]:
+            click.echo("    " + _("plugin {name} registers: {provides}").format(
+                name=ep_name, provides=", ".join(plugin["provides"])))
         else:
-            provides = ", ".join(plugin["provides"]) or "nothing (it adds commands or hooks only)"
-            click.echo(f"    plugin {ep_name} registers: {provides}")
+            click.echo("    " + _("plugin {name} registers nothing (it adds commands or hooks only)").format(
+                name=ep_name))
         for warning in (plugin or {}).get("warnings", []):
-            click.echo(f"    warning: {warning}")
+            click.echo("    " + _("warning: {warning}").format(warning=warning))
 
 
 # -- the commands -------------------------------------------------------------------------------
@@ -220,8 +230,8 @@ def _say_what_it_registered(name: str, version: str, report: dict[str, Any]) -> 
 
 def _refuse_the_host(names: list[str | None], verb: str) -> None:
     if HOST_DISTRIBUTION in names:
-        _fail(f"`puzzle {verb}` manages plugins, not {HOST_DISTRIBUTION} itself: reinstall the host with "
-              f"pip (the README says how to keep your plugins)")
+        _fail(_("`puzzle {command}` manages plugins, not {host} itself: reinstall the host with pip (the "
+                "README says how to keep your plugins)").format(command=verb, host=HOST_DISTRIBUTION))
 
 
 @click.command("install")
@@ -244,7 +254,7 @@ def install_command(packages: tuple[str, ...], upgrade: bool, editables: tuple[s
     installer failed, 2 for bad input or an install that would change the host.
     """
     if not (packages or editables or requirement_files):
-        _fail("name what to install: a package, a wheel, a folder, -e PATH or -r FILE")
+        _fail(_("name what to install: a package, a wheel, a folder, -e PATH or -r FILE"))
     names = requested_names(packages, editables, requirement_files)
     _refuse_the_host(names, "install")
     tool, prefix = installer()
@@ -270,13 +280,13 @@ def install_command(packages: tuple[str, ...], upgrade: bool, editables: tuple[s
             sentence = _refusal(output.text, host)
             if sentence:
                 _fail(sentence)
-            _fail(f"{tool} could not install that (its output is above); the host is unchanged",
-                  EXIT_INSTALLER_FAILED)
+            _fail(_("{installer} could not install that (its output is above); the host is unchanged").format(
+                installer=tool), EXIT_INSTALLER_FAILED)
     importlib.invalidate_caches()  # see what pip just wrote
     after = _installed()
     if after.get(HOST_DISTRIBUTION, host) != host:  # the pin makes this impossible; say so if it happens
-        _fail(f"the install changed {HOST_DISTRIBUTION} from {host} to {after[HOST_DISTRIBUTION]}",
-              EXIT_ENVIRONMENT)
+        _fail(_("the install changed {host} from {before} to {after}").format(
+            host=HOST_DISTRIBUTION, before=host, after=after[HOST_DISTRIBUTION]), EXIT_ENVIRONMENT)
     changed = {name for name, version in after.items() if before.get(name) != version}
     report = _report()
     named = {n for n in names if n}
@@ -285,14 +295,16 @@ def install_command(packages: tuple[str, ...], upgrade: bool, editables: tuple[s
     # Dependencies that are plugins too are reported; other dependencies are pip's business.
     shown |= {n for n in changed if report.get("distributions", {}).get(n, {}).get("entry_points")}
     for name in sorted(shown):
-        state = "installed" if name in changed else "already installed:"
-        click.echo(f"{state} {name} {after[name]}")
+        if name in changed:
+            click.echo(_("installed {name} {version}").format(name=name, version=after[name]))
+        else:
+            click.echo(_("already installed: {name} {version}").format(name=name, version=after[name]))
         if "error" not in report:
             _say_what_it_registered(name, after[name], report)
     if "error" in report:
-        click.echo(f"warning: installed, but {report['error']}: a plugin breaks every command that loads "
-                   f"plugins; `puzzle plugins --requirements` lists them and `puzzle uninstall` removes "
-                   f"one without loading any", err=True)
+        click.echo(_("warning: installed, but {error}: a plugin breaks every command that loads plugins; "
+                     "`puzzle plugins --requirements` lists them and `puzzle uninstall` removes one without "
+                     "loading any").format(error=report["error"]), err=True)
 
 
 class _Output:
@@ -307,7 +319,7 @@ def _run_streaming(command: list[str]) -> _Output:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    stdin=subprocess.DEVNULL)
     except OSError as exc:
-        _fail(f"could not start {command[0]}: {exc}", EXIT_ENVIRONMENT)
+        _fail(_("could not start {program}: {error}").format(program=command[0], error=exc), EXIT_ENVIRONMENT)
     assert process.stdout is not None
     for line in process.stdout:
         lines.append(line)
@@ -327,11 +339,11 @@ def uninstall_command(packages: tuple[str, ...], yes: bool) -> None:
     _refuse_the_host(names, "uninstall")
     bad = [p for p, n in zip(packages, names) if n is None]
     if bad:
-        _fail(f"{bad[0]!r} is not a package name")
+        _fail(_("{name} is not a package name").format(name=repr(bad[0])))
     before = _installed()
     missing = [n for n in names if n not in before]
     for name in missing:
-        click.echo(f"{name} is not installed here")
+        click.echo(_("{name} is not installed here").format(name=name))
     present = [n for n in names if n in before and n is not None]
     if not present:
         return
@@ -343,11 +355,12 @@ def uninstall_command(packages: tuple[str, ...], yes: bool) -> None:
         command.append("-y")
     done = subprocess.run([*command, *present])
     if done.returncode != 0:
-        _fail(f"{tool} could not uninstall {', '.join(present)}", EXIT_INSTALLER_FAILED)
+        _fail(_("{installer} could not uninstall {names}").format(installer=tool, names=", ".join(present)),
+              EXIT_INSTALLER_FAILED)
     after = _installed()
     for name in present:
         if name not in after:
-            click.echo(f"uninstalled {name} {before[name]}")
+            click.echo(_("uninstalled {name} {version}").format(name=name, version=before[name]))
 
 
 def requirement_lines() -> list[str]:

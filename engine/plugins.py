@@ -40,7 +40,7 @@ from typing import Any, Callable, Iterable
 import pluggy
 
 from . import hookspecs
-from .compat import HOST_DISTRIBUTION, incompatibility
+from .compat import HOST_DISTRIBUTION, incompatibility, needs_words
 from .contract import Puzzle, Renderer, Solver, Task
 from .errors import InputError, UnknownPuzzle
 from .i18n import _
@@ -100,8 +100,8 @@ class PluginInfo:
     def notice(self) -> str:
         """The one line that listings show for a plugin that is not working."""
         if self.needs:
-            return f"plugin {self.name} is not loaded: it {self.needs}"
-        return f"plugin {self.name} failed to load: {self.error}"
+            return _("plugin {name} is not loaded: it {needs}").format(name=self.name, needs=needs_words(self.needs))
+        return _("plugin {name} failed to load: {error}").format(name=self.name, error=self.error)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .i18n import _, format_number
 from .paths import cache_dir
 
 #: Memory left free beside a build (the rest of the process, other processes).
@@ -45,10 +46,10 @@ def build_room(memory: int, disk: int) -> str | None:
     here now (one plain phrase), or None when both fit, with some to spare."""
     mem = available_memory()
     if mem is not None and mem < memory + MEMORY_SPARE:
-        return (f"building needs about {memory / 2**30:.1f} GiB of memory and "
-                f"{mem / 2**30:.1f} GiB is available")
+        return _("building needs about {needed} GiB of memory and {available} GiB is available").format(
+            needed=format_number(memory / 2**30, 1), available=format_number(mem / 2**30, 1))
     free = free_disk()
     if free is not None and free < disk + DISK_SPARE:
-        return (f"the tables need {disk / 2**20:,.0f} MiB of disk in {cache_dir()} and "
-                f"{free / 2**20:,.0f} MiB is free")
+        return _("the tables need {needed} MiB of disk in {folder} and {free} MiB is free").format(
+            needed=format_number(disk / 2**20, 0), folder=cache_dir(), free=format_number(free / 2**20, 0))
     return None

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 from .context import CancelFlag, ProgressCallback, SolveContext
 from .contract import Instance, PrepareCost, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
-from .i18n import _, translate
+from .i18n import N_, _, translate
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
 from .tablecache import pinned_tables
@@ -66,7 +66,7 @@ def read_instance(puzzle: Puzzle, value: Any, plugin: str | None = None) -> tupl
     puzzle's JSON form (a dict). The one door from front ends (web boards, the job service) to a
     puzzle's parser: a plugin's plain exception on odd input becomes an InputError in words.
     ``plugin`` names the puzzle's plugin in messages about a plugin fault."""
-    with plugin_call(what="the instance", plugin=plugin, doing="reading the instance"):
+    with plugin_call(what=N_("the instance"), plugin=plugin, doing=N_("reading the instance")):
         if isinstance(value, dict):
             instance = puzzle.from_json(value)
         elif isinstance(value, str):
@@ -79,7 +79,7 @@ def read_instance(puzzle: Puzzle, value: Any, plugin: str | None = None) -> tupl
 def parse_canonical(puzzle: Puzzle, text: str) -> Instance:
     """The instance of canonical text (what :func:`read_instance` gave), as a worker reads a
     job: parsed as text, never looked up as a preset name first."""
-    with plugin_call(what="the instance", doing="reading the instance"):
+    with plugin_call(what=N_("the instance"), doing=N_("reading the instance")):
         return puzzle.parse(text)
 
 
@@ -331,7 +331,8 @@ def run_solver(
         # both kinds of claim against breadth-first search on small instances.
         if solver.optimal and not outcome.optimal:
             outcome = Solved(outcome.moves, optimal=True, stats=outcome.stats)
-        with plugin_call(plugin=puzzle_plugin, doing=f"describing a {puzzle.id} solution"):
+        with plugin_call(plugin=puzzle_plugin, doing=N_("describing a {puzzle} solution"),
+                         values={"puzzle": puzzle.id}):
             details = puzzle.describe_solution(instance, outcome.moves)
         try:
             details = json_safe(dict(details), "details")
@@ -458,7 +459,8 @@ def solve(
     puzzle = registry.puzzle(puzzle_id)
     solver = registry.solver(puzzle_id, solver_name)
     puzzle_plugin = owner_of(registry, puzzle)
-    with plugin_call(what="the instance", plugin=puzzle_plugin, doing=f"reading a {puzzle.id} instance"):
+    with plugin_call(what=N_("the instance"), plugin=puzzle_plugin, doing=N_("reading a {puzzle} instance"),
+                     values={"puzzle": puzzle.id}):
         instance = resolve_instance(puzzle, instance_text)
     if timeout is not None and not timeout > 0:
         raise InputError("the timeout must be a positive number of seconds")

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from .i18n import _
 from .paths import cache_dir
 
 #: The cache folder's budget when none is configured: room for every built-in table prepared
@@ -82,8 +83,8 @@ def parse_size(text: str) -> int:
     1024); ValueError with a sentence for anything else."""
     match = _SIZE.fullmatch(text.strip())
     if not match:
-        raise ValueError(f"{text!r} is not a size: write a number of bytes, optionally followed "
-                         f"by k, M, G or T (for example 4G or 500M)")
+        raise ValueError(_("{text} is not a size: write a number of bytes, optionally followed by k, M, "
+                           "G or T (for example 4G or 500M)").format(text=repr(text)))
     return int(float(match[1]) * _UNITS[match[2].lower()])
 
 

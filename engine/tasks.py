@@ -15,6 +15,7 @@ from typing import Any
 from .context import SolveContext
 from .contract import Instance, Puzzle, Task, TaskResult
 from .errors import InputError, PluginError, plugin_call
+from .i18n import N_
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp
 
@@ -26,7 +27,7 @@ MAX_SUMMARY = 500
 
 def refusal(task: Task, instance: Instance, plugin: str | None = None) -> str | None:
     """``task.refusal(instance)`` as plain text, or None; a plugin's bug there is a PluginError."""
-    with plugin_call(plugin=plugin, doing=f"checking whether task {task.name!r} can run"):
+    with plugin_call(plugin=plugin, doing=N_("checking whether task {task} can run"), values={"task": repr(task.name)}):
         reason = task.refusal(instance)
     if reason is None:
         return None
@@ -56,7 +57,7 @@ def run_task(puzzle: Puzzle, task: Task, instance: Instance, ctx: SolveContext |
     ctx = ctx or SolveContext()
     check_can_run(task, instance, plugin)
     started = time.perf_counter()
-    with plugin_call(plugin=plugin, doing=f"running task {task.name!r}"):
+    with plugin_call(plugin=plugin, doing=N_("running task {task}"), values={"task": repr(task.name)}):
         outcome = task.run(instance, ctx)
     seconds = time.perf_counter() - started
     report: dict[str, Any] = {"puzzle": puzzle.id, "task": task.name, "instance": puzzle.format(instance),

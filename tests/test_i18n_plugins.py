@@ -116,3 +116,101 @@ def test_format_number_follows_the_current_locale():
         assert format_number(1234567.5) == "1,234,567.5"
     with use_locale("fr"):  # not a host locale: English
         assert format_number(1234.5) == "1,234.5"
+
+
+def test_the_board_speaks_the_readers_language_and_the_step_cache_keeps_languages_apart(client):
+    path = "/api/lights_out/render.svg?instance=101/010/101&moves=a1&step=1"
+    zh = client.get(path, headers=ZH)
+    en = client.get(path, headers={"Accept-Language": "en"})  # the same step, asked again
+    assert 'aria-label="灯 a1，熄灭"' in zh.get_data(as_text=True)
+    assert 'aria-label="light a1, off"' in en.get_data(as_text=True)
+    assert "灯" not in en.get_data(as_text=True)
+    assert "Accept-Language" in zh.headers["Vary"] and zh.headers["Content-Language"] == "zh-Hans"
+    editor = client.get("/lights_out", headers=ZH).get_data(as_text=True)
+    assert '<label for="opt-size">尺寸</label>' in editor  # the Random option's label
+    english = client.get("/lights_out", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<label for="opt-size">Size</label>' in english
+
+
+def test_an_error_keeps_its_where_and_adds_the_place_in_words_outside_english(client):
+    zh = client.post("/api/lights_out/validate", json={"instance": "10x/010/101"}, headers=ZH).get_json()
+    en = client.post("/api/lights_out/validate", json={"instance": "10x/010/101"}).get_json()
+    assert zh["where"] == en["where"] == "row 1, column 3"
+    assert zh["where_text"] == "第 1 行第 3 列"
+    assert "where_text" not in en
+    limit = client.post("/api/sliding/jobs", json={"instance": "1 2 3/4 5 6/7 0 8", "time_limit": "x"},
+                        headers=ZH).get_json()
+    assert limit["where"] == "time_limit" and limit["where_text"] == "时间限制"
+
+
+def test_the_embed_player_is_written_in_the_readers_language(client):
+    path = "/embed/lights_out?instance=101/010/101&moves=a1,c3"
+    zh = client.get(path, headers=ZH).get_data(as_text=True)
+    en = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<html lang="zh-Hans"' in zh and "<title>点灯游戏：2 步</title>" in zh
+    assert 'aria-label="下一步"' in zh and "在编辑器中打开" in zh and "初始局面：还需 2 步。" in zh
+    assert '<html lang="en"' in en and "<title>Lights Out: 2 moves</title>" in en
+    assert "Start position: 2 moves to go." in en and "Open in the editor" in en
+    # A language chosen with ?lang= is carried on by the step links.
+    chosen = client.get(path + "&lang=zh-Hans").get_data(as_text=True)
+    assert "step=1&amp;lang=zh-Hans" in chosen
+
+
+def test_a_plugins_client_script_comes_with_its_own_words_in_the_readers_language(tmp_path):
+    from pairs_toy import Bits, Sweep
+
+    from engine import hookimpl
+    from engine.plugins import Registry
+
+    class Scripted(PairsPuzzle):
+        client_script = 'button.textContent = PuzzleI18n.t("Flip them all");'
+
+    Scripted.catalogue = _toy_catalogue(tmp_path / "locale", {"Flip them all": "全部翻转", "Unused": "没用到"})
+
+    class Plugin:
+        @hookimpl
+        def register_puzzles(self, register):
+            register(Scripted())
+
+        @hookimpl
+        def register_solvers(self, register):
+            register(Sweep())
+
+        @hookimpl
+        def register_renderers(self, register):
+            register(Bits())
+
+    registry = Registry()
+    registry.add_plugin("scripted", Plugin(), version="1.0")
+    registry.collect()
+    app = create_app({"REGISTRY": registry, "DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    try:
+        client = app.test_client()
+        editor = client.get("/pairs", headers=ZH).get_data(as_text=True)
+        assert '<script src="/-/client/pairs.js?lang=zh-Hans"></script>' in editor
+        script = client.get("/-/client/pairs.js?lang=zh-Hans")
+        text = script.get_data(as_text=True)
+        # Only the messages the script uses, then the script as the plugin wrote it.
+        assert text == ('window.PuzzleI18n && window.PuzzleI18n.add({"Flip them all": "全部翻转"});\n'
+                        + Scripted.client_script)
+        assert "Accept-Language" in script.headers["Vary"]
+        assert client.get("/-/client/pairs.js").get_data(as_text=True) == Scripted.client_script
+        assert '<script src="/-/client/pairs.js"></script>' in client.get("/pairs").get_data(as_text=True)
+        # English chosen in the address, in a Chinese browser: the script is asked for in English.
+        chosen = client.get("/pairs?lang=en", headers=ZH).get_data(as_text=True)
+        assert '<script src="/-/client/pairs.js?lang=en"></script>' in chosen
+        assert client.get("/-/client/pairs.js?lang=en", headers=ZH).get_data(as_text=True) == Scripted.client_script
+    finally:
+        app.extensions["puzzle_jobs"].close()
+
+
+def test_a_jobs_stored_message_is_worded_for_each_reader(client):
+    from engine import use_locale
+    from web.api import job_message_words
+
+    killed = "the solver overran its 1.5 s time limit and did not stop, so its worker process was killed"
+    # A request in Chinese: Flask-Babel's locale (the request's) and the engine's (set per request).
+    with client.application.test_request_context(headers=ZH), use_locale("zh_Hans"):
+        assert job_message_words(killed) == "求解器超过了 1.5 秒的时间限制仍未停止，所以被强行终止了"
+        assert job_message_words("cancelled before it started") == "在开始之前就被取消了"
+        assert job_message_words("the plugin's own words") == "the plugin's own words"

@@ -360,8 +360,9 @@ def test_an_editable_install_of_a_new_plugin_as_the_scaffold_says(venv):
     assert f"-e {source}" in venv.puzzle("plugins", "--requirements").stdout
     # Editable: a change to the source is what runs, without reinstalling.
     hooks = source / "puzzle_tidy" / "puzzle.py"
-    assert 'title = "Tidy"' in hooks.read_text(), "the scaffold changed"
-    hooks.write_text(hooks.read_text().replace('title = "Tidy"', 'title = "Tidy, edited"'))
+    # (the title is marked for translation: N_ returns it as written, in English)
+    assert 'title = N_("Tidy")' in hooks.read_text(), "the scaffold changed"
+    hooks.write_text(hooks.read_text().replace('title = N_("Tidy")', 'title = N_("Tidy, edited")'))
     assert "tidy: Tidy, edited" in venv.puzzle("list").stdout
     venv.puzzle("uninstall", "-y", "puzzle-engine-tidy")
 

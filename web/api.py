@@ -7,12 +7,15 @@ form body), checks them, and lets InputError become a 400 (see :mod:`web.errors`
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from engine import N_, InputError
+from engine.i18n import ENGINE, current_locale, translate
 from engine.jobs import SOLVED, Job
 from engine.wording import shown
 
@@ -81,7 +84,8 @@ def validate(puzzle_id):
     instance, _canonical = boards().instance(puzzle_id, values["instance"])
     next_move = optional_text(values, "next_move")
     if next_move is not None and len(next_move) > MAX_MOVE_CHARS:
-        raise InputError(f"the move is longer than {MAX_MOVE_CHARS} characters", where="next_move")
+        raise InputError(_("the move is longer than %(limit)s characters", limit=MAX_MOVE_CHARS),
+                         where="next_move")
     return jsonify(editor_state(puzzle_id, instance, renderer=optional_text(values, "renderer"),
                                 next_move=next_move))
 
@@ -97,10 +101,10 @@ def edit(puzzle_id):
     mode = optional_text(values, "mode")
     modes = [m.name for m in puzzle.edit_modes()]
     if mode is not None and mode not in modes:
-        raise InputError(f"unknown edit mode {mode!r}; modes: {', '.join(modes) or 'none'}",
-                         where="mode")
+        raise InputError(_("unknown edit mode %(mode)s; modes: %(modes)s", mode=repr(mode),
+                           modes=", ".join(modes) or _("none")), where="mode")
     selection = optional_text(values, "selection")
-    with user_input("the edit"):
+    with user_input(N_("the edit")):
         result = puzzle.edit(instance, action, mode=mode, selection=selection)
         # The new instance must survive its own round trip, or the editor would drift.
         new_instance = puzzle.parse(puzzle.format(result.instance))
@@ -116,10 +120,11 @@ def random_instance(puzzle_id):
     renderer = values.pop("renderer", None)
     unknown = sorted(set(values) - set(puzzle.random_options))
     if unknown:
-        known = ", ".join(puzzle.random_options) or "none"
-        raise InputError(f"unknown random option {unknown[0]!r}; options: {known}", where=unknown[0])
+        known = ", ".join(puzzle.random_options) or _("none")
+        raise InputError(_("unknown random option %(option)s; options: %(options)s", option=repr(unknown[0]),
+                           options=known), where=unknown[0])
     options = {k: v for k, v in values.items() if v != ""}
-    with user_input("the random options"):
+    with user_input(N_("the random options")):
         instance = puzzle.random(seed, options or None)
     return jsonify({"seed": seed, **editor_state(puzzle_id, instance, renderer=renderer)})
 
@@ -152,7 +157,7 @@ def describe_window(puzzle, replay, first: int, end: int) -> dict:
     """Plain words for moves ``first``..``end`` of a replay: one replay from the nearest
     checkpoint, then one move at a time (bounded by MAX_DESCRIBE)."""
     words = []
-    with user_input("a move"):
+    with user_input(N_("a move")):
         state = replay.state(first)
         for move in replay.moves[first:end]:
             words.append({"move": move, "words": describe_move(puzzle, state, move)})
@@ -171,19 +176,24 @@ def describe_moves(puzzle_id):
     return jsonify(describe_window(puzzle, replay, first, end))
 
 
-def solved_job(job_id: str, doing: str) -> tuple[Job, tuple[str, ...]]:
+def solved_job(job_id: str, to_show: bool = False) -> tuple[Job, tuple[str, ...]]:
     """The job and its solution's moves; a 400 that says so when it has no solution."""
     job = jobs().get(job_id)
     result = job.result or {}
     if job.status != SOLVED or not isinstance(result.get("moves"), list):
-        raise InputError(f"job {job_id} has no solution {doing} (it is {job.status})", where="job")
+        # Two whole sentences, not one with a phrase put in: word order differs by language.
+        if to_show:
+            message = _("job %(job)s has no solution to show (it is %(status)s)", job=job_id, status=job.status)
+        else:
+            message = _("job %(job)s has no solution to describe (it is %(status)s)", job=job_id, status=job.status)
+        raise InputError(message, where="job")
     return job, tuple(result["moves"])
 
 
 @bp.get("/jobs/<job_id>/describe")
 def describe_job_moves(job_id):
     """The same for a solved job's solution (its moves may be too many for a URL)."""
-    job, moves = solved_job(job_id, "to describe")
+    job, moves = solved_job(job_id)
     puzzle = registry().puzzle(job.request.puzzle)
     replay = boards().states(job.request.puzzle, job.request.instance, moves,
                              work_limit=MAX_SOLUTION_REPLAY_WORK)
@@ -239,9 +249,10 @@ def animation_svg(puzzle_id):
     _puzzle, text, moves, values = _board_request()
     delay = read_decimal(values.get("delay", "0.6"), "delay", N_("the delay (in seconds)"))
     if not 0.05 <= delay <= 10:
-        raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
+        raise InputError(_("the delay must be between 0.05 and 10 seconds"), where="delay")
     if len(moves) > 2000:
-        raise InputError("an animation can show at most 2,000 moves", where="moves")
+        raise InputError(_("an animation can show at most %(count)s moves", count=format_decimal(2000)),
+                         where="moves")
     svg = boards().animation(puzzle_id, values.get("renderer") or None, text, moves, delay)
     download = f"{puzzle_id}-solution.svg" if values.get("download") else None
     return svg_response(svg, download=download)
@@ -254,7 +265,7 @@ def job_step_svg(job_id):
     The job holds the instance and the moves, so the URL stays short however long the solution
     is (83,000 moves do not fit in a query string); ``stored-...`` ids work across restarts.
     """
-    job, moves = solved_job(job_id, "to show")
+    job, moves = solved_job(job_id, to_show=True)
     step = parse_step(request.args.get("step"), moves)
     svg, solved = boards().step(job.request.puzzle, request.args.get("renderer") or None,
                                 job.request.instance, moves, step,
@@ -273,6 +284,36 @@ def parse_time_limit(raw):
     return read_decimal(raw, "time_limit", N_("the time limit (in seconds)"))
 
 
+#: A job killed for overrunning its time limit, as engine/jobs words it (a number inside, so it
+#: is matched here rather than looked up whole).
+_OVERRAN = re.compile(r"the (solver|task) overran its (\S+) s time limit and did not stop, so its "
+                      r"(?:worker process|work horse) was killed")
+
+
+def job_message_words(message: str) -> str:
+    """A job's stored (English) message in the request's language: the fixed ones from the
+    engine's catalogue (marked there with N_), the time-limit one by its shape; any other, with
+    a plugin's own words inside, as it was written."""
+    match = _OVERRAN.fullmatch(message)
+    if match:
+        kind, limit = match.groups()
+        if kind == "task":
+            return _("the task overran its %(limit)s s time limit and did not stop, so it was stopped", limit=limit)
+        return _("the solver overran its %(limit)s s time limit and did not stop, so it was stopped", limit=limit)
+    return ENGINE.gettext(message)
+
+
+def job_json(job: Job) -> dict[str, Any]:
+    """A job as the API answers it: its ``message`` in the request's language.
+
+    A job's message is written where the job ended (a worker, another process) and kept, so it
+    is stored in English and worded for each reader here (:func:`job_message_words`)."""
+    out = job.to_json()
+    if isinstance(out.get("message"), str) and current_locale() != "en":
+        out["message"] = job_message_words(out["message"])
+    return out
+
+
 def submitted(start: Callable[[dict, Any], Job]) -> Response:
     """Submit a solve or task job from the request's values: ``start(values, time_limit)``.
 
@@ -282,7 +323,7 @@ def submitted(start: Callable[[dict, Any], Job]) -> Response:
     if "instance" not in values:
         raise InputError(_("give the instance text in the 'instance' field"), where="instance")
     job = start(values, parse_time_limit(values.get("time_limit")))
-    response = jsonify(job.to_json())
+    response = jsonify(job_json(job))
     response.status_code = 200 if job.done else 202
     response.headers["Location"] = f"/api/jobs/{job.id}"
     return response
@@ -307,20 +348,20 @@ def picture_bytes() -> bytes:
     """The picture sent as the raw body or as the first file of a multipart form, bounded."""
     request.max_content_length = MAX_PICTURE_BYTES + MULTIPART_SLACK
     if request.content_length is None and not request.mimetype.startswith("multipart/"):
-        raise InputError("the picture is empty or missing: send it as the request body (with a Content-Length) "
-                         "or as a multipart file")
+        raise InputError(_("the picture is empty or missing: send it as the request body (with a "
+                           "Content-Length) or as a multipart file"))
     if request.mimetype == "multipart/form-data":
         files = list(request.files.values())
         if not files:
-            raise InputError("the form has no file: send the picture as a file field (e.g. 'image')",
+            raise InputError(_("the form has no file: send the picture as a file field (e.g. 'image')"),
                              where="image")
         data = files[0].stream.read(MAX_PICTURE_BYTES + 1)
     else:
         data = request.get_data(cache=False)
     if len(data) > MAX_PICTURE_BYTES:
-        raise InputError(f"the picture is larger than {MAX_PICTURE_BYTES // 2**20} MB")
+        raise InputError(_("the picture is larger than %(size)s MB", size=MAX_PICTURE_BYTES // 2**20))
     if not data:
-        raise InputError("the picture is empty: send its bytes as the body or as a multipart file")
+        raise InputError(_("the picture is empty: send its bytes as the body or as a multipart file"))
     return data
 
 
@@ -329,10 +370,11 @@ def trace_picture(puzzle_id):
     """Read an instance from a picture (docs/api.md): its text and what a preview needs."""
     puzzle = registry().puzzle(puzzle_id)
     if not puzzle.picture_formats:
-        raise InputError(f"{puzzle.title} cannot read an instance from a picture")
+        raise InputError(_("%(puzzle)s cannot read an instance from a picture",
+                           puzzle=translate(puzzle, puzzle.title)))
     result = dict(puzzle.read_picture(picture_bytes()))
     if not isinstance(result.get("instance"), str):
-        raise InputError("the picture was read but gave no instance text")
+        raise InputError(_("the picture was read but gave no instance text"))
     _parsed, text = boards().instance(puzzle_id, result["instance"])
     result["instance"] = text
     return jsonify(result)
@@ -361,10 +403,10 @@ def submit_task(puzzle_id, task_name):
 
 @bp.get("/jobs/<job_id>")
 def poll_job(job_id):
-    return jsonify(jobs().get(job_id).to_json())
+    return jsonify(job_json(jobs().get(job_id)))
 
 
 @bp.route("/jobs/<job_id>/cancel", methods=["POST"])
 @bp.route("/jobs/<job_id>", methods=["DELETE"])
 def cancel_job(job_id):
-    return jsonify(jobs().cancel(job_id).to_json())
+    return jsonify(job_json(jobs().cancel(job_id)))

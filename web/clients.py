@@ -20,6 +20,7 @@ import threading
 from collections import Counter
 
 from flask import Flask, current_app, g, request
+from flask_babel import gettext, ngettext
 
 #: Longest client name kept (a header is the client's own text up to the proxy's entry).
 MAX_CLIENT_CHARS = 200
@@ -81,10 +82,12 @@ class HeavyGate:
         key = client or ""
         with self._lock:
             if self._by_client[key] >= self.per_client:
-                raise Busy(f"you already have {self.per_client} editor requests in progress; "
-                           f"send the next one when one is answered")
+                raise Busy(ngettext("you already have %(num)s editor request in progress; send the next one "
+                                    "when it is answered",
+                                    "you already have %(num)s editor requests in progress; send the next one "
+                                    "when one is answered", self.per_client))
             if self._in_flight >= self.total:
-                raise Busy("the server is busy with other editor requests; try again in a second")
+                raise Busy(gettext("the server is busy with other editor requests; try again in a second"))
             self._in_flight += 1
             self._by_client[key] += 1
 

@@ -10,13 +10,14 @@ import os
 
 import click
 
-from engine import hookimpl
+from engine import format_number, hookimpl
 from engine.jobs.model import DEFAULT_QUEUE
 from engine.jobs.shares import DEFAULT_JOBS_PER_CLIENT
 from engine.tablecache import KEEP_AFTER_ENV
 
 from . import preparing
 from .editor_view import KEEP_TABLES_AFTER
+from .i18n import cli_gettext as gettext
 from .quiet_logs import quiet_waitress_queue
 
 
@@ -31,10 +32,12 @@ def prepare_first() -> None:
 
     for done in prepare_solvers(get_registry()):
         if done.error or not done.ready:
-            click.echo(f"warning: {done.puzzle_id} solver {done.solver!r} is not prepared: "
-                       f"{done.error or 'stopped'}; it will prepare when it first solves", err=True)
+            click.echo(gettext("warning: %(puzzle)s solver %(solver)s is not prepared: %(error)s; it will "
+                               "prepare when it first solves", puzzle=done.puzzle_id, solver=repr(done.solver),
+                               error=done.error or gettext("stopped")), err=True)
         elif done.seconds >= 1:
-            click.echo(f"prepared {done.puzzle_id} solver {done.solver!r} in {done.seconds:.1f} s")
+            click.echo(gettext("prepared %(puzzle)s solver %(solver)s in %(seconds)s s", puzzle=done.puzzle_id,
+                               solver=repr(done.solver), seconds=format_number(done.seconds, 1)))
 
 
 #: waitress's own connection limit is 100: about 100 idle or slow sockets (one header line a
@@ -81,7 +84,7 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     from . import create_app
 
     for line in startup_warnings(get_registry()):  # a broken or slow plugin is said at start
-        click.echo(f"warning: {line}", err=True)
+        click.echo(gettext("warning: %(warning)s", warning=line), err=True)
     # Solve jobs for visitors' boards write a table to the cache folder only the second time it
     # is needed (the workers inherit this; `puzzle worker` reads the same variable).
     os.environ.setdefault(KEEP_AFTER_ENV, str(KEEP_TABLES_AFTER))
@@ -115,9 +118,10 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     # Listening now: the big tables are built after this, in the background, so the first
     # page never waits for them; solvers pick each one up when it is finished.
     if preparing.start(app):
-        click.echo("Building the big solver tables in the background (--no-background-prepare: off); "
-                   "the gallery shows how far")
-    click.echo(f"Serving the puzzle engine on http://{host}:{port}/ (Ctrl+C to stop)")
+        click.echo(gettext("Building the big solver tables in the background (--no-background-prepare: off); "
+                           "the gallery shows how far"))
+    address = f"http://{host}:{port}/"
+    click.echo(gettext("Serving the puzzle engine on %(address)s (Ctrl+C to stop)", address=address))
     import signal
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         # A SIGTERM (systemd, docker stop) stops the server the way Ctrl+C does: through the

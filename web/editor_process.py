@@ -36,6 +36,7 @@ from collections import defaultdict, deque
 from pathlib import Path
 
 from flask import Flask, Response, g, request
+from flask_babel import format_decimal, gettext
 
 from .clients import HEAVY_ENDPOINTS, Busy, client_of
 
@@ -96,9 +97,10 @@ class CpuShares:
                 wait = at + self.window - now
                 if freed < self.budget:
                     break
-        raise Busy(f"your editor requests used {total:.0f} CPU-seconds in the last "
-                   f"{self.window:.0f} s, the most one visitor may; try again in "
-                   f"{max(1, round(wait))} s", retry_after=max(1, round(wait)), lasting=True)
+        raise Busy(gettext("your editor requests used %(cpu)s CPU-seconds in the last %(window)s s, the most "
+                           "one visitor may; try again in %(wait)s s", cpu=format_decimal(round(total)),
+                           window=format_decimal(round(self.window)), wait=format_decimal(max(1, round(wait)))),
+                   retry_after=max(1, round(wait)), lasting=True)
 
     def add(self, client: str | None, cpu: float) -> None:
         if cpu > 0:
@@ -278,8 +280,9 @@ class EditorProcess:
             log.warning("an editor request from %s took longer than %.0f s; restarting the "
                         "editor process", client, self.request_seconds)
             self.restart(pid)
-            raise RequestTooLong(f"this request took longer than {self.request_seconds:.0f} s "
-                                 f"and was stopped; try a smaller board") from None
+            seconds = format_decimal(round(self.request_seconds))
+            raise RequestTooLong(gettext("this request took longer than %(seconds)s s and was stopped; try a "
+                                         "smaller board", seconds=seconds)) from None
         except (ConnectionError, FileNotFoundError, http.client.HTTPException, OSError):
             if not self.alive():  # it died (killed, out of memory): a new one for next time
                 self.restart(pid)

@@ -8,10 +8,11 @@ the live verdict and an optional hint.
 from __future__ import annotations
 
 from flask import current_app
+from flask_babel import gettext
 
 from engine import InputError, keep_tables_after
 from engine.errors import PuzzleError
-from engine.i18n import N_, translate
+from engine.i18n import N_, current_locale, translate
 from engine.solving import owner_of
 from engine.tasks import refusal
 
@@ -32,10 +33,10 @@ def parse_seed(raw: str) -> int:
     """A seed from a query value: ASCII digits only, 0 to MAX_SEED (so a link means one board)."""
     # int() also reads "١٢" (other scripts' digits), "+5" and "1_0"; a seed is plain 0-9.
     if len(raw) > 19:  # longer than MAX_SEED: refused before it is read
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+        raise InputError(gettext("the seed must be a whole number from 0 to %(most)s", most=MAX_SEED), where="seed")
     seed = read_whole(raw, "seed", N_("the seed"))
     if seed > MAX_SEED:
-        raise InputError(f"the seed must be a whole number from 0 to {MAX_SEED}", where="seed")
+        raise InputError(gettext("the seed must be a whole number from 0 to %(most)s", most=MAX_SEED), where="seed")
     return seed
 
 
@@ -55,6 +56,18 @@ def preset_labels(puzzle) -> dict[str, str]:
     return out
 
 
+def client_script_url(puzzle) -> str:
+    """The plugin's client script, asked for in the page's language (no ``lang`` for English
+    read from the browser, so the address stays as it always was)."""
+    from .i18n import link_lang
+
+    url = f"/-/client/{puzzle.id}.js"
+    locale = current_locale()
+    if locale == "en" and not link_lang():
+        return url
+    return f"{url}?lang={locale.replace('_', '-')}"
+
+
 def puzzle_details(puzzle) -> dict:
     """Everything the editor needs to know about a puzzle, independent of any instance."""
     reg = registry()
@@ -65,13 +78,16 @@ def puzzle_details(puzzle) -> dict:
         "presets": dict(puzzle.presets()),
         "preset_names": preset_labels(puzzle),
         "random_options": {k: translate(puzzle, v) for k, v in puzzle.random_options.items()},
+        "random_option_labels": {k: translate(puzzle, (getattr(puzzle, "random_option_labels", None) or {}).get(k))
+                                 or k.replace("_", " ").capitalize() for k in puzzle.random_options},
         "edit_modes": [{"name": m.name, "label": translate(puzzle, m.label)} for m in puzzle.edit_modes()],
         "solvers": [{"name": s.name, "optimal": bool(s.optimal), "description": translate(s, s.description)}
                     for s in reg.solvers(puzzle.id)],
         "renderers": [r.name for r in reg.renderers(puzzle.id)],
         "tasks": [{"name": t.name, "label": translate(t, t.label), "description": translate(t, t.description)}
                   for t in reg.tasks(puzzle.id)],
-        "client_script": f"/-/client/{puzzle.id}.js" if puzzle.client_script else None,
+        # In the page's language: the script's words come with it (web/pages.py, client_script).
+        "client_script": client_script_url(puzzle) if puzzle.client_script else None,
         "solved_sentence": translate(puzzle, puzzle.solved_sentence),
         "picture_formats": list(puzzle.picture_formats),
     }
@@ -96,7 +112,7 @@ def tasks_json(puzzle, instance) -> list[dict]:
             reason = refusal(task, instance, owner_of(reg, task))
         except PuzzleError as exc:
             current_app.logger.error("task %s/%s: %s", puzzle.id, task.name, exc)
-            reason = "it cannot judge this board (its plugin failed; the server log says why)"
+            reason = gettext("it cannot judge this board (its plugin failed; the server log says why)")
         out.append({"name": task.name, "label": translate(task, task.label),
                     "description": translate(task, task.description),
                     "refusal": reason})
@@ -138,7 +154,7 @@ def editor_state(puzzle_id: str, instance, *, selection=None, message=None, rend
     state = puzzle.start(instance)
     hint = None
     if next_move is not None:
-        with user_input("the hinted move"):
+        with user_input(N_("the hinted move")):
             puzzle.apply_move(state, next_move)  # InputError (a 400) if it is not legal here
         hint = {"move": next_move, "words": describe_move(puzzle, state, next_move)}
     return {

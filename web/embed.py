@@ -15,13 +15,17 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
-from engine import InputError, plural
+from engine import N_, InputError
+from engine.i18n import translate
 
 from . import raster
 from .api import SVG_MAX_AGE, describe_window
 from .editor_view import parse_seed
+from .i18n import link
 from .pages import first_instance_text, job_solution
 from .rendering import SizedLRU, format_moves, parse_moves, parse_step, user_input
 from .state import boards, registry
@@ -73,24 +77,25 @@ def read_source(puzzle_id: str, values) -> Source:
     puzzle = registry().puzzle(puzzle_id)
     if values.get("job"):
         solution = job_solution(puzzle, values["job"])
-        _, text = boards().instance(puzzle.id, solution["instance"])
+        _parsed, text = boards().instance(puzzle.id, solution["instance"])
         return Source(puzzle.id, text, tuple(solution["moves"]), solution["job"])
     if values.get("instance"):
-        _, text = boards().instance(puzzle.id, values["instance"])
+        _parsed, text = boards().instance(puzzle.id, values["instance"])
     elif values.get("preset"):
         presets = puzzle.presets()
         if values["preset"] not in presets:
-            raise InputError(f"unknown preset {values['preset']!r}; presets: {', '.join(presets)}",
+            raise InputError(_("unknown preset %(preset)s; presets: %(presets)s", preset=repr(values["preset"]),
+                               presets=", ".join(presets)),
                              where="preset")
-        _, text = boards().instance(puzzle.id, presets[values["preset"]])
+        _parsed, text = boards().instance(puzzle.id, presets[values["preset"]])
     elif values.get("seed"):
         seed = parse_seed(values["seed"])
         options = {k: v for k, v in values.items() if k in puzzle.random_options and v != ""}
-        with user_input("the random instance"):
+        with user_input(N_("the random instance")):
             text = puzzle.format(puzzle.random(seed, options or None))
-        _, text = boards().instance(puzzle.id, text)
+        _parsed, text = boards().instance(puzzle.id, text)
     else:
-        _, text = boards().instance(puzzle.id, first_instance_text(puzzle))
+        _parsed, text = boards().instance(puzzle.id, first_instance_text(puzzle))
     moves = parse_moves(values.get("moves"))
     boards().states(puzzle.id, text, moves)  # a bad move is a 400 now, not a broken page
     return Source(puzzle.id, text, moves)
@@ -129,11 +134,16 @@ def step_words(puzzle, source: Source, step: int) -> tuple[list[dict], str]:
     window = describe_window(puzzle, replay, first, min(total, first + PAGE_WORDS))
     words = window["moves"]
     if step == 0:
-        status = f"Start position: {plural(total, 'move')} to go."
+        status = ngettext("Start position: %(count)s move to go.", "Start position: %(count)s moves to go.",
+                          total, count=format_decimal(total))
     else:
         said = words[step - 1 - first]["words"]
-        status = f"Move {step} of {total}: {said[:1].upper()}{said[1:]}"
-        status += "" if status.endswith((".", "!", "?")) else "."
+        said = said[:1].upper() + said[1:]
+        # The move's words end the sentence: with their own mark, or with the language's stop.
+        if not said.endswith((".", "!", "?", "。", "！", "？")):
+            said = _("%(sentence)s.", sentence=said)  # the full stop of the reader's language
+        status = _("Move %(step)s of %(total)s: %(move)s", step=format_decimal(step),
+                   total=format_decimal(total), move=said)
     for i, item in enumerate(words):
         item["index"] = first + i
     return words, status
@@ -161,7 +171,8 @@ def embed_view(puzzle, args):
     source = read_source(puzzle.id, args)
     bg = args.get("bg") or "auto"
     if bg not in BACKGROUNDS:
-        raise InputError(f"bg must be one of {', '.join(BACKGROUNDS)}, not {bg[:20]!r}", where="bg")
+        raise InputError(_("bg must be one of %(values)s, not %(value)s", values=", ".join(BACKGROUNDS),
+                           value=repr(bg[:20])), where="bg")
     controls = read_flag(args, "controls", "1")
     show_list = read_flag(args, "list", "0")
     autoplay = read_flag(args, "autoplay", "0")
@@ -175,18 +186,20 @@ def embed_view(puzzle, args):
     words, status = step_words(puzzle, source, step) if source.moves else ([], "")
     keep = {k: args[k] for k in ("bg", "controls", "list", "renderer", "id") if args.get(k)}
     total = len(source.moves)
-    links = {name: f"{request.path}?{source.query(**keep, step=n)}"
+    # link(): a language chosen with ?lang= is carried on, like every link the pages write.
+    links = {name: link(f"{request.path}?{source.query(**keep, step=n)}")
              for name, n in (("first", 0), ("prev", max(0, step - 1)), ("next", min(total, step + 1)),
                              ("last", total))}
     for item in words:
-        item["href"] = f"{request.path}?{source.query(**keep, step=item['index'] + 1)}"
-    editor = f"/{quote(puzzle.id)}?{source.query()}" + (f"#step={step}" if total else "")
-    data = {"puzzle": puzzle.id, "title": puzzle.title, "instance": source.text,
+        item["href"] = link(f"{request.path}?{source.query(**keep, step=item['index'] + 1)}")
+    editor = link(f"/{quote(puzzle.id)}?{source.query()}") + (f"#step={step}" if total else "")
+    title = translate(puzzle, puzzle.title)
+    data = {"puzzle": puzzle.id, "title": title, "instance": source.text,
             "moves": list(source.moves), "job": source.job, "step": step, "renderer": renderer,
             "autoplay": autoplay, "id": frame_id, "solved": solved,
             "can_solve": bool(registry().solvers(puzzle.id)),
             "query": {k: v for k, v in keep.items()}}
-    html = render_template("embed.html", puzzle=puzzle, svg=svg, solved=solved, step=step, total=total,
+    html = render_template("embed.html", puzzle=puzzle, title=title, svg=svg, solved=solved, step=step, total=total,
                            links=links, words=words, status=status, editor=editor, bg=bg,
                            controls=controls, show_list=show_list, data=data, error=None)
     response = cached_answer(html.encode("utf-8"), "text/html", cacheable=stable(source))
@@ -208,7 +221,7 @@ def host_script():
 
 
 def board_aspect(source: Source) -> float:
-    svg, _ = boards().step(source.puzzle_id, None, source.text, source.moves, 0,
+    svg, _size = boards().step(source.puzzle_id, None, source.text, source.moves, 0,
                            work_limit=source.work_limit)
     return raster.aspect(svg)
 
@@ -256,9 +269,19 @@ def source_of_url(url: str) -> tuple[Source, int]:
 
 
 def title_of(puzzle, source: Source) -> str:
+    title = translate(puzzle, puzzle.title)
     if source.moves:
-        return f"{puzzle.title}: a solution in {plural(len(source.moves), 'move')}"
-    return f"{puzzle.title} puzzle"
+        return ngettext("%(puzzle)s: a solution in %(count)s move", "%(puzzle)s: a solution in %(count)s moves",
+                        len(source.moves), puzzle=title, count=format_decimal(len(source.moves)))
+    return _("%(puzzle)s puzzle", puzzle=title)
+
+
+def image_alt(puzzle, step: int) -> str:
+    title = translate(puzzle, puzzle.title)
+    if not step:
+        return _("%(puzzle)s board", puzzle=title)
+    return ngettext("%(puzzle)s board after %(count)s move", "%(puzzle)s board after %(count)s moves", step,
+                    puzzle=title, count=format_decimal(step))
 
 
 def absolute(path: str) -> str:
@@ -282,12 +305,12 @@ def oembed():
     values = dict(request.args.items())
     fmt = values.get("format") or "json"
     if fmt == "xml":
-        return jsonify({"error": "only format=json is offered"}), 501
+        return jsonify({"error": _("only format=json is offered")}), 501
     if fmt != "json":
-        raise InputError(f"format must be json, not {fmt[:20]!r}", where="format")
+        raise InputError(_("format must be json, not %(value)s", value=repr(fmt[:20])), where="format")
     url = values.get("url")
     if not url:
-        raise InputError("give the page's address in the 'url' parameter", where="url")
+        raise InputError(_("give the page's address in the 'url' parameter"), where="url")
     maxwidth, maxheight = read_bound(values, "maxwidth"), read_bound(values, "maxheight")
     source, step = source_of_url(url)
     puzzle = registry().puzzle(source.puzzle_id)
@@ -315,9 +338,9 @@ def share_meta(puzzle, text: str, moves: tuple[str, ...], job: str | None) -> di
     step = len(moves)
     return {
         "title": title_of(puzzle, source),
-        "description": puzzle.rules,
+        "description": translate(puzzle, puzzle.rules),
         "image": absolute(f"/api/{quote(puzzle.id)}/render.png?{source.query(step=step, size=1200)}"),
-        "image_alt": f"{puzzle.title} board" + (f" after {plural(step, 'move')}" if step else ""),
+        "image_alt": image_alt(puzzle, step),
         "url": page,
         "oembed": absolute("/oembed?" + urlencode({"url": page, "format": "json"}, quote_via=quote)),
     }
@@ -338,7 +361,7 @@ def _caches():
 
 
 def _draw_png(puzzle_id, renderer, text, moves, step, size, work_limit):
-    svg, _ = boards().step(puzzle_id, renderer, text, moves, step, work_limit=work_limit)
+    svg, _size = boards().step(puzzle_id, renderer, text, moves, step, work_limit=work_limit)
     return raster.png(svg, size)
 
 
@@ -355,7 +378,7 @@ def image_source(puzzle_id: str) -> tuple[Source, dict]:
     values = dict(request.args.items())
     registry().puzzle(puzzle_id)
     if not values.get("job") and not values.get("instance"):
-        raise InputError("give the instance in the 'instance' query parameter", where="instance")
+        raise InputError(_("give the instance in the 'instance' query parameter"), where="instance")
     return read_source(puzzle_id, values), values
 
 
@@ -378,11 +401,12 @@ def animated(puzzle_id: str, kind: str):
     try:
         delay_ms = round(float(delay) * 1000)
     except ValueError:
-        raise InputError(f"the delay must be a number of seconds, not {delay[:20]!r}", where="delay") from None
+        raise InputError(_("the delay must be a number of seconds, not %(value)s", value=repr(delay[:20])),
+                         where="delay") from None
     if not 50 <= delay_ms <= 10_000:
-        raise InputError("the delay must be between 0.05 and 10 seconds", where="delay")
+        raise InputError(_("the delay must be between 0.05 and 10 seconds"), where="delay")
     renderer = boards().registry.renderer(puzzle_id, values.get("renderer") or None).name
-    first, _ = boards().step(puzzle_id, renderer, source.text, source.moves, 0,
+    first, _size = boards().step(puzzle_id, renderer, source.text, source.moves, 0,
                              work_limit=source.work_limit)
     raster.check_animation(len(source.moves) + 1, size, round(size * raster.aspect(first)))
     body = _caches()["animation"](puzzle_id, renderer, source.text, source.moves, size, delay_ms,

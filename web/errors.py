@@ -4,16 +4,23 @@ Retry-After, and anything unexpected a JSON 500 without a traceback (logged on t
 
 API paths (``/api/...``) always answer JSON ``{"error": message}``; pages answer a small HTML
 page with the same message.
+
+``where`` is a machine field and stays as the code wrote it (``"time_limit"``, ``"row 3"``); in
+a language other than English the answer adds ``where_text``, the same place in the reader's
+words (:func:`where_words`), which the pages show instead.
 """
 
 from __future__ import annotations
+
+import re
 
 from flask import jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
-from engine import InputError
+from engine import N_, InputError
 from engine.errors import EnvironmentProblem, PluginError, UnknownPuzzle
+from engine.i18n import DEFAULT_LOCALE, current_locale
 from engine.jobs import JobNotFound, JobsUnavailable, QueueFull, TooManyJobs
 
 from .clients import Busy
@@ -28,14 +35,48 @@ def _wants_json() -> bool:
             or path == "/oembed")
 
 
+#: Places in the input, as plugins and the host write ``where``: each pattern and its sentence.
+_PLACES = (
+    (re.compile(r"row (\d+), column (\d+)"), N_("row %(row)s, column %(column)s"), ("row", "column")),
+    (re.compile(r"line (\d+), column (\d+)"), N_("line %(line)s, column %(column)s"), ("line", "column")),
+    (re.compile(r"row (\d+)"), N_("row %(row)s"), ("row",)),
+    (re.compile(r"column (\d+)"), N_("column %(column)s"), ("column",)),
+    (re.compile(r"line (\d+)"), N_("line %(line)s"), ("line",)),
+    (re.compile(r"move (\d+) \((.+)\)"), N_("move %(number)s (%(move)s)"), ("number", "move")),
+    (re.compile(r"move (\d+)"), N_("move %(number)s"), ("number",)),
+)
+#: The request fields a ``where`` may name, as people read them.
+_FIELDS = {
+    "instance": N_("instance"), "time_limit": N_("time limit"), "moves": N_("moves"), "seed": N_("seed"),
+    "step": N_("step"), "action": N_("action"), "mode": N_("mode"), "size": N_("size"), "delay": N_("delay"),
+    "job": N_("job"), "next_move": N_("next move"), "renderer": N_("renderer"), "solver": N_("solver"),
+    "selection": N_("selection"), "image": N_("image"), "preset": N_("preset"),
+}
+
+
+def where_words(where: str) -> str:
+    """``where`` in the request's language: ``"row 3, column 2"`` is ``"第 3 行第 2 列"`` in
+    Chinese, ``"time_limit"`` is ``"时间限制"``. A place of another shape is given as written."""
+    for pattern, sentence, names in _PLACES:
+        match = pattern.fullmatch(where.strip())
+        if match:
+            return _(sentence, **dict(zip(names, match.groups())))
+    if where in _FIELDS:
+        return _(_FIELDS[where])
+    return where.replace("_", " ")
+
+
 def error_response(message: str, status: int, where: str | None = None, headers=None):
     if _wants_json():
         body = {"error": message}
         if where:
             body["where"] = where
+            if current_locale() != DEFAULT_LOCALE:
+                body["where_text"] = where_words(where)
         response = jsonify(body)
     else:
-        response = render_template("error.html", message=message, where=where, status=status)
+        response = render_template("error.html", message=message, where=where_words(where) if where else None,
+                                   status=status)
     if isinstance(response, str):
         from flask import make_response
         response = make_response(response)

@@ -21,34 +21,18 @@ from babel.messages.mofile import read_mo
 from flask import Blueprint, Flask, Response, abort, g, request
 from flask_babel import Babel, get_locale
 
-from engine.i18n import DEFAULT_LOCALE, LOCALES, reset_locale, set_locale
+from engine.i18n import (
+    DEFAULT_LOCALE,
+    LOCALES,
+    TRADITIONAL,
+    Catalogue,
+    locale_for_tag,
+    reset_locale,
+    set_locale,
+)
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-#: A Traditional Chinese tag: understood, but there is no catalogue for it yet.
-TRADITIONAL = "zh_Hant"
-
 bp = Blueprint("i18n", __name__)
-
-
-def locale_for_tag(tag: str) -> str | None:
-    """The host locale a language tag asks for: ``"en"``, ``"zh_Hans"``, :data:`TRADITIONAL`
-    or None (a language the host does not have). Tags are read as BCP 47 (``zh-Hans-CN``) or
-    as POSIX names (``zh_CN``), in any case."""
-    parts = [p.lower() for p in tag.strip().replace("_", "-").split("-") if p]
-    if not parts:
-        return None
-    if parts[0] == "en":
-        return "en"
-    if parts[0] != "zh":
-        return None
-    rest = parts[1:]
-    script = next((p for p in rest if len(p) == 4 and p.isalpha()), None)
-    region = next((p for p in rest if len(p) == 2 or (len(p) == 3 and p.isdigit())), None)
-    if script == "hans":
-        return "zh_Hans"
-    if script == "hant" or region in ("tw", "hk", "mo"):
-        return TRADITIONAL
-    return "zh_Hans"  # zh, zh-CN, zh-SG, zh-MY: Simplified is the likely script
 
 
 def from_accept_language() -> str | None:
@@ -82,6 +66,18 @@ def choose_locale() -> str:
         chosen = from_accept_language() or DEFAULT_LOCALE
     g.locale = chosen
     return chosen
+
+
+#: The web package's own catalogue, for what it says outside a request (``puzzle serve``).
+MESSAGES = Catalogue("messages", TRANSLATIONS)
+
+
+def cli_gettext(message: str, **variables: object) -> str:
+    """``message`` in the command line's locale (:func:`engine.i18n.current_locale`), with
+    ``%(name)s`` placeholders filled like Flask-Babel's ``gettext``: for web/ commands, which run
+    with no request and so no Flask-Babel locale. Import it as ``gettext`` so it is extracted."""
+    text = MESSAGES.gettext(message)
+    return text % variables if variables else text
 
 
 def bcp47(locale: str) -> str:
@@ -139,6 +135,42 @@ def plural_categories(locale: str) -> list[str]:
     return [t for t in order if t in tags]
 
 
+def _mo_messages(mo: Path, locale: str, wanted=None) -> dict[str, object]:
+    """The translated messages of a compiled catalogue as the scripts take them: msgid -> text,
+    or a plural message's msgid -> {CLDR category: text}; ``wanted(msgid)`` filters them."""
+    messages: dict[str, object] = {}
+    if locale == DEFAULT_LOCALE or not mo.is_file():
+        return messages
+    categories = plural_categories(locale)
+    try:
+        with mo.open("rb") as f:
+            catalog = read_mo(f)
+    except Exception:  # a plugin's broken file: its script speaks English, the page still works
+        return messages
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        key = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+        if wanted is not None and not wanted(key):
+            continue
+        if isinstance(message.id, (tuple, list)):
+            forms = list(message.string)
+            if all(forms):
+                messages[key] = {c: forms[min(i, len(forms) - 1)] for i, c in enumerate(categories)}
+        else:
+            messages[key] = message.string
+    return messages
+
+
+def plugin_script_messages(catalogue: Catalogue | None, locale: str, source: str) -> dict[str, object]:
+    """A plugin's translations for its client script (``Puzzle.client_script``): the messages of
+    its own catalogue whose English text appears in the script's source, in ``locale``."""
+    if not isinstance(catalogue, Catalogue):
+        return {}
+    mo = catalogue.directory / locale / "LC_MESSAGES" / f"{catalogue.domain}.mo"
+    return _mo_messages(mo, locale, wanted=lambda msgid: json.dumps(msgid)[1:-1] in source or msgid in source)
+
+
 @lru_cache(maxsize=None)
 def js_catalogue(locale: str) -> tuple[str, str]:
     """(the JSON catalogue of the scripts' messages in ``locale``, its content hash).
@@ -146,21 +178,7 @@ def js_catalogue(locale: str) -> tuple[str, str]:
     ``{"locale": "zh-Hans", "messages": {msgid: text or {category: text}}}``: a plural message
     gives one text per CLDR category, chosen in the page with ``Intl.PluralRules``. Only
     translated messages are listed; the scripts show the English text of any other."""
-    messages: dict[str, object] = {}
-    mo = TRANSLATIONS / locale / "LC_MESSAGES" / "js.mo"
-    if locale != DEFAULT_LOCALE and mo.is_file():
-        categories = plural_categories(locale)
-        with mo.open("rb") as f:
-            catalog = read_mo(f)
-        for message in catalog:
-            if not message.id or not message.string:
-                continue
-            if isinstance(message.id, (tuple, list)):
-                forms = list(message.string)
-                if all(forms):
-                    messages[message.id[0]] = {c: forms[min(i, len(forms) - 1)] for i, c in enumerate(categories)}
-            else:
-                messages[message.id] = message.string
+    messages = _mo_messages(TRANSLATIONS / locale / "LC_MESSAGES" / "js.mo", locale)
     text = json.dumps({"locale": bcp47(locale), "messages": messages}, ensure_ascii=False,
                       sort_keys=True, separators=(",", ":"))
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -194,7 +212,9 @@ def _end(_exc) -> None:
 
 def _headers(response):
     # Pages and API answers (errors in words) differ by language: caches keep them apart.
-    if response.mimetype in ("text/html", "application/json") and request.endpoint != "i18n.catalogue":
+    # SVG too: a renderer's labels (aria-label, <title>) are in the reader's language.
+    if response.mimetype in ("text/html", "application/json", "image/svg+xml") \
+            and request.endpoint != "i18n.catalogue":
         response.vary.add("Accept-Language")
         response.headers["Content-Language"] = html_lang()
     return response

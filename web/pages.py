@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote
 
@@ -10,10 +11,11 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
-from engine import THUMBNAIL, InputError
+from engine import N_, THUMBNAIL, InputError
+from engine.compat import needs_words
 
 from .editor_view import editor_state, parse_seed, puzzle_details, puzzle_summary
-from .i18n import link_lang
+from .i18n import bcp47, choose_locale, link_lang, plugin_script_messages
 from .rendering import format_moves, parse_moves, user_input
 from .state import boards, jobs, registry
 
@@ -39,8 +41,9 @@ def first_instance_text(puzzle) -> str:
 def needs_markup(needs: str) -> Markup:
     """A plugin's "needs puzzle-engine>=0.1,<0.2, this is 0.2.0", the requirement kept on one
     line: a browser would otherwise break it at the hyphen of puzzle-engine."""
-    return Markup(re.sub(r"(puzzle-engine\S*?)(?=, |$)", r'<span class="requirement">\1</span>',
-                         str(escape(needs)), count=1))
+    # Worded in the reader's language first ("需要 puzzle-engine<0.1，当前是 0.2.0").
+    return Markup(re.sub(r"(puzzle-engine\S*?)(?=, |，|$)", r'<span class="requirement">\1</span>',
+                         str(escape(needs_words(needs))), count=1))
 
 
 @bp.get("/")
@@ -76,8 +79,18 @@ def client_script(puzzle_id):
     if not puzzle.client_script:
         # The URL names a script that does not exist: a 404, as for an unknown puzzle.
         raise NotFound(f"{puzzle.title} has no client script")
-    response = Response(puzzle.client_script, mimetype="text/javascript")
+    # The plugin's words for its script, from its own catalogue, in the page's language (the
+    # editor asks with ?lang=): the script says them with PuzzleI18n.t like the host's scripts.
+    locale = choose_locale()
+    messages = plugin_script_messages(getattr(puzzle, "catalogue", None), locale, puzzle.client_script)
+    prefix = ""
+    if messages:
+        prefix = ("window.PuzzleI18n && window.PuzzleI18n.add("
+                  + json.dumps(messages, ensure_ascii=False, sort_keys=True).replace("</", "<\\/") + ");\n")
+    response = Response(prefix + puzzle.client_script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "public, max-age=300"
+    response.vary.add("Accept-Language")
+    response.headers["Content-Language"] = bcp47(locale)
     return response
 
 
@@ -87,9 +100,10 @@ def job_solution(puzzle, job_id: str) -> dict:
     job = jobs().get(job_id)
     result = job.result or {}
     if job.request.puzzle != puzzle.id:
-        raise InputError(f"job {job_id} is a {job.request.puzzle} job, not {puzzle.id}")
+        raise InputError(_("job %(job)s is a %(puzzle)s job, not %(wanted)s", job=job_id,
+                           puzzle=job.request.puzzle, wanted=puzzle.id))
     if job.status != "solved" or not isinstance(result.get("moves"), list):
-        raise InputError(f"job {job_id} has no solution (it is {job.status})")
+        raise InputError(_("job %(job)s has no solution (it is %(status)s)", job=job_id, status=job.status))
     return {"moves": list(result["moves"]), "solved": True, "details": result.get("details") or {},
             "solver": job.request.solver, "job": job.id, "instance": job.request.instance}
 
@@ -118,7 +132,7 @@ def editor(puzzle_id):
             seed = parse_seed(args["seed"])
             options = {k: v for k, v in args.items()
                        if k in puzzle.random_options and v != ""}
-            with user_input("the random instance"):
+            with user_input(N_("the random instance")):
                 instance = puzzle.random(seed, options or None)
     except InputError as exc:
         error = {"error": exc.message, "where": exc.where}

@@ -12,9 +12,10 @@ import io
 import os
 from typing import Sequence
 
+from flask_babel import format_decimal, gettext, ngettext
 from lxml import etree
 
-from engine import InputError, plural
+from engine import InputError
 
 #: PNG widths accepted (pixels).
 MIN_SIZE, MAX_SIZE = 64, 1600
@@ -35,8 +36,8 @@ def read_size(raw, default: int) -> int:
         return default
     text = str(raw).strip()
     if not text.isdigit() or not MIN_SIZE <= int(text) <= MAX_SIZE:
-        raise InputError(f"the size must be a whole number of pixels from {MIN_SIZE} to {MAX_SIZE}, "
-                         f"not {text[:20]!r}", where="size")
+        raise InputError(gettext("the size must be a whole number of pixels from %(least)s to %(most)s, not "
+                                 "%(value)s", least=MIN_SIZE, most=MAX_SIZE, value=repr(text[:20])), where="size")
     return int(text)
 
 
@@ -91,13 +92,21 @@ def png(svg: str, width: int, background: str | None = None) -> bytes:
 def check_animation(frames: int, width: int, height: int) -> None:
     """InputError when an animation of this many frames at this size is too large."""
     if frames > MAX_FRAMES:
-        raise InputError(f"an animated image can show at most {plural(MAX_FRAMES - 1, 'move')}, "
-                         f"not {plural(frames - 1, 'move')} (use the embed player instead)", where="moves")
+        given = ngettext("%(count)s move", "%(count)s moves", frames - 1, count=format_decimal(frames - 1))
+        raise InputError(ngettext("an animated image can show at most %(count)s move, not %(given)s (use the embed "
+                                  "player instead)",
+                                  "an animated image can show at most %(count)s moves, not %(given)s (use the embed "
+                                  "player instead)", MAX_FRAMES - 1,
+                                  count=format_decimal(MAX_FRAMES - 1), given=given), where="moves")
     if frames * width * height > MAX_ANIMATION_PIXELS:
         most = max(1, MAX_ANIMATION_PIXELS // max(1, width * height) - 1)
-        raise InputError(f"{plural(frames - 1, 'move')} at {width} px are too many for one animated "
-                         f"image; at this size it can show {plural(most, 'move')} (ask for a "
-                         f"smaller size)", where="moves")
+        given = ngettext("%(count)s move", "%(count)s moves", frames - 1, count=format_decimal(frames - 1))
+        raise InputError(ngettext("%(given)s at %(width)s px are too many for one animated image; at this size it "
+                                  "can show %(count)s move (ask for a smaller size)",
+                                  "%(given)s at %(width)s px are too many for one animated image; at this size it "
+                                  "can show %(count)s moves (ask for a smaller size)", most,
+                                  count=format_decimal(most), given=given,
+                                  width=width), where="moves")
 
 
 def animation(frames: Sequence[bytes], delay_ms: int, last_ms: int, kind: str) -> bytes:

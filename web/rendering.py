@@ -13,10 +13,12 @@ import threading
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Sequence
 
+from flask_babel import format_decimal, gettext, ngettext
 from lxml import etree
 
-from engine import N_, InputError, plural
+from engine import N_, InputError
 from engine.errors import plugin_call
+from engine.i18n import current_locale, translate
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, read_instance
 from engine.svgsafe import sanitize_svg
 
@@ -54,7 +56,9 @@ def user_input(what: str):
     someone's text is still about that text, so the user hears about it in words. The mapping
     is the engine's one converter, :func:`engine.errors.convert_exception`.
     """
-    return plugin_call(what=what)
+    # ``what`` is marked with N_ in web/ (the "messages" domain): it is translated here, where
+    # the request's catalogue is known, before the engine words the sentence around it.
+    return plugin_call(what=gettext(what))
 
 
 def parse_moves(raw: Any) -> tuple[str, ...]:
@@ -63,27 +67,32 @@ def parse_moves(raw: Any) -> tuple[str, ...]:
         return ()
     if isinstance(raw, str):
         if len(raw) > MAX_INPUT_CHARS:
-            raise InputError(f"the move list is longer than {MAX_INPUT_CHARS:,} characters",
+            raise InputError(gettext("the move list is longer than %(limit)s characters",
+                                     limit=format_decimal(MAX_INPUT_CHARS)),
                              where="moves")
         text = raw.strip()
         if text.startswith("["):
             try:
                 raw = json.loads(text)
             except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
-                raise InputError("the moves look like a JSON array but are not valid JSON",
+                raise InputError(gettext("the moves look like a JSON array but are not valid JSON"),
                                  where="moves") from None
         else:
             raw = [part.strip() for part in text.split(",")]
     if not isinstance(raw, (list, tuple)):
-        raise InputError("the moves must be a list of move strings", where="moves")
+        raise InputError(gettext("the moves must be a list of move strings"), where="moves")
     if len(raw) > MAX_MOVES:
-        raise InputError(f"{len(raw):,} moves given; the limit is {MAX_MOVES:,}", where="moves")
+        raise InputError(ngettext("%(count)s move given; the limit is %(limit)s",
+                                  "%(count)s moves given; the limit is %(limit)s",
+                                  len(raw), count=format_decimal(len(raw)), limit=format_decimal(MAX_MOVES)),
+                         where="moves")
     moves = []
     for i, move in enumerate(raw, start=1):
         if not isinstance(move, str) or not move:
-            raise InputError(f"move {i} is empty or not text", where="moves")
+            raise InputError(gettext("move %(number)s is empty or not text", number=i), where="moves")
         if len(move) > MAX_MOVE_CHARS:
-            raise InputError(f"move {i} is longer than {MAX_MOVE_CHARS} characters", where="moves")
+            raise InputError(gettext("move %(number)s is longer than %(limit)s characters", number=i,
+                                     limit=MAX_MOVE_CHARS), where="moves")
         moves.append(move)
     return tuple(moves)
 
@@ -101,8 +110,8 @@ def parse_step(raw: Any, moves: Sequence[str]) -> int:
         return len(moves)
     step = read_whole(raw, "step", N_("the step"))
     if not 0 <= step <= len(moves):
-        raise InputError(f"step {step} is out of range: this solution has steps 0 to {len(moves)}",
-                         where="step")
+        raise InputError(gettext("step %(step)s is out of range: this solution has steps 0 to %(last)s",
+                                 step=step, last=len(moves)), where="step")
     return step
 
 
@@ -199,8 +208,11 @@ def check_replay_work(text: str, moves: Sequence[str], limit: int | None = None)
     size = max(1, len(text))
     if len(moves) * size > limit:
         allowed = limit // size
-        raise InputError(f"{plural(len(moves), 'move')} are too many to replay on a board this large "
-                         f"(its limit is {plural(allowed, 'move')})", where="moves")
+        given = ngettext("%(count)s move", "%(count)s moves", len(moves), count=format_decimal(len(moves)))
+        raise InputError(ngettext("%(given)s are too many to replay on a board this large (its limit is %(count)s "
+                                  "move)", "%(given)s are too many to replay on a board this large (its limit is "
+                                  "%(count)s moves)", allowed, given=given, count=format_decimal(allowed)),
+                         where="moves")
 
 
 class Boards:
@@ -242,7 +254,7 @@ class Boards:
     def _replay(self, puzzle_id: str, text: str, moves: tuple[str, ...]) -> Replay:
         puzzle = self.registry.puzzle(puzzle_id)
         instance, _ = self.instance(puzzle_id, text)
-        with user_input("a move"):
+        with user_input(N_("a move")):
             return Replay(puzzle, instance, moves)
 
     # -- SVG -------------------------------------------------------------------------------
@@ -258,7 +270,7 @@ class Boards:
     def _draw(self, renderer, state, **options) -> str:
         """A renderer's SVG of ``state``, sanitised (:func:`engine.svgsafe.sanitize_svg`): the
         page inserts it, so plugin SVG gets no script, event handler or outside reference in."""
-        with plugin_call(plugin=owner_of(self.registry, renderer), doing="rendering a board"):
+        with plugin_call(plugin=owner_of(self.registry, renderer), doing=gettext("rendering a board")):
             return sanitize_svg(renderer.render(state, **options))
 
     def step(self, puzzle_id: str, renderer: str | None, text: str, moves: tuple[str, ...],
@@ -271,12 +283,15 @@ class Boards:
         # Key the step cache with the replay's own tuple of moves, so the cached steps of one
         # long solution share one copy instead of each holding the copy its request parsed.
         moves = self.states(puzzle_id, text, moves, work_limit).moves
-        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit)
+        # The locale is part of the key: a renderer writes its labels (aria-label, <title>) in the
+        # reader's language, so one language's SVG must never be served to another.
+        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit, current_locale())
 
-    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None):
+    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None,
+                     locale=None):  # locale: only a key of the cache (the request's, in effect)
         puzzle = self.registry.puzzle(puzzle_id)
         replayed = self.states(puzzle_id, text, moves, work_limit)
-        with user_input("a move"):
+        with user_input(N_("a move")):
             state = replayed.state(step)
         svg = self._draw(
             self.registry.renderer(puzzle_id, renderer_name),
@@ -296,28 +311,36 @@ class Boards:
         estimate = len(first) * (len(moves) + 1)
         if estimate > MAX_ANIMATION_BYTES:
             frames = max(1, MAX_ANIMATION_BYTES // max(1, len(first)))
-            raise InputError(f"an animation of {plural(len(moves), 'move')} on this board would be about "
-                             f"{estimate / 1e6:,.1f} MB; it can show at most {plural(frames - 1, 'move')} "
-                             f"(use the step images instead)", where="moves")
-        return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3))
+            given = ngettext("%(count)s move", "%(count)s moves", len(moves), count=format_decimal(len(moves)))
+            raise InputError(ngettext("an animation of %(given)s on this board would be about %(size)s MB; it can "
+                                      "show at most %(count)s move (use the step images instead)",
+                                      "an animation of %(given)s on this board would be about %(size)s MB; it can "
+                                      "show at most %(count)s moves (use the step images instead)", frames - 1,
+                                      count=format_decimal(frames - 1),
+                                      given=given, size=format_decimal(round(estimate / 1e6, 1), "#,##0.0")),
+                             where="moves")
+        return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3),
+                               current_locale())
 
-    def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step):
+    def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step, locale=None):
         # Frames are rendered here, not through the step cache, so one animation does not
         # push every cached playback step out.
         replayed = self.states(puzzle_id, text, moves)
         renderer = self.registry.renderer(puzzle_id, renderer_name)
         frames, total = [], 0
-        with user_input("a move"):
+        with user_input(N_("a move")):
             for i in range(len(moves) + 1):
                 frame = self._draw(renderer, replayed.state(i),
                                    last_move=moves[i - 1] if i else None,
                                    next_move=moves[i] if i < len(moves) else None)
                 total += len(frame)
                 if total > 2 * MAX_ANIMATION_BYTES:  # the first frame was unusually small
-                    raise InputError("this animation would be too large; use the step images",
+                    raise InputError(gettext("this animation would be too large; use the step images"),
                                      where="moves")
                 frames.append(frame)
-        title = f"{self.registry.puzzle(puzzle_id).title}: {plural(len(moves), 'move')}"
+        puzzle = self.registry.puzzle(puzzle_id)
+        title = ngettext("%(puzzle)s: %(count)s move", "%(puzzle)s: %(count)s moves", len(moves),
+                         puzzle=translate(puzzle, puzzle.title), count=format_decimal(len(moves)))
         return animate(frames, seconds_per_step, title)
 
 

@@ -31,6 +31,8 @@ from .svg import check_svg
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
+    from ..i18n import Catalogue
+
 #: Random instances drawn per check (seeds ``seed``, ``seed + 1``, ...).
 RANDOM_INSTANCES = 3
 #: Seconds the default solver gets per random instance (the contract asks for about one).
@@ -662,6 +664,166 @@ def tasks(s: Subject) -> str:
     return f"{plural(len(found), 'task')}: refusals are sentences and quick; a cancelled task stops"
 
 
+# -- translations ---------------------------------------------------------------------------------
+
+#: A placeholder left unfilled in a text people read ("{count}"); JSON such as {"a": 1} is not one.
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_]\w*\}")
+#: Placeholders a translation must keep from its message: str.format's and %-format's names.
+_NAMED = re.compile(r"\{\w+\}|%\(\w+\)s")
+#: The placeholders a plural message's count goes in.
+_COUNTS = {"{count}", "{n}", "%(num)s", "%(count)s"}
+#: Moves of a replayed solution whose words are checked (per locale).
+TRANSLATED_MOVES = 40
+
+
+def _catalogue_of(owner: Any) -> Catalogue | None:
+    from ..i18n import Catalogue
+
+    found = getattr(owner, "catalogue", None)
+    return found if isinstance(found, Catalogue) else None
+
+
+def _locales_of(s: Subject) -> tuple[str, ...]:
+    """English and every locale the catalogue of the puzzle, its solvers or its renderers has."""
+    from ..i18n import DEFAULT_LOCALE
+
+    found = [DEFAULT_LOCALE]
+    for owner in (s.puzzle, *s.solvers(), *s.renderers(), *s.registry.tasks(s.puzzle.id)):
+        catalogue = _catalogue_of(owner)
+        for locale in (catalogue.locales() if catalogue is not None else ()):
+            if locale not in found:
+                found.append(locale)
+    return tuple(found)
+
+
+def _check_catalogue_placeholders(owner: Any, locale: str) -> None:
+    """Every translation in the catalogue keeps the named placeholders of its message (one that
+    drops or renames one shows a sentence without its number, or breaks ``.format``)."""
+    catalogue = _catalogue_of(owner)
+    if catalogue is None:
+        return
+    messages = getattr(catalogue.translations(locale), "_catalog", {})
+    for key, text in messages.items():
+        msgid = key[0] if isinstance(key, tuple) else key
+        if not msgid:
+            continue  # the header
+        wanted = set(_NAMED.findall(msgid))
+        if not isinstance(text, str):
+            raise LawFailure(f"catalogue {catalogue.domain!r} ({locale}) translates {short(msgid)} as "
+                             f"{type(text).__name__}, not text")
+        have = set(_NAMED.findall(text))
+        if isinstance(key, tuple):
+            # A plural form (the compiled file keeps only the singular message): a language with
+            # one form may say a count the English singular leaves out, but keeps the others.
+            bad = not wanted - _COUNTS <= have
+        else:
+            bad = have != wanted
+        if bad:
+            raise LawFailure(f"catalogue {catalogue.domain!r} ({locale}) translates {short(msgid)} as "
+                             f"{short(text)}: its placeholders {sorted(have)} are not the message's "
+                             f"{sorted(wanted)}")
+
+
+def _words_of_a_solution(s: Subject) -> tuple[str, Any, tuple[str, ...]] | None:
+    """(text, instance, moves) to replay for the move words: the default solver's answer to the
+    smallest instance, or else a walk of first legal moves from it."""
+    examples = s.instances()
+    if not examples:
+        return None
+    text, inst = examples[0]
+    default = s.registry.solver(s.puzzle.id)
+    try:
+        outcome = run_solver(s.puzzle, default, inst, SolveContext.with_timeout(OTHER_SOLVER_SECONDS)).outcome
+    except Exception:
+        outcome = None
+    if isinstance(outcome, Solved) and outcome.moves:
+        return text, inst, tuple(outcome.moves)[:TRANSLATED_MOVES]
+    moves: list[str] = []
+    with guard(_text_example(s.puzzle, text), "a walk of legal moves"):
+        state = s.puzzle.start(inst)
+        for _step in range(min(8, TRANSLATED_MOVES)):
+            legal = list(s.puzzle.legal_moves(state))
+            if not legal:
+                break
+            moves.append(legal[0])
+            state = s.puzzle.apply_move(state, legal[0])
+    return text, inst, tuple(moves)
+
+
+def _texts_shown(s: Subject, solution: tuple[str, Any, tuple[str, ...]] | None) -> Iterator[tuple[str, Any]]:
+    """(what it is, value) for every text the puzzle gives people, in the current locale."""
+    from ..i18n import translate
+
+    p = s.puzzle
+    for attr in ("title", "rules", "notation", "limits"):
+        yield attr, translate(p, getattr(p, attr, None))
+    if getattr(p, "solved_sentence", None) is not None:
+        yield "solved_sentence", translate(p, p.solved_sentence)
+    labels = getattr(p, "random_option_labels", None) or {}
+    for key, help_text in p.random_options.items():
+        yield f"the help of random option {key!r}", translate(p, help_text)
+        if key in labels:
+            yield f"the label of random option {key!r}", translate(p, labels[key])
+    for name in p.presets():
+        yield f"preset_label({name!r})", p.preset_label(name)
+    for mode in p.edit_modes():
+        yield f"edit mode {mode.name!r}", translate(p, mode.label)
+    for text, inst in s.instances()[:3]:
+        where = _text_example(p, text)
+        for i, note in enumerate(p.notes(inst)):
+            yield f"note {i + 1} on {where}", note
+        for tool in p.edit_tools(inst):
+            yield f"an edit tool's label on {where}", translate(p, tool.label)
+            for label, _action in tool.choices:
+                yield f"a choice of edit tool {tool.label!r} on {where}", translate(p, label)
+        assessment = p.assess(p.start(inst))
+        if isinstance(assessment, Assessment) and assessment.verdict in ("can", "cannot"):
+            yield f"assess's reason on {where}", assessment.reason
+            if assessment.detail:
+                yield f"assess's proof on {where}", assessment.detail
+    if solution is not None:
+        text, inst, moves = solution
+        state = p.start(inst)
+        for i, move in enumerate(moves, start=1):
+            yield f"the words of move {i} ({move!r}) of {_text_example(p, text)}", p.describe_move(state, move)
+            state = p.apply_move(state, move)
+    for solver in s.solvers():
+        solver_label = getattr(solver, "label", None)  # not in the contract; shown if a solver has one
+        if solver_label is not None:
+            yield f"solver {solver.name!r}'s label", translate(solver, solver_label)
+        if solver.description:
+            yield f"solver {solver.name!r}'s description", translate(solver, solver.description)
+    for task in s.registry.tasks(p.id):
+        yield f"task {task.name!r}'s label", translate(task, task.label)
+        if task.description:
+            yield f"task {task.name!r}'s description", translate(task, task.description)
+
+
+def translations(s: Subject) -> str:
+    from ..i18n import use_locale
+
+    locales = _locales_of(s)
+    solution = _words_of_a_solution(s)
+    checked = 0
+    for locale in locales:
+        with use_locale(locale):
+            for owner in (s.puzzle, *s.solvers(), *s.renderers(), *s.registry.tasks(s.puzzle.id)):
+                _check_catalogue_placeholders(owner, locale)
+            with guard(f"{s.puzzle.id} in locale {locale}", f"writing its texts in {locale}"):
+                shown = list(_texts_shown(s, solution))
+        for what, value in shown:
+            if not isinstance(value, str):
+                raise LawFailure(f"in locale {locale}, {what} is {type(value).__name__} {short(value)}, not text")
+            if not value.strip():
+                raise LawFailure(f"in locale {locale}, {what} is empty")
+            left = _PLACEHOLDER.findall(value)
+            if left:
+                raise LawFailure(f"in locale {locale}, {what} has the unfilled placeholder {left[0]}: "
+                                 f"{short(value)}")
+            checked += 1
+    return f"{checked} texts in {len(locales)} locale(s) ({', '.join(locales)}) are filled-in text"
+
+
 @dataclass(frozen=True)
 class Law:
     """A named law: its function and a one-line title."""
@@ -688,4 +850,6 @@ LAWS: tuple[Law, ...] = (
     Law("junk-json", "junk JSON raises InputError or is handled", junk_json),
     Law("junk-moves", "junk moves and edit actions raise InputError or are handled", junk_moves_and_edits),
     Law("tasks", "tasks judge instances quickly in words and stop when cancelled", tasks),
+    Law("translations", "every text shown to people is filled-in text in every locale the catalogue has",
+        translations),
 )

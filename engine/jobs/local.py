@@ -21,6 +21,7 @@ from multiprocessing.context import BaseContext
 from typing import cast
 
 from ..deadlines import KillClock
+from ..i18n import N_, _
 from .execute import run_job
 from .model import (
     CANCELLED,
@@ -31,6 +32,7 @@ from .model import (
     GAVE_UP,
     QUEUED,
     RUNNING,
+    TASK,
     Job,
     JobNotFound,
     JobRequest,
@@ -219,7 +221,7 @@ class LocalProcessRunner(JobRunner):
         with self._lock:
             job = self._jobs.get(job_id)
             if job is None:
-                raise JobNotFound(f"there is no job {job_id!r} (unknown or expired)")
+                raise JobNotFound(_("there is no job {job} (unknown or expired)").format(job=repr(job_id)))
             return job
 
     def cancel(self, job_id: str) -> Job:
@@ -227,7 +229,7 @@ class LocalProcessRunner(JobRunner):
             job = self.get(job_id)
             if job.status == QUEUED:
                 self._pending.remove(job)
-                self._finish(job, CANCELLED, message="cancelled before it started")
+                self._finish(job, CANCELLED, message=N_("cancelled before it started"))
                 self._number_queue()
             elif job.status == RUNNING and job.cancel_requested_at is None:
                 job.cancel_requested_at = time.monotonic()
@@ -242,12 +244,12 @@ class LocalProcessRunner(JobRunner):
                 return
             self._closing = True
             for job in list(self._pending):
-                self._finish(job, CANCELLED, message="the server is shutting down")
+                self._finish(job, CANCELLED, message=N_("the server is shutting down"))
             self._pending.clear()
             workers, self._workers = self._workers, []
             for worker in workers:
                 if worker.job is not None:
-                    self._finish(worker.job, CANCELLED, message="the server is shutting down")
+                    self._finish(worker.job, CANCELLED, message=N_("the server is shutting down"))
         for worker in workers:
             try:
                 worker.conn.send(None)
@@ -289,7 +291,7 @@ class LocalProcessRunner(JobRunner):
             while worker.conn.poll():
                 self._handle(worker, worker.conn.recv())
         except (EOFError, OSError):
-            self._replace(worker, "the worker process stopped unexpectedly")
+            self._replace(worker, N_("the worker process stopped unexpectedly"))
 
     def _handle(self, worker: _Worker, message: tuple) -> None:
         kind = message[0]
@@ -331,10 +333,13 @@ class LocalProcessRunner(JobRunner):
                     self._replace(worker, None)
                 continue
             if not worker.process.is_alive():
-                self._replace(worker, "the worker process died while solving")
+                self._replace(worker, N_("the worker process died while solving"))
             elif job.cancel_requested_at is not None and now > job.cancel_requested_at + self.grace:
-                self._replace(worker, f"cancelled ({job.request.what} did not stop by itself, so its "
-                                      f"worker process was stopped)", status=CANCELLED)
+                # Whole fixed sentences (N_): the API words them for each reader (web/api.py).
+                message = (N_("cancelled (the task did not stop by itself, so its worker process was stopped)")
+                           if job.request.kind == TASK else
+                           N_("cancelled (the solver did not stop by itself, so its worker process was stopped)"))
+                self._replace(worker, message, status=CANCELLED)
             elif worker.clock is not None and worker.clock.passed(now):
                 limit = job.request.time_limit
                 self._replace(worker, f"{job.request.what} overran its {limit:g} s time limit and did "

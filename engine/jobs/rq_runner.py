@@ -35,6 +35,7 @@ from datetime import timezone
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..deadlines import KillClock, kill_time
+from ..i18n import N_, _
 from .execute import run_job
 from .model import (
     CANCELLED,
@@ -80,10 +81,10 @@ ALIVE_SECONDS = 15
 KEEP_SECONDS = 24 * 3600
 #: The longest answer a check is allowed for, for the RQ timeout backstop.
 _LONGEST_ANSWER = 100_000
-LOST = "the worker running it was lost"
+LOST = N_("the worker running it was lost")
 #: What a job this web process saw queued or running answers once Redis no longer knows it.
-FORGOTTEN = ("the job queue's Redis server no longer knows this job (it was restarted without "
-             "persistence); submit it again")
+FORGOTTEN = N_("the job queue's Redis server no longer knows this job (it was restarted without "
+               "persistence); submit it again")
 #: How many jobs each web process remembers (see RQRunner._remember), and the longest answer kept.
 REMEMBERED_JOBS = 2_000
 REMEMBERED_MOVES = 20_000
@@ -300,8 +301,8 @@ class RQRunner(JobRunner):
         if self._down_since is None:
             self._down_since = time.monotonic()
             log.warning("Redis at %s is unreachable (%s): job requests answer 503", _safe(self.url), exc)
-        return JobsUnavailable("the job queue is unreachable right now (its Redis server does not "
-                               "answer); try again in a few seconds")
+        return JobsUnavailable(_("the job queue is unreachable right now (its Redis server does not "
+                                 "answer); try again in a few seconds"))
 
     def _up(self) -> None:
         if self._down_since is not None:
@@ -372,7 +373,7 @@ class RQRunner(JobRunner):
         with self._seen_lock:
             job = self._seen.get(job_id)
             if job is None:
-                raise JobNotFound(f"there is no job {job_id!r} (unknown or expired)")
+                raise JobNotFound(_("there is no job {job} (unknown or expired)").format(job=repr(job_id)))
             if not job.done:
                 log.warning("job %s: Redis no longer knows it (restarted without persistence?)", job_id)
                 job.status, job.message, job.result = ERROR, FORGOTTEN, None
@@ -387,7 +388,7 @@ class RQRunner(JobRunner):
         rq_job = self._fetch(job_id)
         status = rq_job.get_status()
         if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED):
-            self._end(job_id, CANCELLED, "cancelled before it started")
+            self._end(job_id, CANCELLED, N_("cancelled before it started"))
             rq_job.cancel()
         elif status == JobStatus.STARTED:
             self._end(job_id, CANCELLED, "cancelled (its work horse was stopped)",
@@ -411,11 +412,11 @@ class RQRunner(JobRunner):
         from rq.job import Job as RQJob
 
         if not isinstance(job_id, str) or not _JOB_ID.fullmatch(job_id):
-            raise JobNotFound(f"there is no job {job_id!r}")
+            raise JobNotFound(_("there is no job {job}").format(job=repr(job_id)))
         try:
             return RQJob.fetch(job_id, connection=self.redis, serializer=_serializer())
         except NoSuchJobError:
-            raise JobNotFound(f"there is no job {job_id!r} (unknown or expired)") from None
+            raise JobNotFound(_("there is no job {job} (unknown or expired)").format(job=repr(job_id))) from None
 
     def _up_for(self) -> float:
         """Seconds since the Redis server started."""
@@ -454,9 +455,9 @@ class RQRunner(JobRunner):
                 job.status = status_of_report(job.result)
                 job.stored_id = value.get("stored_id")
             elif value.get("kind") == "cancelled":
-                job.status, job.message = CANCELLED, "cancelled before it started"
+                job.status, job.message = CANCELLED, N_("cancelled before it started")
             else:
-                job.status, job.message = ERROR, value.get("message") or "the job failed"
+                job.status, job.message = ERROR, value.get("message") or N_("the job failed")
         elif status == JobStatus.STARTED:
             # Still running (a cancel or a deadline kill may be on its way).
             job.status = RUNNING
@@ -479,7 +480,7 @@ class RQRunner(JobRunner):
             if end is not None:
                 job.status, job.message = end["status"], end["message"]
             elif status == JobStatus.CANCELED:
-                job.status, job.message = CANCELLED, "cancelled before it started"
+                job.status, job.message = CANCELLED, N_("cancelled before it started")
             else:
                 job.status, job.message = ERROR, f"the job failed: {_last_line(rq_job)}"
         else:
@@ -504,7 +505,7 @@ def _last_line(rq_job: RQJob) -> str:
     except Exception:
         text = ""
     lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else "no reason recorded"
+    return lines[-1] if lines else N_("no reason recorded")
 
 
 def _safe(url: str) -> str:

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..i18n import _, current_locale
+from ..i18n import N_, _, current_locale
 from ..solving import owner_of, read_instance
 from ..tasks import check_can_run
 from ..wording import shown
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ..plugins import Registry
 
 #: What a job that was queued or running when its server stopped answers afterwards.
-INTERRUPTED = "interrupted by a server restart"
+INTERRUPTED = N_("interrupted by a server restart")
 
 
 class JobService:
@@ -176,15 +176,15 @@ class JobService:
 
     def get(self, job_id: str) -> Job:
         if not isinstance(job_id, str) or not job_id:
-            raise JobNotFound("a job id is required")
+            raise JobNotFound(_("a job id is required"))
         if job_id.startswith(STORED_PREFIX):
             # Stored answers need no memory of the job: the id names the answer (its key, or
             # the number an earlier version gave it; the store tells which it holds).
             key = job_id[len(STORED_PREFIX):]
             found = self.store.get_by_id(key) if stored_key_kind(key) else None
             if found is None:
-                raise JobNotFound(f"there is no job {job_id!r}: no stored answer has this id (it is "
-                                  f"unknown, or the store that kept it was emptied since)")
+                raise JobNotFound(_("there is no job {job}: no stored answer has this id (it is unknown, or "
+                                    "the store that kept it was emptied since)").format(job=repr(job_id)))
             request, report = found
             return self._stored_job(key, request, report)
         try:
@@ -211,7 +211,7 @@ class JobService:
         elif job.status in STORED_STATUSES and job.result is None:
             stored = self.store.get(request.puzzle, request.solver, request.instance, request.locale)
             if stored is None:  # the answer never reached the store
-                job.status, job.message = ERROR, "the answer was lost before it could be stored"
+                job.status, job.message = ERROR, N_("the answer was lost before it could be stored")
             else:
                 job.stored_id = f"{STORED_PREFIX}{stored[0]}"
                 job.result = stored[1]

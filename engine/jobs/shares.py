@@ -24,6 +24,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import PuzzleError
+from ..i18n import format_number, ngettext
 from .model import QUEUED, Job, JobNotFound, JobRequest, JobRunner
 
 if TYPE_CHECKING:
@@ -141,8 +142,11 @@ class ClientShares:
             active = self._active(client)
             if len(active) >= self.per_client:
                 raise TooManyJobs(
-                    f"you already have {len(active)} jobs queued or running (at most "
-                    f"{self.per_client} at once); wait for one to finish, or cancel one",
+                    ngettext("you already have {count} job queued or running (at most {most} at once); wait "
+                             "for one to finish, or cancel one",
+                             "you already have {count} jobs queued or running (at most {most} at once); wait "
+                             "for one to finish, or cancel one", len(active)).format(
+                        count=format_number(len(active)), most=format_number(self.per_client)),
                     retry_after=_retry_after(active))
             job = start(request)
             if not job.done:

@@ -14,7 +14,7 @@
   const $ = (id) => document.getElementById(id);
   const B = window.PuzzleBoards;
   const { sentence, errorText, call, watch, wait } = window.PuzzleJobs;
-  const { t, tn, num, N_ } = window.PuzzleI18n;
+  const { t, tn, num, N_, has } = window.PuzzleI18n;
 
   const el = {
     editor: document.querySelector(".editor"), board: $("board"), message: $("edit-message"),
@@ -190,8 +190,11 @@
     el.text.rows = Math.max(3, Math.min(14, el.text.value.split("\n").length + 1));
   }
 
-  // The host's own words in the Details list (a plugin's are shown as it names them).
+  // The host's own words in the Details list, and the statistics solvers commonly report; any
+  // other name a plugin reports is shown as it names it, marked as English (lang="en").
   N_("solver"); N_("seconds"); N_("answer"); N_("task");
+  N_("nodes"); N_("positions"); N_("moves"); N_("bound"); N_("lower bound"); N_("heuristic");
+  N_("rounds"); N_("table"); N_("symmetries"); N_("elapsed"); N_("expanded"); N_("depth");
 
   // The host's own controls: a plugin tool with the same name would be a second, different one.
   const HOST_CONTROLS = new Set(["undo", "redo", "hint", "random", "solve", "apply"]);
@@ -443,11 +446,17 @@
     return typeof v === "number" ? (Number.isInteger(v) ? num(v) : v.toFixed(2)) : String(v);
   }
 
+  function statName(name) {
+    const dt = make("dt", { textContent: t(name) });
+    if (!has(name)) dt.lang = "en";  // a plugin's own name, untranslated
+    return dt;
+  }
+
   function showStats(stats, extra) {
     const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
     el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
-      make("dt", { textContent: t(k.replace(/_/g, " ")) }), make("dd", { textContent: statValue(v) }),
+      statName(k.replace(/_/g, " ")), make("dd", { textContent: statValue(v) }),
     ]));
     el.solveDetails.hidden = !rows.length;
   }

@@ -11,7 +11,7 @@
   const $ = (id) => document.getElementById(id);
   const api = "/api/" + encodeURIComponent(data.puzzle);
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const boardName = data.title + " board";
+  const boardName = t("{puzzle} board", { puzzle: data.title });
   const board = $("board");
   const extra = Object.entries(data.query).filter(([k]) => k !== "id" && k !== "bg" && k !== "controls" && k !== "list")
     .map(([k, v]) => "&" + k + "=" + encodeURIComponent(v)).join("");

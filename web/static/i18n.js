@@ -5,7 +5,8 @@
  *   t("Hint: {move}", { move })                                  one message
  *   tn("{count} move", "{count} moves", n, { count: num(n) })    CLDR plural forms
  *
- * Shared as window.PuzzleI18n { t, tn, num, N_, lang }.
+ * Shared as window.PuzzleI18n { t, tn, num, N_, has, add, lang }. A plugin's client script is
+ * served with its own catalogue's words for it first (add), so it says them with t() too.
  */
 (function () {
   "use strict";
@@ -46,5 +47,13 @@
   // Marks a message for extraction where it is shown later through t() (a word from data).
   const N_ = (message) => message;
 
-  window.PuzzleI18n = { t, tn, num, N_, lang };
+  // Whether the catalogue has a translation of ``message`` (a word from data may have none).
+  const has = (message) => lang === "en" || typeof messages[message] === "string";
+
+  // A plugin's messages (its client script, web/pages.py): the host's own stay as they are.
+  const add = (more) => {
+    for (const [key, value] of Object.entries(more || {})) if (!(key in messages)) messages[key] = value;
+  };
+
+  window.PuzzleI18n = { t, tn, num, N_, has, add, lang };
 })();

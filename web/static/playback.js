@@ -160,7 +160,7 @@
         // One step at a time glides (a share of the Speed setting); jumps are drawn at once.
         const glide = o.animate() && shownStep !== null && Math.abs(step - shownStep) === 1;
         B.swap(nodes.board, drawn.svg, glide ? Math.min(300, Number(nodes.speed.value) * 0.4) : 0);
-        B.decorate(nodes.board, o.boardName + ", step " + step + " of " + total, false);
+        B.decorate(nodes.board, t("{board}, step {step} of {total}", { board: o.boardName, step: num(step), total: num(total) }), false);
         shownStep = step;
         nodes.board.dataset.step = String(step);
         nodes.board.dataset.solved = drawn.solved ? "true" : "false";

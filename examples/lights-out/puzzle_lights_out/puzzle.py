@@ -65,6 +65,7 @@ class LightsOut(Puzzle):
     limits = N_("boards from 1 x 1 up to 10 x 10 (rows x columns, each between 1 and 10)")
     random_options = {"size": N_("ROWSxCOLUMNS, e.g. \"5x5\" or \"4x6\" (default 5x5; each side "
                                  "1 to 10); one number means a square board")}
+    random_option_labels = {"size": N_("Size")}
 
     # -- instances -------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ engine's board contract, so the generic web client animates, navigates and annou
 * Every light is a ``<g class="light on">`` (or ``off``) keyed ``data-key="light-b3"``, with
   ``data-state="on"`` (or ``off``), ``data-action="cell:b3"`` (sent back to
   :meth:`LightsOut.edit` when clicked), ``data-cell="b3"``, ``data-row``/``data-col`` (0-based)
-  and ``aria-label="light b3, on"``. A light never moves: between two steps only its
-  ``data-state`` changes, which is what the client animates (a flip).
+  and ``aria-label="light b3, on"`` (in the reader's language). A light never moves: between
+  two steps only its ``data-state`` changes, which is what the client animates (a flip).
 * The press just played (``last_move``) is ``last-move`` on its light, the one about to be
   played (``next_move``) ``next-move`` (only that, if it is the same light). The ``<rect>`` of
   every light such a press toggles gets ``affected``, and a dot (``press-mark press-last``,
@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import svgwrite
 
-from engine import InputError, Renderer, plural
+from engine import InputError, Renderer, format_number
 
 from .board import COLUMN_LETTERS, Board, cell_index, cell_name, press_masks
+from .i18n import CATALOGUE, _, ngettext
 
 CELL = 40      # side of one light, in viewBox units
 GAP = 4        # space between lights
@@ -64,6 +65,7 @@ class ClassicRenderer(Renderer):
 
     puzzle_id = "lights_out"
     name = "classic"
+    catalogue = CATALOGUE
 
     def render(self, state: Board, *, last_move: str | None = None,
                next_move: str | None = None, selection: str | None = None) -> str:
@@ -73,8 +75,13 @@ class ClassicRenderer(Renderer):
                                    debug=False, class_="lights-out", role="img",
                                    **{"data-rows": state.rows, "data-cols": state.cols})
         drawing.embed_stylesheet(STYLE)
-        drawing.set_desc(title=f"Lights Out, {state.rows} x {state.cols}, "
-                               f"{plural(state.lit_count(), 'light')} on")
+        # The labels are written in the current locale (the request's): the host keys its cache
+        # of drawings by locale, so each language gets its own.
+        lit = state.lit_count()
+        drawing.set_desc(title=ngettext("Lights Out, {rows} x {cols}, {count} light on",
+                                        "Lights Out, {rows} x {cols}, {count} lights on", lit).format(
+            rows=state.rows, cols=state.cols, count=format_number(lit)))
+        said_on, said_off = _("light {cell}, on"), _("light {cell}, off")
         drawing.add(drawing.rect((MARGIN, MARGIN), (width - MARGIN, height - MARGIN), rx=6,
                                  class_="frame"))
 
@@ -105,7 +112,7 @@ class ClassicRenderer(Renderer):
             light = drawing.g(class_=" ".join(classes), **{
                 "data-key": f"light-{name}", "data-state": "on" if on else "off",
                 "data-action": f"cell:{name}", "data-cell": name, "data-row": row, "data-col": col,
-                "aria-label": f"light {name}, {'on' if on else 'off'}"})
+                "aria-label": (said_on if on else said_off).format(cell=name)})
             light.add(drawing.rect((x, y), (CELL, CELL), rx=5,
                                    class_="affected" if affected >> index & 1 else "face"))
             centre = (x + CELL / 2, y + CELL / 2)
