@@ -8,7 +8,8 @@ One module per replaceable part:
 * :mod:`.local`: :class:`LocalProcessRunner` (the default), a small pool of local worker
   processes; :mod:`.execute`: what any worker does with one job.
 * :mod:`.store`: :class:`AnswerStore` and the SQLite :class:`ResultStore`, answers keyed by
-  puzzle, solver, *canonical* instance text and locale, with permanent keys (``stored-<key>``, hashes of the question), and
+  puzzle, solver, *canonical* instance text and locale, with permanent keys (``stored-<key>``,
+  hashes of the question), and
   :class:`MemoryAnswerStore` when no data directory is writable;
   :mod:`.later`: store writes that could not be done at once, retried in the background.
 * :mod:`.rq_runner`, :mod:`.redis_store`, :mod:`.worker`: the distributed mode (RQ on Redis,
