@@ -70,7 +70,6 @@ def test_the_gallery_holds_no_english_prose(zh_page, server, installed):
     assert_no_english(zh_page, "on the gallery")
 
 
-@pytest.mark.xfail(reason="the plugins page labels its rows with English kind words", strict=True)
 def test_the_plugins_page_holds_no_english_prose(zh_page, server, installed):
     from zh_text import assert_no_english
 
