@@ -42,6 +42,7 @@ class PegSolitaire(Puzzle):
                     "diamond, square-6"),
         "pegs": N_("pegs at the start (2 up to the board's holes minus one)"),
     }
+    random_option_labels = {"board": N_("Board"), "pegs": N_("Pegs")}
 
     # -- instances ---------------------------------------------------------------------------
 

@@ -112,6 +112,7 @@ class SlidingPuzzle(Puzzle):
         "size": N_("rows x columns, e.g. 4x4 or 3x5 (default 3x3)"),
         "goal": N_("where the blank ends: blank-last (default) or blank-first"),
     }
+    random_option_labels = {"size": N_("Size"), "goal": N_("Goal")}
 
     # -- instances -----------------------------------------------------------------------------
 

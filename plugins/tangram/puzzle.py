@@ -86,6 +86,7 @@ class Tangram(Puzzle):
     limits = N_("At most 24 rings and 400 vertices, numbers with at most 12 digits per part, and "
               "coordinates within about 32,000 units of their common denominator.")
     random_options = RANDOM_OPTIONS
+    random_option_labels = {"slide": N_("Slide"), "touch": N_("Touch"), "hole": N_("Hole")}
     #: Optional dragging of draft pieces in the web editor (the tools work without it).
     #: "From a picture" (picture.js) rides along: it only talks to the generic trace endpoint.
     #: Their words come in the reader's language from the plugin's catalogue (client.py).

@@ -195,6 +195,8 @@
   N_("solver"); N_("seconds"); N_("answer"); N_("task");
   N_("nodes"); N_("positions"); N_("moves"); N_("bound"); N_("lower bound"); N_("heuristic");
   N_("rounds"); N_("table"); N_("symmetries"); N_("elapsed"); N_("expanded"); N_("depth");
+  // The engine's own details of an answer with a proven bound (engine/solving.py).
+  N_("shortest at least"); N_("longer than shortest at most");
 
   // The host's own controls: a plugin tool with the same name would be a second, different one.
   const HOST_CONTROLS = new Set(["undo", "redo", "hint", "random", "solve", "apply"]);
@@ -446,6 +448,17 @@
     return typeof v === "number" ? (Number.isInteger(v) ? num(v) : v.toFixed(2)) : String(v);
   }
 
+  function statCell(v) {
+    // A value that is an id (a solver's name such as "optimal", a table's "6-6-3") is shown as
+    // code: it is typed on the command line as it is, not a word to translate.
+    if (typeof v === "string" && /^[a-z][a-z0-9]*([_-][a-z0-9]+)*$/.test(v)) {
+      const dd = make("dd");
+      dd.append(make("code", { textContent: v }));
+      return dd;
+    }
+    return make("dd", { textContent: statValue(v) });
+  }
+
   function statName(name) {
     const dt = make("dt", { textContent: t(name) });
     if (!has(name)) dt.lang = "en";  // a plugin's own name, untranslated
@@ -456,7 +469,7 @@
     const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
     el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
-      statName(k.replace(/_/g, " ")), make("dd", { textContent: statValue(v) }),
+      statName(k.replace(/_/g, " ")), statCell(v),
     ]));
     el.solveDetails.hidden = !rows.length;
   }
@@ -688,7 +701,7 @@
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
       if (key === "note") return;  // shown under the answer (showNote)
-      const dt = make("dt", { textContent: key.replace(/_/g, " ") });
+      const dt = statName(key.replace(/_/g, " "));
       const dd = make("dd");
       if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
         // A list of records (e.g. one per placed piece): one line each.
