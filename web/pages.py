@@ -121,7 +121,7 @@ def editor(puzzle_id):
             with user_input("the random instance"):
                 instance = puzzle.random(seed, options or None)
     except InputError as exc:
-        error = {"error": exc.message, "where": exc.where}
+        error = exc.to_json()
     if instance is None:
         instance, _canonical = boards().instance(puzzle.id, first_instance_text(puzzle))
     state = editor_state(puzzle.id, instance)
