@@ -1,9 +1,11 @@
 """Boards for the web: parse, replay and render with caches, and the animated solution SVG.
 
-Rendering is a pure function of (puzzle, renderer, instance text, moves, step, selection), so
-the results are kept in LRU caches: a playback step embedded on another site, or scrubbed back
-and forth in the editor, is rendered once. The caches belong to one :class:`Boards` object per
-app (two apps in one process, as in tests, may hold different registries).
+Rendering is a pure function of (puzzle, renderer, instance text, moves, step, selection) and
+the reader's language (a board's ``<title>`` and its parts' spoken names are words), so the
+results are kept in LRU caches under all of these: a playback step embedded on another site,
+or scrubbed back and forth in the editor, is rendered once per language. The caches belong to
+one :class:`Boards` object per app (two apps in one process, as in tests, may hold different
+registries).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from lxml import etree
 
-from engine import N_, InputError, plural
+from engine import N_, InputError, current_locale, plural
 from engine.errors import plugin_call
 from engine.solving import MAX_INPUT_CHARS, MAX_MOVES, iter_states, owner_of, read_instance
 from engine.svgsafe import sanitize_svg
@@ -271,9 +273,13 @@ class Boards:
         # Key the step cache with the replay's own tuple of moves, so the cached steps of one
         # long solution share one copy instead of each holding the copy its request parsed.
         moves = self.states(puzzle_id, text, moves, work_limit).moves
-        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit)
+        # The locale is part of the key: the SVG holds words (its title, the parts' names).
+        return self._step(puzzle_id, renderer_name, text, moves, step, selection, work_limit,
+                          current_locale())
 
-    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None):
+    def _render_step(self, puzzle_id, renderer_name, text, moves, step, selection, work_limit=None,
+                     locale=None):
+        # ``locale`` only keys the cache: the renderer writes in the current locale, which it is.
         puzzle = self.registry.puzzle(puzzle_id)
         replayed = self.states(puzzle_id, text, moves, work_limit)
         with user_input("a move"):
@@ -299,9 +305,10 @@ class Boards:
             raise InputError(f"an animation of {plural(len(moves), 'move')} on this board would be about "
                              f"{estimate / 1e6:,.1f} MB; it can show at most {plural(frames - 1, 'move')} "
                              f"(use the step images instead)", where="moves")
-        return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3))
+        return self._animation(puzzle_id, renderer_name, text, moves, round(seconds_per_step, 3),
+                               current_locale())
 
-    def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step):
+    def _render_animation(self, puzzle_id, renderer_name, text, moves, seconds_per_step, locale=None):
         # Frames are rendered here, not through the step cache, so one animation does not
         # push every cached playback step out.
         replayed = self.states(puzzle_id, text, moves)
