@@ -63,6 +63,36 @@ def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, 
     assert count == 0, report
 
 
+# A board whose parts carry no aria-label of their own (the editor names them from their
+# <title> and place) beside one whose renderer wrote its label, selection included.
+_DECORATE = """() => {
+  const box = document.createElement("div");
+  box.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg">'
+    + '<g data-action="flip:0" data-row="0" data-col="1" class="selected"><title>T</title></g>'
+    + '<g data-action="flip:1" class="selected" aria-label="OWN"></g>'
+    + '<g data-action="flip:2" data-row="1" data-col="0"><title>T</title></g></svg>';
+  document.body.append(box);
+  window.PuzzleBoards.decorate(box, "board");
+  window.PuzzleBoards.decorate(box, "board");  // a second time: nothing is said twice
+  const names = Array.from(box.querySelectorAll("g")).map((g) => g.getAttribute("aria-label"));
+  box.remove();
+  return names;
+}"""
+
+
+@pytest.mark.parametrize("lang, names", [
+    ("zh-Hans", ["T，第 1 行第 2 列，已选中", "OWN", "T，第 2 行第 1 列"]),
+    ("en", ["T, row 1, column 2, selected", "OWN", "T, row 2, column 1"]),
+])
+def test_the_editor_names_board_parts_in_the_pages_language(zh_page, server, installed, lang, names):
+    # keyboard.js says "selected" in the page's words, and only in names it made itself: a
+    # renderer's own label (which says the selection in the plugin's words) is kept as written.
+    need(installed, "lights_out")
+    zh_page.goto(f"{server}/lights_out?lang={lang}")
+    zh_page.wait_for_function("() => window.PuzzleBoards !== undefined")
+    assert zh_page.evaluate(_DECORATE) == names
+
+
 def test_the_gallery_holds_no_english_prose(zh_page, server, installed):
     from zh_text import assert_no_english
 
@@ -71,6 +101,7 @@ def test_the_gallery_holds_no_english_prose(zh_page, server, installed):
 
 
 def test_the_plugins_page_holds_no_english_prose(zh_page, server, installed):
+    # The kinds are words ("求解器"); the ids, plugin and package names are quoted as they are.
     from zh_text import assert_no_english
 
     zh_page.goto(f"{server}/-/plugins")

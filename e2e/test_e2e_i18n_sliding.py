@@ -113,11 +113,11 @@ def test_every_text_the_sliding_plugin_writes_on_the_page_is_chinese(zh_page, se
         chinese(page.locator(".rules").inner_text(), f"the rules, {moment}")
         for note in page.locator("#notes > li").all_inner_texts():
             chinese(note, f"a note, {moment}")
-        # The board's spoken labels, as the renderer wrote them. (keyboard.js adds its own
-        # English ", selected" to the selected tile: a host string, left to the host.)
+        # The board's spoken labels, as the renderer wrote them (the editor adds nothing to a
+        # label the renderer wrote, the selected tile's included).
         for label in page.locator("#board svg g[aria-label]").evaluate_all(
                 "(nodes) => nodes.map((n) => n.getAttribute('aria-label'))"):
-            chinese(re.sub(r", selected$", "", label), f"a tile's label, {moment}")
+            chinese(label, f"a tile's label, {moment}")
         message = page.locator("#edit-message")
         if message.is_visible() and message.inner_text().strip():
             chinese(message.inner_text(), f"the edit message, {moment}")
@@ -132,10 +132,10 @@ def test_every_text_the_sliding_plugin_writes_on_the_page_is_chinese(zh_page, se
         if moment == "during playback":
             chinese(page.locator("#step-status").inner_text(), "the step being shown")
         if moment == "showing an error":
-            # The message after the location (the location is the error's `where` field, which
-            # the host shows as it is: an English machine field, left to the host).
+            # The place in words (the error's where_text, not its English `where`), then the
+            # message: all of it Chinese.
             error = page.locator("#instance-error").inner_text()
-            chinese(error.split("：", 1)[-1], "the parse error")
+            chinese(error, "the parse error")
 
     walk(page, server, check)
     assert {"on opening a preset", "during playback", "showing an error"} <= seen
@@ -144,8 +144,7 @@ def test_every_text_the_sliding_plugin_writes_on_the_page_is_chinese(zh_page, se
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
     "host strings still English on the sliding page: the Random options' labels (Size, Goal), "
     "the stats' names (nodes, heuristic, lower bound, solver used...) and solver ids in them, "
-    "the playback board's 'step N of M', keyboard.js's ', selected', the error's `where` shown "
-    "raw ('Row 3, column 3'), and what the solver writes in its worker process (the refusal, "
+    "the playback board's 'step N of M', and what the solver writes in its worker process (the refusal, "
     "its proof, the heuristic's name), which does not get the request's language yet"))
 def test_the_sliding_editor_holds_no_english_prose_while_editing_solving_and_playing(
         zh_page, server, installed):

@@ -27,8 +27,6 @@ HOST_MADE = (
     # runs the plugin without the request's locale (engine/solving.py)
     re.compile(r"^'pieces'  \(.*dl#details > dt\)$"),
     re.compile(r"^'piece: .*'  \(.*dl#details > dd > ul > li\)$"),
-    # keyboard.js adds ", selected" to the label of a selected part of the board
-    re.compile(r"^'.*, selected'  \(.*@aria-label\)$"),
     # the playback board's spoken name: "{board}, step {n} of {total}"
     re.compile(r"^'.*, step \d+ of \d+'  \(.*@aria-label\)$"),
 )

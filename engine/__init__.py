@@ -44,5 +44,17 @@ __all__ = [
     "SolverError", "THUMBNAIL", "Task", "TableCache", "TaskResult", "Unsolvable",
     "available_memory", "build_room", "cache_dir", "free_disk", "fresh_tables", "hookimpl",
     "keep_tables_after", "N_", "pinned_tables", "plural", "replay", "table_cache",
-    "current_locale", "use_locale", "format_number",
+    "current_locale", "use_locale", "format_number", "TranslatedCommand", "TranslatedGroup",
 ]
+
+#: Names whose module loads only when asked for: click, for plugins' commands (engine.cli_help).
+_LAZY = {"TranslatedCommand": "cli_help", "TranslatedGroup": "cli_help"}
+
+
+def __getattr__(name: str) -> object:
+    # Solvers, renderers and the web app never load click for these; `from engine import
+    # TranslatedGroup` in a plugin's commands module does.
+    if name in _LAZY:
+        from importlib import import_module
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

@@ -28,18 +28,34 @@ class InputError(PuzzleError, ValueError):
     ``message`` is a complete sentence a user can act on ("row 3 has 4 numbers, expected 3").
     ``where`` optionally says where in the input the problem is ("line 2, column 5", "row 3",
     "move 7"); it is shown next to the message, never instead of it.
+
+    ``where`` is a machine field: programs read it, so it is the same English words in every
+    language. ``where_text`` is the same place said to people in the current language
+    ("第 3 行第 3 列"), written with the raiser's own catalogue; pages show it instead of
+    ``where`` when it is given. Give both or only ``where``; :attr:`place` is the one to show.
     """
 
-    def __init__(self, message: str, where: str | None = None):
+    def __init__(self, message: str, where: str | None = None, where_text: str | None = None):
         super().__init__(message)
         self.message = message
         self.where = where
+        self.where_text = where_text
+
+    @property
+    def place(self) -> str | None:
+        """Where the problem is, for people: ``where_text`` when given, else ``where``."""
+        return self.where_text or self.where
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        return f"{self.place}: {self.message}" if self.place else self.message
 
     def to_json(self) -> dict:
-        return {"error": self.message, "where": self.where}
+        """``{"error", "where"}``, plus ``"where_text"`` when the raiser gave one that says more
+        than ``where`` (so an English answer is what it always was)."""
+        found = {"error": self.message, "where": self.where}
+        if self.where_text and self.where_text != self.where:
+            found["where_text"] = self.where_text
+        return found
 
 
 class UnknownPuzzle(InputError):

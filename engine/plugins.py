@@ -286,12 +286,18 @@ class Registry:
 
     def provided_by(self, plugin_name: str) -> list[str]:
         """What a plugin registered, as short lines: ``puzzle p``, ``solver p/name``, ``renderer p/name``."""
-        lines = [f"puzzle {pid}" for pid, owner in sorted(self._puzzle_owner.items()) if owner == plugin_name]
+        return [f"{kind} {name}" for kind, name in self.provided(plugin_name)]
+
+    def provided(self, plugin_name: str) -> list[tuple[str, str]]:
+        """What a plugin registered, as (kind, id) pairs: ``("puzzle", "p")``, ``("solver",
+        "p/name")``, ``("renderer", "p/name")``, ``("task", "p/name")``. The kind is a fixed word
+        a page can translate; the id is a machine name and stays as it is."""
+        found = [("puzzle", pid) for pid, owner in sorted(self._puzzle_owner.items()) if owner == plugin_name]
         for kind, table in (("solver", self._solvers), ("renderer", self._renderers), ("task", self._tasks)):
             for pid in sorted(table):
-                lines += [f"{kind} {pid}/{e.obj.name}" for e in self._ordered(table, pid)
+                found += [(kind, f"{pid}/{e.obj.name}") for e in self._ordered(table, pid)
                           if e.plugin == plugin_name]
-        return lines
+        return found
 
     def _ordered(self, table: dict[str, list[_Entry]], puzzle_id: str) -> list[_Entry]:
         """Entries of an installed puzzle: the owner's in registration order, then the others'."""

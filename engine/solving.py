@@ -108,11 +108,15 @@ def iter_states(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> Ite
 
 def _apply(puzzle: Puzzle, state: State, move: Any, index: int) -> State:
     if not isinstance(move, str):
-        raise InputError(f"move {move!r} is not a string", where=f"move {index}")
+        raise InputError(f"move {move!r} is not a string", where=f"move {index}",
+                         where_text=_("move {index}").format(index=index))
     try:
         return puzzle.apply_move(state, move)
     except InputError as exc:
-        raise InputError(exc.message, where=f"move {index} ({move})") from None
+        # where: "move 3 (d2-d4)" for programs (engine code reads the index back from it);
+        # where_text: the same place for people, in their language.
+        raise InputError(exc.message, where=f"move {index} ({move})",
+                         where_text=_("move {index} ({move})").format(index=index, move=move)) from None
 
 
 def replay(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> list[State]:

@@ -106,6 +106,23 @@ def test_every_page_is_chinese_with_a_chinese_header(client):
     assert "找不到页面" in missing and "返回谜题列表" in missing
 
 
+def test_the_plugins_page_words_what_each_plugin_registered_and_quotes_the_ids(client):
+    # The toy plugin (tests/pairs_toy.py) registers the puzzle "pairs", solvers ("sweep", ...)
+    # and a renderer: each kind is a word of the reader's language, each id is quoted as it is.
+    zh = client.get("/-/plugins", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    en = client.get("/-/plugins", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    quoted = re.compile(r"<span>(\w+) <span data-untranslated>([\w/.-]+)</span></span>")
+    zh_rows, en_rows = quoted.findall(zh), quoted.findall(en)
+    assert ("pairs", "pairs") not in en_rows and ("puzzle", "pairs") in en_rows
+    assert ("谜题", "pairs") in zh_rows
+    assert any(kind == "求解器" and name.startswith("pairs/") for kind, name in zh_rows)
+    assert [name for _, name in zh_rows] == [name for _, name in en_rows]  # the same ids in the same order
+    assert {kind for kind, _ in zh_rows} <= {"谜题", "求解器", "渲染器", "任务"}
+    assert ("渲染器", "pairs/default") in zh_rows and ("renderer", "pairs/default") in en_rows
+    # the plugin's own name is a machine name too
+    assert '<th scope="row"><span data-untranslated>pairs-plugin</span>' in zh
+
+
 # -- the scripts' catalogue ----------------------------------------------------------------
 
 def test_the_chinese_script_catalogue_has_whole_sentences_and_cldr_plurals(client):

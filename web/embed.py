@@ -360,12 +360,12 @@ def _caches():
     return found
 
 
-def _draw_png(puzzle_id, renderer, text, moves, step, size, work_limit):
-    svg, _size = boards().step(puzzle_id, renderer, text, moves, step, work_limit=work_limit)
+def _draw_png(puzzle_id, renderer, text, moves, step, size, work_limit, locale=None):
+    svg, _ = boards().step(puzzle_id, renderer, text, moves, step, work_limit=work_limit)
     return raster.png(svg, size)
 
 
-def _draw_animation(puzzle_id, renderer, text, moves, size, delay_ms, kind, work_limit=None):
+def _draw_animation(puzzle_id, renderer, text, moves, size, delay_ms, kind, work_limit=None, locale=None):
     # Each frame is drawn on the frame background by resvg itself: flattening render.png's
     # transparent PNGs cost a decode, a composite and a re-encode per frame on top.
     frames = [raster.png(boards().step(puzzle_id, renderer, text, moves, i, work_limit=work_limit)[0],
@@ -389,7 +389,9 @@ def render_png(puzzle_id):
     size = raster.read_size(values.get("size"), DEFAULT_WIDTH)
     step = parse_step(values.get("step"), source.moves)
     renderer = boards().registry.renderer(puzzle_id, values.get("renderer") or None).name
-    body = _caches()["png"](puzzle_id, renderer, source.text, source.moves, step, size, source.work_limit)
+    # Keyed by the locale too: a board may draw words (tangram's tray says "drop here").
+    body = _caches()["png"](puzzle_id, renderer, source.text, source.moves, step, size, source.work_limit,
+                            current_locale())
     return cached_answer(body, "image/png", cacheable=stable(source))
 
 
@@ -410,7 +412,7 @@ def animated(puzzle_id: str, kind: str):
                              work_limit=source.work_limit)
     raster.check_animation(len(source.moves) + 1, size, round(size * raster.aspect(first)))
     body = _caches()["animation"](puzzle_id, renderer, source.text, source.moves, size, delay_ms,
-                                  kind, source.work_limit)
+                                  kind, source.work_limit, current_locale())
     response = cached_answer(body, f"image/{kind}", cacheable=stable(source))
     if values.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="{puzzle_id}-solution.{kind}"'

@@ -66,16 +66,27 @@ def where_words(where: str) -> str:
     return where.replace("_", " ")
 
 
-def error_response(message: str, status: int, where: str | None = None, headers=None):
+def error_response(message: str, status: int, where: str | None = None, headers=None,
+                   where_text: str | None = None):
+    """The answer for an error: JSON on API paths, a small page elsewhere.
+
+    ``where`` (a machine field, the same in every language) and ``where_text`` (the same place
+    in the reader's language, when the raiser gave one) go into the JSON as they are; the page
+    shows ``where_text`` when there is one, else ``where`` (said in the reader's language by
+    :func:`where_words` when it has a shape the host knows: a request field, "row 3").
+    """
     if _wants_json():
         body = {"error": message}
         if where:
             body["where"] = where
-            if current_locale() != DEFAULT_LOCALE:
-                body["where_text"] = where_words(where)
+            if not where_text and current_locale() != DEFAULT_LOCALE:
+                where_text = where_words(where)
+        if where_text and where_text != where:  # English answers stay as they always were
+            body["where_text"] = where_text
         response = jsonify(body)
     else:
-        response = render_template("error.html", message=message, where=where_words(where) if where else None,
+        response = render_template("error.html", message=message,
+                                   where=where_text or (where_words(where) if where else None),
                                    status=status)
     if isinstance(response, str):
         from flask import make_response
@@ -89,16 +100,16 @@ def error_response(message: str, status: int, where: str | None = None, headers=
 def install(app) -> None:
     @app.errorhandler(JobNotFound)
     def _job_not_found(exc: JobNotFound):
-        return error_response(exc.message, 404, exc.where)
+        return error_response(exc.message, 404, exc.where, where_text=exc.where_text)
 
     @app.errorhandler(UnknownPuzzle)
     def _unknown_puzzle(exc: UnknownPuzzle):
         # Like an unknown job: the thing named in the URL does not exist (a 404, not a 400).
-        return error_response(exc.message, 404, exc.where)
+        return error_response(exc.message, 404, exc.where, where_text=exc.where_text)
 
     @app.errorhandler(InputError)
     def _input_error(exc: InputError):
-        return error_response(exc.message, 400, exc.where)
+        return error_response(exc.message, 400, exc.where, where_text=exc.where_text)
 
     @app.errorhandler(PluginError)
     def _plugin_error(exc: PluginError):

@@ -210,13 +210,20 @@ def _end(_exc) -> None:
         reset_locale(token)
 
 
+#: Answers whose words follow the request's language: pages, API answers (errors in words) and
+#: boards (an SVG's <title> and its parts' names).
+WORDED = ("text/html", "application/json", "image/svg+xml")
+#: Pictures drawn from those boards (a board may draw words, as tangram's tray does).
+DRAWN = ("image/png", "image/gif")
+
+
 def _headers(response):
-    # Pages and API answers (errors in words) differ by language: caches keep them apart.
-    # SVG too: a renderer's labels (aria-label, <title>) are in the reader's language.
-    if response.mimetype in ("text/html", "application/json", "image/svg+xml") \
-            and request.endpoint != "i18n.catalogue":
+    # What differs by language says so, so shared caches keep the languages apart.
+    if response.mimetype in WORDED and request.endpoint != "i18n.catalogue":
         response.vary.add("Accept-Language")
         response.headers["Content-Language"] = html_lang()
+    elif response.mimetype in DRAWN:
+        response.vary.add("Accept-Language")
     return response
 
 

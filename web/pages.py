@@ -68,7 +68,9 @@ def gallery():
 @bp.get("/-/plugins")
 def plugins():
     reg = registry()
-    rows = [{**info.to_json(), "provides": reg.provided_by(info.name)}
+    # What each plugin registered as (kind, id): the template words the kind in the reader's
+    # language and quotes the id as it is (a machine name, like the plugin's and package's).
+    rows = [{**info.to_json(), "provided": reg.provided(info.name)}
             for info in sorted(reg.plugins.values(), key=lambda p: (p.ok, p.name))]
     return render_template("plugins.html", plugins=rows)
 
@@ -135,7 +137,7 @@ def editor(puzzle_id):
             with user_input(N_("the random instance")):
                 instance = puzzle.random(seed, options or None)
     except InputError as exc:
-        error = {"error": exc.message, "where": exc.where}
+        error = exc.to_json()
     if instance is None:
         instance, _canonical = boards().instance(puzzle.id, first_instance_text(puzzle))
     state = editor_state(puzzle.id, instance)

@@ -1,9 +1,11 @@
 """Boards for the web: parse, replay and render with caches, and the animated solution SVG.
 
-Rendering is a pure function of (puzzle, renderer, instance text, moves, step, selection), so
-the results are kept in LRU caches: a playback step embedded on another site, or scrubbed back
-and forth in the editor, is rendered once. The caches belong to one :class:`Boards` object per
-app (two apps in one process, as in tests, may hold different registries).
+Rendering is a pure function of (puzzle, renderer, instance text, moves, step, selection) and
+the reader's language (a board's ``<title>`` and its parts' spoken names are words), so the
+results are kept in LRU caches under all of these: a playback step embedded on another site,
+or scrubbed back and forth in the editor, is rendered once per language. The caches belong to
+one :class:`Boards` object per app (two apps in one process, as in tests, may hold different
+registries).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """``puzzle pegs ...``: command-line tools of the peg solitaire plugin (``count``, ``table``).
 
 What they print for people is in the locale the command line chose (``LC_ALL``, ``LANG``: the
-host sets it); ``--json`` output is for programs and never changes.
+host sets it), their ``--help`` too (the help texts are messages of the plugin's catalogue,
+said when printed: ``TranslatedGroup``); ``--json`` output is for programs and never changes.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import time
 
 import click
 
-from engine import InputError, format_number, pinned_tables
+from engine import N_, InputError, TranslatedGroup, format_number, pinned_tables
 
 from .count import DEFAULT_MEMORY, CountRefused, LevelInfo, count_solutions
-from .i18n import _, ngettext
+from .i18n import CATALOGUE, _, ngettext
 from .puzzle import PegSolitaire
 from .wording import count_pegs, count_positions
 
@@ -23,9 +24,9 @@ from .wording import count_pegs, count_positions
 MAX_TEXT = 10_000
 
 
-@click.group("pegs")
+@click.group("pegs", cls=TranslatedGroup, catalogue=CATALOGUE, help=N_("Peg solitaire tools."))
 def pegs_group() -> None:
-    """Peg solitaire tools."""
+    """``puzzle pegs``: the plugin's tools (the help above is what people read)."""
 
 
 def _instance(text: str):
@@ -39,18 +40,17 @@ def _instance(text: str):
     return puzzle.parse(presets.get(text.strip(), text))
 
 
-@pegs_group.command("count")
+@pegs_group.command("count", short_help=N_("Count the solutions of INSTANCE."), help=N_(
+    "Count every sequence of jumps that solves INSTANCE (a preset name, instance text, or - for "
+    "standard input), and the positions visited on the way.\n\n"
+    "Level sets grow from the start and from the goal until they meet; progress is shown per level "
+    "on standard error. Ctrl+C stops the count."))
 @click.argument("instance")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON object."))
 @click.option("--memory", type=click.FloatRange(0.01, 64.0), default=DEFAULT_MEMORY / 2**30,
-              show_default=True, help="Memory budget in GB; a larger count is refused up front.")
+              show_default=True, help=N_("Memory budget in GB; a larger count is refused up front."))
 def count_command(instance: str, as_json: bool, memory: float) -> None:
-    """Count every sequence of jumps that solves INSTANCE (a preset name, instance text, or -
-    for standard input), and the positions visited on the way.
-
-    Level sets grow from the start and from the goal until they meet; progress is shown per
-    level on standard error. Ctrl+C stops the count.
-    """
+    """``puzzle pegs count``: the number of solutions of an instance (see its help above)."""
     try:
         inst = _instance(instance)
     except InputError as exc:
@@ -93,13 +93,14 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
     click.echo(_("{seconds} s").format(seconds=format_number(result.seconds, 2)))
 
 
-@pegs_group.command("table")
+@pegs_group.command("table", short_help=N_("Build INSTANCE's large table ahead of time."), help=N_(
+    "Build the large table of positions that can reach INSTANCE's goal on its board (used by the "
+    "live verdicts; kept on disk; one to two minutes for the English board, more for the 37-hole "
+    "one, which also gets a library of pagoda functions: about two minutes, and an opening book of "
+    "the positions within seven jumps of INSTANCE's start: about four)."))
 @click.argument("instance")
 def table_command(instance: str) -> None:
-    """Build the large table of positions that can reach INSTANCE's goal on its board (used by
-    the live verdicts; kept on disk; one to two minutes for the English board, more for the
-    37-hole one, which also gets a library of pagoda functions: about two minutes, and an
-    opening book of the positions within seven jumps of INSTANCE's start: about four)."""
+    """``puzzle pegs table``: build an instance's large table ahead of time (see its help above)."""
     from .book import BookProgress
     from .verdict import prepare_table
 

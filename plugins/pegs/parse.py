@@ -121,7 +121,8 @@ def parse_instance(text: str) -> PegInstance:
         if not holes & bit:
             raise InputError(_("the goal hole {hole} is not a hole of the board").format(
                 hole=goal_text.strip().lower()),
-                             where=f"row {r + 1}, column {c + 1}")
+                             where=f"row {r + 1}, column {c + 1}",
+                             where_text=_("row {row}, column {column}").format(row=r + 1, column=c + 1))
         goal = bit
     if goal and goal.bit_count() > pegs.bit_count():
         raise InputError(_("the goal has {goal} pegs but the start has only {start}; a jump only "
@@ -200,6 +201,18 @@ def _unknown_character_short(what: str) -> str:
              "space for no hole")
 
 
+def _place(what: str, row: int, col: int | None = None) -> dict[str, str]:
+    """The ``where`` and ``where_text`` of an InputError about a row or cell of the drawing of
+    the board or (``what="goal"``) of the goal: ``where`` in English for programs ("board row
+    2, column 3"), ``where_text`` the same place in the reader's language, one whole phrase."""
+    goal = what == "goal"
+    if col is None:
+        text = _("goal row {row}") if goal else _("board row {row}")
+        return {"where": f"{what} row {row}", "where_text": text.format(row=row)}
+    text = _("goal row {row}, column {column}") if goal else _("board row {row}, column {column}")
+    return {"where": f"{what} row {row}, column {col}", "where_text": text.format(row=row, column=col)}
+
+
 def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int, int, int]:
     """(rows, cols, holes, pegs) of a drawing; InputError with row/column on bad input.
 
@@ -215,19 +228,19 @@ def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int
         for c, ch in enumerate(line):
             if ch not in _PEG + "O" + _EMPTY + _NONE:
                 raise InputError(_unknown_character(what).format(char=repr(ch), example=_EXAMPLE),
-                                 where=f"{what} row {r + 1}, column {c + 1}")
+                                 **_place(what, r + 1, c + 1))
     widths = [len(line) for line in lines]
     cols = max(widths)
     if cols > MAX_SIDE:
         row = widths.index(cols) + 1
         raise InputError(_too_wide(what).format(cols=cols, limit=MAX_SIDE, example=_EXAMPLE),
-                         where=f"{what} row {row}")
+                         **_place(what, row))
     if geometry != "triangular" and min(widths) != cols:
         row = next(i for i, w in enumerate(widths) if w != cols) + 1
         cells = widths[row - 1]
         raise InputError(_uneven_rows(what, geometry, cells).format(
                              row=row, cells=format_number(cells), widest=widths.index(cols) + 1, cols=cols),
-                         where=f"{what} row {row}")
+                         **_place(what, row))
     holes = pegs = 0
     for r, line in enumerate(lines):
         for c, ch in enumerate(line):
@@ -239,7 +252,7 @@ def _parse_drawing(lines: list[str], geometry: str, what: str) -> tuple[int, int
                 holes |= bit
             elif ch not in _NONE:
                 raise InputError(_unknown_character_short(what).format(char=repr(ch)),
-                                 where=f"{what} row {r + 1}, column {c + 1}")
+                                 **_place(what, r + 1, c + 1))
     return len(lines), cols, holes, pegs
 
 
@@ -255,7 +268,7 @@ def _explain_shape_mismatch(rows, cols, holes, grows, gcols, gholes):
         message = _("the goal pattern does not match the board: the board has a hole at {hole}")
     else:
         message = _("the goal pattern does not match the board: the board has no hole at {hole}")
-    raise InputError(message.format(hole=cell_name(r, c)), where=f"goal row {r + 1}, column {c + 1}")
+    raise InputError(message.format(hole=cell_name(r, c)), **_place("goal", r + 1, c + 1))
 
 
 def drawing(inst: PegInstance, pegs: int) -> list[str]:

@@ -39,14 +39,20 @@ def _gb(nbytes: int) -> str:
     return _("{size} MB").format(size=format_number(nbytes / 2**20, 0))
 
 
-@lru_cache(maxsize=256)
 def count_refusal(inst: PegInstance, memory: int = SERVER_MEMORY) -> str | None:
     """Why a count of ``inst`` will not run within ``memory`` bytes of resident memory, or None
     when it will.
 
     Boards small enough that even every position of the fullest level (C(holes, holes / 2))
-    fits are allowed at once; others are estimated (milliseconds, remembered per instance).
+    fits are allowed at once; others are estimated (milliseconds, remembered per instance and
+    language: the answer is words, so a reader never gets the one written for another).
     """
+    return _count_refusal(inst, memory, current_locale())
+
+
+@lru_cache(maxsize=256)
+def _count_refusal(inst: PegInstance, memory: int, locale: str) -> str | None:
+    # ``locale`` only keys the cache: the words are written in the current locale, which it is.
     n = inst.board.n
     per_rule = RESIDENT_PER_RULE_BYTE
     if comb(n, n // 2) * (BUILD_BYTES + 2 * STORED_BYTES) * per_rule <= memory:

@@ -28,7 +28,7 @@ from typing import Any, Sequence
 
 from engine import InputError, format_number
 
-from .i18n import _, ngettext
+from .i18n import _, ngettext, pgettext
 
 #: Smallest and largest number of rows or columns. A 1 x N strip is not a puzzle (its tiles
 #: cannot pass each other), and 32 x 32 keeps every request's work bounded.
@@ -264,17 +264,33 @@ def is_solvable(board: Board) -> bool:
 
 # -- validation ----------------------------------------------------------------------------------
 
-def _check_side(rows: int, cols: int, where: str | None = None) -> None:
+def _place(what: str, row: int | None = None, col: int | None = None) -> dict[str, str]:
+    """The ``where`` and ``where_text`` of an InputError about a row or cell of the board, or
+    (``what="goal "``) of the goal: ``where`` in English for programs ("goal row 2, column 3"),
+    ``where_text`` the same place in the reader's language, as one whole phrase."""
+    goal = bool(what)
+    if row is None:
+        return {"where": "goal", "where_text": pgettext("place in the instance", "goal")}
+    if col is None:
+        text = _("goal row {row}") if goal else _("row {row}")
+        return {"where": f"{what}row {row}", "where_text": text.format(row=row)}
+    text = _("goal row {row}, column {column}") if goal else _("row {row}, column {column}")
+    return {"where": f"{what}row {row}, column {col}", "where_text": text.format(row=row, column=col)}
+
+
+def _check_side(rows: int, cols: int, what: str = "") -> None:
+    """Board sides within MIN_SIDE..MAX_SIDE; ``what="goal "`` says the goal is at fault."""
+    place = _place(what) if what else {}
     if rows > MAX_SIDE:
-        raise InputError(_too_many_rows(rows), where=where)
+        raise InputError(_too_many_rows(rows), **place)
     if cols > MAX_SIDE:
         raise InputError(ngettext("the board has {count} column; the limit is {limit} x {limit}",
                                   "the board has {count} columns; the limit is {limit} x {limit}",
-                                  cols).format(count=cols, limit=MAX_SIDE), where=where)
+                                  cols).format(count=cols, limit=MAX_SIDE), **place)
     if rows < MIN_SIDE or cols < MIN_SIDE:
         raise InputError(_("a {rows} x {cols} board is not a puzzle: a board needs at least {min} rows "
                            "and {min} columns so tiles can pass each other").format(
-                               rows=rows, cols=cols, min=MIN_SIDE), where=where)
+                               rows=rows, cols=cols, min=MIN_SIDE), **place)
 
 
 def _too_many_rows(rows: int, what: str = "") -> str:
@@ -293,11 +309,10 @@ def _check_tiles(tiles: Sequence[int], rows: int, cols: int, what: str) -> None:
     n = rows * cols
     seen: dict[int, int] = {}
     for i, t in enumerate(tiles):
-        where = f"{what}row {i // cols + 1}, column {i % cols + 1}"
         if not 0 <= t < n:
             raise InputError(_("{number} is out of range: a {rows} x {cols} board has tiles 1 to {last} "
                                "and 0 for the blank").format(number=t, rows=rows, cols=cols, last=n - 1),
-                             where=where)
+                             **_place(what, i // cols + 1, i % cols + 1))
         if t in seen:
             j = seen[t]
             present = set(tiles)
@@ -311,7 +326,7 @@ def _check_tiles(tiles: Sequence[int], rows: int, cols: int, what: str) -> None:
             else:
                 message = _("tile {tile} appears twice (also at row {row}, column {column}); "
                             "missing: {missing}").format(tile=t, **place)
-            raise InputError(message, where=where)
+            raise InputError(message, **_place(what, i // cols + 1, i % cols + 1))
         seen[t] = i
 
 
@@ -329,7 +344,7 @@ def make_board(rows: int, cols: int, tiles: Sequence[int], goal: Sequence[int] |
         if len(goal) != n:
             raise InputError(_("the goal needs {count} numbers for a {rows} x {cols} board; "
                                "{given} given").format(count=n, rows=rows, cols=cols, given=len(goal)),
-                             where="goal")
+                             **_place("goal "))
         _check_tiles(goal, rows, cols, "goal ")
     return Board(rows, cols, tuple(tiles), tuple(goal))
 
@@ -357,20 +372,20 @@ def _parse_grid(text: str, what: str) -> list[list[int]]:
     grid = []
     for r, line in enumerate(lines, start=1):
         if not line:
-            raise InputError(_("this row is empty"), where=f"{what}row {r}")
+            raise InputError(_("this row is empty"), **_place(what, r))
         words = [w for w in _SEPARATORS.split(line) if w]
         if len(words) > MAX_SIDE * MAX_SIDE:
             raise InputError(_("{count} numbers in one row; the limit is {limit} x {limit}").format(
-                count=len(words), limit=MAX_SIDE), where=f"{what}row {r}")
+                count=len(words), limit=MAX_SIDE), **_place(what, r))
         row = []
         for c, word in enumerate(words, start=1):
             if not _NUMBER.fullmatch(word):
                 shown = word if len(word) <= 12 else word[:12] + "..."
                 raise InputError(_("{word} is not a tile number (use 0 for the blank)").format(
-                    word=repr(shown)), where=f"{what}row {r}, column {c}")
+                    word=repr(shown)), **_place(what, r, c))
             if len(word) > 5:
                 raise InputError(_("{number} is out of range: tiles go up to {top}").format(
-                    number=word[:12], top=MAX_SIDE * MAX_SIDE - 1), where=f"{what}row {r}, column {c}")
+                    number=word[:12], top=MAX_SIDE * MAX_SIDE - 1), **_place(what, r, c))
             row.append(int(word))
         grid.append(row)
     return grid
@@ -388,8 +403,8 @@ def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
                 "16, ...)",
                 "one row of {count} numbers is not a board: separate the rows with '/' or new lines "
                 "(a single row is read as a square board only when its length is a square: 4, 9, "
-                "16, ...)", len(flat)).format(count=format_number(len(flat))), where=f"{what}row 1")
-        _check_side(side, side, where=what.strip() or None)
+                "16, ...)", len(flat)).format(count=format_number(len(flat))), **_place(what, 1))
+        _check_side(side, side, what)
         return side, side, flat
     cols = len(grid[0])
     for r, row in enumerate(grid[1:], start=2):
@@ -397,8 +412,8 @@ def _grid_shape(grid: list[list[int]], what: str) -> tuple[int, int, list[int]]:
             raise InputError(ngettext(
                 "this row has {count} number but row 1 has {cols}: every row needs the same length",
                 "this row has {count} numbers but row 1 has {cols}: every row needs the same length",
-                len(row)).format(count=format_number(len(row)), cols=cols), where=f"{what}row {r}")
-    _check_side(len(grid), cols, where=what.strip() or None)
+                len(row)).format(count=format_number(len(row)), cols=cols), **_place(what, r))
+    _check_side(len(grid), cols, what)
     return len(grid), cols, [t for row in grid for t in row]
 
 
@@ -425,7 +440,7 @@ def parse_board(text: str) -> Board:
             goal = NAMED_GOALS[goal_text.lower()](rows, cols)
         else:
             if ";" in goal_text:
-                raise InputError(_("unexpected ';' in the goal"), where="goal")
+                raise InputError(_("unexpected ';' in the goal"), **_place("goal "))
             g_grid = _parse_grid(goal_text, "goal ")
             if len(g_grid) == 1 and len(g_grid[0]) == n:
                 flat = g_grid[0]  # a flat goal takes the board's shape
@@ -434,7 +449,7 @@ def parse_board(text: str) -> Board:
                 if (g_rows, g_cols) != (rows, cols):
                     raise InputError(_("the goal is {goal_rows} x {goal_cols} but the board is "
                                        "{rows} x {cols}").format(goal_rows=g_rows, goal_cols=g_cols,
-                                                                 rows=rows, cols=cols), where="goal")
+                                                                 rows=rows, cols=cols), **_place("goal "))
             _check_tiles(flat, rows, cols, "goal ")
             goal = flat
     return Board(rows, cols, tuple(tiles), tuple(goal))

@@ -105,18 +105,24 @@ class Silhouette:
 # Text
 
 
-def _parse_point(token: str, where: str, snaps: list[str]) -> Point:
+def _line_place(lineno: int) -> dict[str, str]:
+    """The ``where`` of an InputError about line ``lineno`` of the text ("line 3", English for
+    programs) and its ``where_text`` in the reader's language ("第 3 行")."""
+    return {"where": f"line {lineno}", "where_text": _("line {number}").format(number=lineno)}
+
+
+def _parse_point(token: str, place: dict[str, str], snaps: list[str]) -> Point:
     t = token.strip().strip("()")
     parts = t.split(",")
     if len(parts) != 2 or not parts[0] or not parts[1]:
         raise InputError(_("cannot read the point {point}: write it as x,y (no spaces)").format(point=repr(token)),
-                         where=where)
+                         **place)
     coords = []
     for part in parts:
         try:
             value, moved = parse_coordinate(part)
         except InputError as exc:
-            raise InputError(exc.message, where=where) from None
+            raise InputError(exc.message, **place) from None
         if moved:
             snaps.append(Note(N_("{number} snapped to {exact} (moved {moved})"),
                               number=part, exact=format_number(value), moved=f"{moved:.2g}"))
@@ -153,27 +159,27 @@ def parse_exact_text(text: str) -> Silhouette:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        where = f"line {lineno}"
+        place = _line_place(lineno)
         word, _space, rest = line.partition(" ")
         word = word.lower()
         if word in ("outer", "hole", "ring"):
             tokens = rest.split()
             if len(tokens) < 3:
                 raise InputError(_("a ring needs at least 3 points, this one has {count}").format(count=len(tokens)),
-                                 where=where)
+                                 **place)
             if len(rings) >= MAX_RINGS:
-                raise InputError(_("more than {limit} rings; that is the limit").format(limit=MAX_RINGS), where=where)
-            rings.append(([_parse_point(t, where, snaps) for t in tokens], word))
+                raise InputError(_("more than {limit} rings; that is the limit").format(limit=MAX_RINGS), **place)
+            rings.append(([_parse_point(t, place, snaps) for t in tokens], word))
         elif word == "draft":
             try:
                 draft.append(parse_placement(rest))
             except InputError as exc:
-                raise InputError(exc.message, where=where) from None
+                raise InputError(exc.message, **place) from None
         elif word == "tangram":
             continue  # optional header
         else:
             raise InputError(_("unknown line start {word}: use outer, hole, ring or draft").format(word=repr(word)),
-                             where=where)
+                             **place)
     if not rings:
         raise InputError(_("no outline given: write a line like 'outer 0,0 4,0 4,4 0,4'"))
     return build_silhouette(rings, draft, snaps)

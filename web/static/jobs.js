@@ -18,10 +18,11 @@
 
   function errorText(body) {
     if (!body || !body.error) return t("Something went wrong.");
-    // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"): said in
-    // words, and left out when the message already names it.
-    // where_text: the place in the page's language (the server adds it when that is not English).
-    const where = body.where_text || (body.where ? String(body.where).replace(/_/g, " ") : "");
+    // "where" locates the error for API clients ("time_limit", "move 3 (d2-d4)"), the same in
+    // every language; "where_text", when the raiser gave one, is that place in the reader's
+    // language ("第 3 行第 3 列"), so it is shown instead. Left out when the message names it.
+    const where = body.where_text ? String(body.where_text)
+      : body.where ? String(body.where).replace(/_/g, " ") : "";
     const named = where && body.error.toLowerCase().includes(where.toLowerCase());
     return sentence(where && !named ? t("{where}: {error}", { where, error: body.error }) : body.error);
   }

@@ -10,6 +10,7 @@
   "use strict";
 
   const ACTION = "[data-action]";
+  const { t } = window.PuzzleI18n;
 
   function parts(container) {
     return Array.from(container.querySelectorAll("svg " + ACTION));
@@ -35,9 +36,24 @@
     const title = node.querySelector("title");
     const text = (title ? title.textContent : node.textContent || "").trim();
     const action = (node.getAttribute("data-action") || "").replace(/[:_-]+/g, " ").trim();
-    const place = node.hasAttribute("data-row") ?
-      "row " + (Number(node.getAttribute("data-row")) + 1) + ", column " + (Number(node.getAttribute("data-col")) + 1) : "";
-    return [text || action, place].filter(Boolean).join(", ");
+    const name = text || action;
+    if (!node.hasAttribute("data-row")) return name;
+    const place = t("row {row}, column {column}", {
+      row: Number(node.getAttribute("data-row")) + 1, column: Number(node.getAttribute("data-col")) + 1 });
+    return name ? t("{name}, {place}", { name, place }) : place;
+  }
+
+  function partName(node) {
+    // A renderer's aria-label says the part's whole state in the page's language, selection
+    // included ("d4，棋子，已选中"): it is kept as it is. A name the editor makes itself says
+    // "selected" in the page's words when the part has the class. Which name is whose is
+    // kept in data-made-name, never read from the words, so a second decorate() of the same
+    // board never says it twice and no language is tested for.
+    const made = node.getAttribute("data-made-name");
+    if (made === null && node.getAttribute("aria-label")) return node.getAttribute("aria-label");
+    const name = made !== null ? made : fallbackName(node);
+    node.setAttribute("data-made-name", name);
+    return node.classList.contains("selected") ? t("{name}, selected", { name }) : name;
   }
 
   /** Make the board in container navigable; name: the board's accessible name.
@@ -61,10 +77,7 @@
     all.forEach((node) => {
       node.setAttribute("role", "button");
       node.setAttribute("tabindex", "-1");
-      let label = node.getAttribute("aria-label") || fallbackName(node);
-      const selected = node.classList.contains("selected");
-      if (selected && !/selected/i.test(label)) label += ", selected";
-      node.setAttribute("aria-label", label);
+      node.setAttribute("aria-label", partName(node));
     });
     const current = find(container, container._rovingId) || all[0];
     current.setAttribute("tabindex", "0");
