@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
 from engine import N_, InputError
-from engine.i18n import translate
+from engine.i18n import current_locale, translate
 
 from . import raster
 from .api import SVG_MAX_AGE, describe_window
