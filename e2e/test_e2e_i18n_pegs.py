@@ -4,9 +4,7 @@ instance text.
 
 Two walks of the same moments. The first checks the texts the plugin writes (title, rules,
 notes, the board's accessible names, edit messages, the hint, the move words of playback, the
-error) and must pass. The second asks that no visible text at all is English prose; it is a
-strict xfail while the host still shows some English of its own on this page (listed in the
-reason), so it fails loudly, and the mark can go, once the host's strings are translated too.
+error). The second asks that no visible text at all is English prose, the host's included.
 """
 
 from __future__ import annotations
@@ -127,12 +125,6 @@ def test_the_pegs_editor_speaks_chinese_in_every_text_of_the_plugin(zh_page, ser
     assert len(seen) == 7
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "host strings still English on the pegs page: the random options' labels (Board, Pegs), "
-    "the solve statistics (nodes, dead, found by, ...), the solution details (jumps, moves, "
-    "grouped), the playback board's aria-label (step N of M), "
-    "and solver "
-    "answers (refusals, proofs) written in the worker, which does not get the request's locale"))
 def test_the_pegs_editor_holds_no_english_prose_at_any_moment(zh_page, server, installed):
     need(installed, "pegs")
     walk(zh_page, server, lambda page, moment: assert_no_english(page, moment, COMMAND_WORDS))

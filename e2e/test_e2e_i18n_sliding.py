@@ -5,8 +5,7 @@ unsolvable board and bad instance text):
 
 * every text the plugin writes (title, rules, notation, notes, the board's spoken labels, the
   edit messages, the move words, the parse error) is Chinese, with no English word;
-* no visible text node on the whole page is English prose (e2e/zh_text.py). That one is a strict
-  xfail while the host still shows English of its own on this page; the list is in its reason.
+* no visible text node on the whole page is English prose (e2e/zh_text.py), the host's included.
 """
 
 from __future__ import annotations
@@ -141,11 +140,6 @@ def test_every_text_the_sliding_plugin_writes_on_the_page_is_chinese(zh_page, se
     assert {"on opening a preset", "during playback", "showing an error"} <= seen
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "host strings still English on the sliding page: the Random options' labels (Size, Goal), "
-    "the stats' names (nodes, heuristic, lower bound, solver used...) and solver ids in them, "
-    "the playback board's 'step N of M', and what the solver writes in its worker process (the refusal, "
-    "its proof, the heuristic's name), which does not get the request's language yet"))
 def test_the_sliding_editor_holds_no_english_prose_while_editing_solving_and_playing(
         zh_page, server, installed):
     need(installed, "sliding")

@@ -233,6 +233,9 @@ class SolveReport:
     outcome: Outcome
     seconds: float
     details: Mapping[str, Any] = field(default_factory=dict)
+    #: The names of the stats and details in the reader's language, where the plugin's catalogue
+    #: has them (``{"found_by": "求得方式"}``); the keys themselves stay machine names.
+    labels: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -259,6 +262,7 @@ class SolveReport:
             "reason": reason,
             "reason_detail": o.detail if isinstance(o, Unsolvable) else "",
             "details": dict(self.details),
+            **({"labels": dict(self.labels)} if self.labels else {}),
         }
 
 
@@ -349,7 +353,31 @@ def run_solver(
         # What would help (a table to build, and how long it takes): with the answer, in words.
         details = {**details, "note": note.strip()}
     return SolveReport(puzzle_id=puzzle.id, solver=solver.name, instance_text=puzzle.format(instance),
-                       outcome=outcome, seconds=seconds, details=details)
+                       outcome=outcome, seconds=seconds, details=details,
+                       labels=_labels(puzzle, solver, outcome.stats, details))
+
+
+def _labels(puzzle: Puzzle, solver: Solver, stats: Mapping[str, Any],
+            details: Mapping[str, Any]) -> dict[str, str]:
+    """The stats' and details' names (records inside details too) that the solver's or the
+    puzzle's catalogue translates: a name is looked up with spaces for underscores, as it is
+    shown ("found_by" as "found by"). Names no catalogue has are left out: the page shows them
+    as written, marked as English."""
+    names: set[str] = set(stats)
+    for key, value in details.items():
+        names.add(key)
+        for item in value if isinstance(value, list) else ():
+            if isinstance(item, dict):
+                names.update(item)
+    labels = {}
+    for name in sorted(names):
+        words = name.replace("_", " ")
+        for owner in (solver, puzzle):
+            said = translate(owner, words)
+            if said and said != words:
+                labels[name] = said
+                break
+    return labels
 
 
 def _with_proven_gap(outcome: Solved, details: Mapping[str, Any],

@@ -238,3 +238,22 @@ def test_the_count_command_speaks_the_locale_and_keeps_its_json():
     chinese, english = json.loads(as_json.stdout), json.loads(english_json.stdout)
     assert chinese.keys() == english.keys()
     assert timeless(chinese) == timeless(english)
+
+
+def test_a_report_names_its_stats_and_details_for_the_reader(puzzle):
+    """The page shows a report's stats and details by name: in Chinese the report carries the
+    plugin's words for them (``labels``), keyed by the machine names, which stay unchanged."""
+    from engine.solving import run_solver
+
+    instance = puzzle.parse(PRESETS["english"])
+    english = run_solver(puzzle, SearchSolver(), instance, SolveContext()).to_json()
+    assert "labels" not in english  # an English report is as it always was
+    with use_locale("zh_Hans"):
+        chinese = run_solver(puzzle, SearchSolver(), instance, SolveContext()).to_json()
+    assert set(chinese["stats"]) == set(english["stats"]) and set(chinese["details"]) == set(english["details"])
+    labels = chinese["labels"]
+    for name in ("found_by", "jumps", "grouped", "dead"):
+        assert_chinese(labels[name], f"the name of {name}")
+    # The value of found_by is words for people too; in English it is the search's own name.
+    assert english["stats"]["found_by"].startswith(("exact search", "probe", "backward set"))
+    assert_chinese(chinese["stats"]["found_by"], "found by")

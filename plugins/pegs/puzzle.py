@@ -25,6 +25,12 @@ assert tuple(BOARDS) == ("english", "european", "wiegleb", "triangle-5", "triang
 
 
 
+#: The names of the solvers' stats and of the solution's details, as the page shows them (the host
+#: looks each one up in this plugin's catalogue, underscores read as spaces).
+SHOWN_NAMES = (N_("dead"), N_("meet pegs"), N_("backward positions"), N_("pagoda prunes"), N_("found by"),
+               N_("jumps"), N_("moves"), N_("grouped"))
+
+
 class PegSolitaire(Puzzle):
     id = "pegs"
     # The host shows these through `catalogue`, in the reader's language (docs/plugins.md):

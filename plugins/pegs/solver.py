@@ -76,7 +76,20 @@ class SearchResult:
     def stats(self) -> dict:
         return {"nodes": self.nodes, "dead": self.dead, "meet_pegs": self.meet_level,
                 "backward_positions": self.backward_size, "pagoda_prunes": self.pruned_by_pagoda,
-                "found_by": self.found_by}
+                "found_by": found_by_words(self.found_by)}
+
+
+#: What found an answer, as people read it in the solve's statistics ("found by").
+_FOUND_BY = {"exact search": N_("exact search"), "exact search (compiled)": N_("exact search (compiled)"),
+             "backward set": N_("backward set"), "plain search": N_("plain search")}
+
+
+def found_by_words(found_by: str) -> str:
+    """``found_by`` (the search's own name for the path that answered, which the solver tests)
+    in the reader's language: "exact search" is 精确搜索, "probe 3" a probe of width 3."""
+    if found_by.startswith("probe "):
+        return _("probe {width}").format(width=found_by.split(" ", 1)[1])
+    return _(_FOUND_BY[found_by]) if found_by in _FOUND_BY else found_by
 
 
 #: Widths of the heuristic probes, one per backward-set stage.

@@ -61,6 +61,11 @@ PRESET_LABELS = {
 }
 
 
+#: The names of the solver's stats and of the solution's details, as the page shows them (the host
+#: looks each one up in this plugin's catalogue, underscores read as spaces).
+SHOWN_NAMES = (N_("max depth"), N_("memo hits"), N_("pieces"), N_("piece"), N_("vertices"))
+
+
 @dataclass(frozen=True)
 class TangramState:
     """The silhouette and the pieces placed on it so far (in the order they were placed)."""

@@ -459,9 +459,18 @@
     return make("dd", { textContent: statValue(v) });
   }
 
-  function statName(name) {
-    const dt = make("dt", { textContent: t(name) });
-    if (!has(name)) dt.lang = "en";  // a plugin's own name, untranslated
+  // The names of the last answer's stats and details in the page's language, from the plugin's
+  // catalogue (the report's "labels", keyed by the machine name).
+  let labels = {};
+
+  function nameOf(key) {
+    const words = key.replace(/_/g, " ");
+    return labels[key] || t(words);
+  }
+
+  function statName(key) {
+    const dt = make("dt", { textContent: nameOf(key) });
+    if (!labels[key] && !has(key.replace(/_/g, " "))) dt.lang = "en";  // a plugin's own name, untranslated
     return dt;
   }
 
@@ -469,7 +478,7 @@
     const rows = Object.entries(Object.assign({}, extra || {}, stats || {}))
       .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object");
     el.stats.replaceChildren(...rows.flatMap(([k, v]) => [
-      statName(k.replace(/_/g, " ")), statCell(v),
+      statName(k), statCell(v),
     ]));
     el.solveDetails.hidden = !rows.length;
   }
@@ -592,6 +601,7 @@
     el.progress.max = 1;
     el.progress.value = 1;
     const r = state.result || {};
+    labels = r.labels || {};
     const task = state.kind === "task" && (state.label || state.task);
     const changed = state.submittedFor !== undefined && state.submittedFor !== current.instance;
     if (task) showStats(state.status === "finished" ? r.data : (r.stats || state.progress), { task, seconds: r.seconds });
@@ -607,7 +617,7 @@
         (r.optimal ? tn("Solved: {count} move, the fewest possible.", "Solved: {count} moves, the fewest possible.", n)
           : tn("Solved: {count} move.", "Solved: {count} moves.", n)), "success");
       if (!changed) {
-        setSolution({ moves: r.moves, details: r.details || {}, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
+        setSolution({ moves: r.moves, details: r.details || {}, labels: r.labels, solver: state.solver, solved: true, job: state.stored_id || state.id }, 0);
         if (n > 0) {
           setView("solution");
           revealBoard();
@@ -696,12 +706,13 @@
   });
 
   function setSolution(sol, atStep) {
+    if (sol.labels) labels = sol.labels;
     el.movesPanel.hidden = false;
     el.viewSwitch.hidden = false;
     el.details.replaceChildren();
     Object.entries(sol.details || {}).forEach(([key, value]) => {
       if (key === "note") return;  // shown under the answer (showNote)
-      const dt = statName(key.replace(/_/g, " "));
+      const dt = statName(key);
       const dd = make("dd");
       if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
         // A list of records (e.g. one per placed piece): one line each.
@@ -729,7 +740,8 @@
       return value.map(describe).join(", ");
     }
     if (typeof value === "object") {
-      return Object.entries(value).map(([k, v]) => k.replace(/_/g, " ") + ": " + describe(v)).join(" · ");
+      return Object.entries(value).map(([k, v]) => t("{name}: {value}", { name: nameOf(k), value: describe(v) }))
+        .join(" · ");
     }
     return String(value);
   }
