@@ -145,9 +145,9 @@ _WHOLE = _whole_lengths()
 
 
 def scales(lengths: Sequence[float], count: int = 3, spread: float = 0.08) -> list[float]:
-    """Factors near 1 that bring the drawn edge lengths nearest to whole sums of piece edges
-    (a + b*r2, a and b whole), best first: the area gives the scale only to a few per cent,
-    since noise on every vertex changes the area too."""
+    """1, then factors near 1 that bring the drawn edge lengths nearest to whole sums of piece
+    edges (a + b*r2, a and b whole), best first: the area gives the scale only to a few per
+    cent, since noise on every vertex changes the area too."""
     import bisect
 
     def cost(f: float) -> float:
@@ -165,7 +165,10 @@ def scales(lengths: Sequence[float], count: int = 3, spread: float = 0.08) -> li
               if all(scored[i][0] <= scored[j][0] for j in (i - 1, i + 1) if 0 <= j < len(scored))]
     minima.sort()
     out = [f for _, f in minima[:count]]
-    return out if 1.0 in out else out + [1.0]
+    # the area's own scale first: on the bench it holds the true ring far more often than the
+    # best of the lengths' minima (116 against 80 of 142 rings at noise 0.1 and 0.2), and a
+    # busy machine may leave time for one scale only
+    return [1.0] + [f for f in out if f != 1.0]
 
 
 def _step(k: int, la: int, lb: int) -> tuple[int, int, int, int]:

@@ -363,6 +363,32 @@ def _walks(cs: list[Corners], lone: float | None, deadline: float | None = None)
     return [w[:WALKS_PER_RING] for w in out]
 
 
+def _best_scale(cs: list[Corners], exact: list[list[tuple[float, float]]], guess: float) -> float:
+    """The scale of the drawn corners that fits the exact figure's corners best (a least-squares
+    similarity: corners and exact vertices correspond one to one), or ``guess`` when the figure
+    does not correspond corner by corner. The walks are searched on a coarse grid of scales;
+    the figure, once chosen, is measured at its own."""
+    ps, qs = [], []
+    for c, r in zip(cs, exact):
+        if len(c.points) != len(r):
+            return guess
+        ps += c.points
+        qs += r
+    n = len(ps)
+    mpx, mpy = sum(p[0] for p in ps) / n, sum(p[1] for p in ps) / n
+    mqx, mqy = sum(q[0] for q in qs) / n, sum(q[1] for q in qs) / n
+    re = im = norm = 0.0
+    for (px, py), (qx, qy) in zip(ps, qs):
+        px, py, qx, qy = px - mpx, py - mpy, qx - mqx, qy - mqy
+        re += px * qx + py * qy
+        im += px * qy - py * qx
+        norm += px * px + py * py
+    if norm <= 0:
+        return guess
+    best = math.hypot(re, im) / norm
+    return best if abs(best - guess) < 0.1 else guess
+
+
 def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None = None) -> Reading:
     """The nearest exact tangram figure to ``rings`` (input coordinates, y up).
 
@@ -405,10 +431,11 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
             if accept is not None and not accept(text):
                 unsolved += 1
                 continue
-            # the walks were fitted to the outline scaled by ``factor``: measure it at that scale
+            # measure the outline against the figure at the scale that suits the figure best
+            fl = [[(float(x), float(y)) for x, y in r] for r in exact]
+            factor = _best_scale(cs, fl, factor)
             scaled = replace(norm, rings=[[(factor * x, factor * y) for x, y in r] for r in norm.rings],
                              scale=norm.scale / factor)
-            fl = [[(float(x), float(y)) for x, y in r] for r in exact]
             fitted = fit([[(x + mx, y + my) for x, y in r] for r in scaled.rings], fl)
             moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
             return Reading(text, moved, scaled, exact, fitted, tried)
