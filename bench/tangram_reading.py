@@ -6,7 +6,8 @@ Per noise level: the share solved (a cover counts only if its union, mapped back
 input, lies within 0.25 units Hausdorff of the input outline), the share read back as the exact
 original figure (up to translation and the eight symmetries), and p50/p95 times of reading and
 of reading plus solving (2 s solver budget), and the p95 of the CPU time of reading plus
-solving (this process only: on a busy machine the wall times grow, the CPU time much less).
+solving (this process only: on a busy machine the wall times grow, the CPU time much less),
+and how many outlines were refused and the p95 of the time to refuse them.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def pct(xs, q):
 def run(noise: float, figures, seed: int) -> tuple:
     rng = random.Random(seed)
     solved = exact = 0
-    t_read, t_all, c_all = [], [], []
+    t_read, t_all, c_all, t_refused = [], [], [], []
     failures = []
     for name, sil in figures:
         rings, scale = roughen(sil, noise, rng)
@@ -64,6 +65,7 @@ def run(noise: float, figures, seed: int) -> tuple:
             t_read.append(time.perf_counter() - t0)
             t_all.append(t_read[-1])
             c_all.append(time.process_time() - c0)
+            t_refused.append(t_read[-1])
             failures.append((name, exc.message[:120]))
             continue
         t1 = time.perf_counter()
@@ -86,7 +88,7 @@ def run(noise: float, figures, seed: int) -> tuple:
                 failures.append((name, f"cover {dist:.2f} units from the input"))
         elif not isinstance(out, Solved):
             failures.append((name, out.status))
-    return solved, exact, t_read, t_all, c_all, failures
+    return solved, exact, t_read, t_all, c_all, t_refused, failures
 
 
 def main() -> None:
@@ -107,12 +109,12 @@ def main() -> None:
         decimals.read_noisy_rings = refuse
     figures = exact_figures(args.figures, seed=args.figure_seed)
     print(f"{'noise':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
-          f"{'+solve p50':>10} {'+solve p95':>10} {'cpu p95':>8}")
+          f"{'+solve p50':>10} {'+solve p95':>10} {'cpu p95':>8} {'refused':>8} {'ref p95':>8}")
     for noise in args.noise:
-        solved, exact, tr, ta, ca, fails = run(noise, figures, args.seed)
+        solved, exact, tr, ta, ca, tf, fails = run(noise, figures, args.seed)
         n = len(figures)
         print(f"{noise:6.2f} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
-              f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s {pct(ca, .95):7.3f}s")
+              f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s {pct(ca, .95):7.3f}s {len(tf):8d} {pct(tf, .95):7.3f}s")
         if args.v:
             for name, why in fails:
                 print(f"    {name}: {why}")

@@ -398,9 +398,10 @@ def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -
     outlines' vertices and the other outline is least. The least-squares fit before it is the
     right start, but "vertices moved at most" is a largest distance, and a least-squares fit
     can leave it a few hundredths above what a placement reaches."""
-    pts = [p for r in rings for p in r]
-    step = max(1, len(pts) // MINIMAX_POINTS)
-    pts = pts[::step]
+    step = max(1, sum(len(r) for r in rings) // MINIMAX_POINTS)
+    # a densely traced outline is looked at through every step-th vertex (both ways round)
+    sparse = [r[::step] if len(r[::step]) >= 3 else r for r in rings]
+    pts = [p for r in sparse for p in r]
     cx = sum(p[0] for p in pts) / len(pts)
     cy = sum(p[1] for p in pts) / len(pts)
     corners = [q for r in exact for q in r]
@@ -411,7 +412,7 @@ def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -
         return [(cx + dx + c * (x - cx) - s * (y - cy), cy + dy + s * (x - cx) + c * (y - cy)) for x, y in which]
 
     def worst(params: tuple[float, float, float]) -> float:
-        ring_pts = [moved(params, r) for r in rings]
+        ring_pts = [moved(params, r) for r in sparse]
         return max(max(distance_to_rings(p, exact) for p in moved(params, pts)),
                    max(distance_to_rings(q, ring_pts) for q in corners))
 
