@@ -13,6 +13,7 @@ positions in 24ths, ``x = (xa + xb*r2) / 24``, so the search does no Fraction ar
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -122,13 +123,23 @@ def _table() -> list[tuple[float, int, int, float]]:
 
 _LENGTHS = _table()
 _VALUES = [t[0] for t in _LENGTHS]
+_PRIORS = {(la, lb): pen for _v, la, lb, pen in _LENGTHS}
 
 
 def candidates(length: float, count: int = PER_EDGE, window: float = 0.55,
                sigma: float = 0.14) -> list[tuple[float, int, int]]:
-    """The ``count`` exact lengths nearest ``length`` (with their penalty) as (cost, la, lb)."""
+    """The ``count`` exact lengths nearest ``length`` (with their penalty) as (cost, la, lb).
+
+    Looked up for a length rounded to 1/200 unit (a search asks for the same lengths over and
+    over, and a hundredth of the noise does not change which lengths are near)."""
+    return _candidates(round(length * 200), count, window, round(sigma, 4))
+
+
+@functools.lru_cache(maxsize=65536)
+def _candidates(length200: int, count: int, window: float, sigma: float) -> list[tuple[float, int, int]]:
     import bisect
 
+    length = length200 / 200
     lo = bisect.bisect_left(_VALUES, length - window)
     hi = bisect.bisect_right(_VALUES, length + window)
     inv = 1 / (2 * sigma * sigma)
@@ -268,7 +279,7 @@ def _moves(k0: int, drawn: float, want: tuple[float, float], exact_k: bool, lsig
             for _c, la, lb in candidates(target, PER_EDGE, WINDOW, lsig):
                 key = (k, la, lb)
                 if key not in out:
-                    out[key] = (_prior(la, lb), _step(k, la, lb), key)
+                    out[key] = (_PRIORS[(la, lb)], _step(k, la, lb), key)
     return list(out.values())
 
 
@@ -424,10 +435,11 @@ HALF_BEAM = 400
 
 
 def _half_beam(rel: Sequence[tuple[float, float]], dirs: Sequence[int], lengths: Sequence[float], steps: int,
-               width: int, inv: float, lsig: float) -> dict[tuple, tuple]:
+               width: int, inv: float, lsig: float, keep_area: bool = True) -> dict[tuple, tuple]:
     """The beam of :func:`closed_walks` over the first ``steps`` edges of a ring given as
     ``rel`` (drawn corners relative to corner 0), without closing it: exact end position and
-    (rounded) twice the area -> (cost, path, twice area, prior, residual sums x, y, squared)."""
+    (rounded) twice the area -> (cost, path, twice area, prior, residual sums x, y, squared).
+    Without ``keep_area`` (no area asked of the ring) states are told apart by position only."""
     beam: dict[tuple, tuple] = {(0, 0, 0, 0, 0.0): (0.0, (), 0.0, 0.0, 0.0, 0.0, 0.0)}
     for step in range(steps):
         tx, ty = rel[step + 1]
@@ -436,15 +448,15 @@ def _half_beam(rel: Sequence[tuple[float, float]], dirs: Sequence[int], lengths:
         cache: dict[tuple, list] = {}
         for key, (_cost, path, a2, pri, sx, sy, sq) in beam.items():
             xa, xb, ya, yb = key[:4]
-            fx, fy = _fl(xa, xb), _fl(ya, yb)
+            fx, fy = (xa + xb * R2) / 24, (ya + yb * R2) / 24
             wx, wy = tx + sx / (m - 1) - fx, ty + sy / (m - 1) - fy
             ck = (round(wx * 40), round(wy * 40))
             moves = cache.get(ck)
             if moves is None:
-                moves = cache[ck] = _moves(dirs[step], lengths[step], (wx, wy), False, lsig)
-            for c, (dxa, dxb, dya, dyb), ln in moves:
-                qxa, qxb, qya, qyb = xa + dxa, xb + dxb, ya + dya, yb + dyb
-                gx, gy = _fl(qxa, qxb), _fl(qya, qyb)
+                moves = cache[ck] = [(c, d, ln, (d[0] + d[1] * R2) / 24, (d[2] + d[3] * R2) / 24)
+                                     for c, d, ln in _moves(dirs[step], lengths[step], (wx, wy), False, lsig)]
+            for c, (dxa, dxb, dya, dyb), ln, dfx, dfy in moves:
+                gx, gy = fx + dfx, fy + dfy
                 rx, ry = gx - tx, gy - ty
                 nsx, nsy, nsq = sx + rx, sy + ry, sq + rx * rx + ry * ry
                 disp = nsq - (nsx * nsx + nsy * nsy) / m
@@ -453,7 +465,7 @@ def _half_beam(rel: Sequence[tuple[float, float]], dirs: Sequence[int], lengths:
                 npri = pri + c
                 total = npri + inv * disp
                 na2 = a2 + fx * gy - gx * fy
-                q = (qxa, qxb, qya, qyb, round(na2, 6))
+                q = (xa + dxa, xb + dxb, ya + dya, yb + dyb, round(na2, 6) if keep_area else 0.0)
                 old = nxt.get(q)
                 if old is None or total < old[0]:
                     nxt[q] = (total, (path, ln), na2, npri, nsx, nsy, nsq)
@@ -511,12 +523,12 @@ def joined_walks(corners: Sequence[tuple[float, float]], dirs: Sequence[int], le
     rel = [(x - p0[0], y - p0[1]) for x, y in corners]
     inv = 1 / (2 * sigma * sigma)
     lsig = LENGTH_SIGMA * sigma / SIGMA
-    fwd = _half_beam(rel, dirs, lengths, h, width, inv, lsig)
+    fwd = _half_beam(rel, dirs, lengths, h, width, inv, lsig, area is not None)
     # backwards: corner 0, n-1, ..., h; edge i walked from its end, the other way round
     brel = [rel[0]] + [rel[i] for i in range(n - 1, h - 1, -1)]
     bdirs = [(dirs[i] + 4) % 8 for i in range(n - 1, h - 1, -1)]
     blens = [lengths[i] for i in range(n - 1, h - 1, -1)]
-    bwd = _half_beam(brel, bdirs, blens, n - h, width, inv, lsig)
+    bwd = _half_beam(brel, bdirs, blens, n - h, width, inv, lsig, area is not None)
     ends: dict[tuple, list] = {}
     for key, st in bwd.items():
         ends.setdefault(key[:4], []).append(st)
