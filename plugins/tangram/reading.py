@@ -48,6 +48,10 @@ MAX_POPPED = 20000
 WALKS_PER_RING = 30
 #: Seconds spent looking for a figure before refusing in words (reading never hangs a request).
 BUDGET = 1.0
+#: A candidate figure is passed over when a vertex of the drawing or of the figure lies further
+#: than this (figure units) from the other outline once placed: noise of 0.2 units moves a
+#: vertex at most 0.2, and the placement adds a few hundredths.
+MAX_MOVED = 0.35
 #: The share of BUDGET after which no further scale is searched (the rest is for trying walks).
 WALK_SHARE = 0.6
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
@@ -473,10 +477,6 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
                 continue
             if sil.messages:  # scaled: the area was not 16, so a length is wrong
                 continue
-            text = format_silhouette(sil)
-            if accept is not None and not accept(text):
-                unsolved += 1
-                continue
             # measure the outline against the figure at the scale that suits the figure best
             fl = [[(float(x), float(y)) for x, y in r] for r in exact]
             factor = _best_scale(cs, fl, factor)
@@ -485,5 +485,13 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
             fitted = fit([[(x + mx, y + my) for x, y in r] for r in scaled.rings], fl)
             fitted = _least_max(fitted, fl)
             moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
+            # a figure whose outline lies further from the drawing than any noise explains is
+            # not this drawing (either way round: a corner of the figure the drawing lacks too)
+            if max(moved, max(distance_to_rings(q, fitted) for r in fl for q in r)) > MAX_MOVED:
+                continue
+            text = format_silhouette(sil)
+            if accept is not None and not accept(text):
+                unsolved += 1
+                continue
             return Reading(text, moved, scaled, exact, fitted, tried)
     raise InputError(refusal(norm, simple, [len(w) for w in walks], tried, unsolved))
