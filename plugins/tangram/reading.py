@@ -8,10 +8,15 @@ module is the fallback when decimal input is not exact. The steps:
    at a free angle does not tilt the whole figure);
 2. each ring is simplified (corners that bend less than a threshold are dropped) and every edge
    is snapped to the nearest of the eight 45-degree directions;
-3. exact edge lengths a + b*r2 are found by a beam search that closes each ring exactly
-   (closing.py); a lone outline must also have area exactly 16;
-4. candidate figures are tried in order of distance; the first that ``accept`` takes (the
-   caller asks the solver) is kept, all within :data:`BUDGET` seconds.
+3. exact edge lengths a + b*r2 are found per ring by meeting in the middle (closing.py: half
+   the ring forwards, half backwards, joined where they reach the same exact point, so every
+   ring closes exactly); a lone outline must also have area exactly 16; the area's scale is
+   searched first, then a few corrections, while time allows;
+4. rings after the first are placed relative to it (exact offsets near the fitted ones, or a
+   shared corner where two rings nearly meet), only in combinations of area 16;
+5. candidate figures are tried in order of cost; each is placed on the drawing, passed over if
+   it lies more than :data:`MAX_MOVED` from it, and the first that ``accept`` takes (the caller
+   asks the solver) is kept, all within :data:`BUDGET` seconds.
 
 Nothing here is trusted: every candidate goes through ``build_silhouette`` like typed input.
 When nothing fits, :mod:`.refusal` says why in words.
@@ -397,14 +402,19 @@ def _best_scale(cs: list[Corners], exact: list[list[tuple[float, float]]], guess
 MINIMAX_POINTS = 80
 
 
+def _sparse(rings: list[FloatRing]) -> list[FloatRing]:
+    """A densely traced outline through every k-th vertex (at most about MINIMAX_POINTS), so
+    measuring it stays cheap; a typed or simplified outline is kept whole."""
+    step = max(1, sum(len(r) for r in rings) // MINIMAX_POINTS)
+    return [r[::step] if len(r[::step]) >= 3 else r for r in rings]
+
+
 def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -> list[FloatRing]:
     """``rings`` moved and turned a little further so that the largest distance between the two
     outlines' vertices and the other outline is least. The least-squares fit before it is the
     right start, but "vertices moved at most" is a largest distance, and a least-squares fit
     can leave it a few hundredths above what a placement reaches."""
-    step = max(1, sum(len(r) for r in rings) // MINIMAX_POINTS)
-    # a densely traced outline is looked at through every step-th vertex (both ways round)
-    sparse = [r[::step] if len(r[::step]) >= 3 else r for r in rings]
+    sparse = _sparse(rings)
     pts = [p for r in sparse for p in r]
     cx = sum(p[0] for p in pts) / len(pts)
     cy = sum(p[1] for p in pts) / len(pts)
@@ -486,8 +496,9 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
             fitted = _least_max(fitted, fl)
             moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
             # a figure whose outline lies further from the drawing than any noise explains is
-            # not this drawing (either way round: a corner of the figure the drawing lacks too)
-            if max(moved, max(distance_to_rings(q, fitted) for r in fl for q in r)) > MAX_MOVED:
+            # not this drawing: Hausdorff, along the edges both ways round (near vertices alone
+            # miss a slit or a spike one outline has and the other lacks)
+            if moved > MAX_MOVED or hausdorff(fl, _sparse(fitted), step=0.1) > MAX_MOVED:
                 continue
             text = format_silhouette(sil)
             if accept is not None and not accept(text):
