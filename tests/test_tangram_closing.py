@@ -27,6 +27,12 @@ from plugins.tangram.silhouette import parse_exact_text, parse_silhouette
 from plugins.tangram.solver import ExactSolver
 
 
+@pytest.fixture(autouse=True)
+def _no_time_limit(monkeypatch):
+    """These tests check what is read, not how fast: a loaded machine must not cut the search."""
+    monkeypatch.setattr(reading, "BUDGET", 60.0)
+
+
 def _rough_rings(text: str, noise: float, seed: str, angle: float = 0.3, scale: float = 23.0):
     """The figure's rings turned, scaled and each vertex moved by up to ``noise`` units."""
     rng = random.Random(seed)
