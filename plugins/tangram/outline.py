@@ -42,8 +42,11 @@ def _probe(ring: Sequence[FloatPoint]) -> FloatPoint:
 
 
 def nesting_depths(rings: Sequence[Sequence[FloatPoint]]) -> list[int]:
-    """How many other rings contain each ring (even: an outline, odd: a hole)."""
-    return [sum(1 for j, o in enumerate(rings) if j != i and point_in_ring(_probe(r), o))
+    """How many other rings contain each ring (even: an outline, odd: a hole). Only a larger
+    ring can contain another: a hole touching the outline at the middle of the outline's first
+    edge would otherwise seem to contain the outline (its probe point lies just inside both)."""
+    areas = [abs(ring_area(r)) for r in rings]
+    return [sum(1 for j, o in enumerate(rings) if j != i and areas[j] > areas[i] and point_in_ring(_probe(r), o))
             for i, r in enumerate(rings)]
 
 

@@ -8,10 +8,15 @@ module is the fallback when decimal input is not exact. The steps:
    at a free angle does not tilt the whole figure);
 2. each ring is simplified (corners that bend less than a threshold are dropped) and every edge
    is snapped to the nearest of the eight 45-degree directions;
-3. exact edge lengths a + b*r2 are found by a beam search that closes each ring exactly
-   (closing.py); a lone outline must also have area exactly 16;
-4. candidate figures are tried in order of distance; the first that ``accept`` takes (the
-   caller asks the solver) is kept, all within :data:`BUDGET` seconds.
+3. exact edge lengths a + b*r2 are found per ring by meeting in the middle (closing.py: half
+   the ring forwards, half backwards, joined where they reach the same exact point, so every
+   ring closes exactly); a lone outline must also have area exactly 16; the area's scale is
+   searched first, then a few corrections, while time allows;
+4. rings after the first are placed relative to it (exact offsets near the fitted ones, or a
+   shared corner where two rings nearly meet), only in combinations of area 16;
+5. candidate figures are tried in order of cost; each is placed on the drawing, passed over if
+   it lies more than :data:`MAX_MOVED` from it, and the first that ``accept`` takes (the caller
+   asks the solver) is kept, all within :data:`BUDGET` seconds.
 
 Nothing here is trusted: every candidate goes through ``build_silhouette`` like typed input.
 When nothing fits, :mod:`.refusal` says why in words.
@@ -20,15 +25,16 @@ When nothing fits, :mod:`.refusal` says why in words.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Sequence
 
 from engine import InputError
 
-from .closing import PRIOR, SIGMA, Walk, closed_walks, length_cost, noise_level, scales
+from .closing import PRIOR, SIGMA, Walk, closed_walks, joined_walks, length_cost, noise_level, scales
 from .geometry import DIRECTION_STEPS
 from .i18n import _
 from .numbers import QS2
@@ -42,9 +48,18 @@ R2 = math.sqrt(2)
 MIN_TURN = 22.5
 #: Figures tried at most, and the walks kept per ring.
 MAX_FIGURES = 80
+#: Combinations of walks looked at, at most, for a figure of several rings (most are skipped
+#: unbuilt because their areas do not add up to 16).
+MAX_POPPED = 20000
 WALKS_PER_RING = 30
 #: Seconds spent looking for a figure before refusing in words (reading never hangs a request).
 BUDGET = 1.0
+#: A candidate figure is passed over when a vertex of the drawing or of the figure lies further
+#: than this (figure units) from the other outline once placed: noise of 0.2 units moves a
+#: vertex at most 0.2, and the placement adds a few hundredths.
+MAX_MOVED = 0.35
+#: The share of BUDGET after which no further scale is searched (the rest is for trying walks).
+WALK_SHARE = 0.6
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
 #: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
@@ -201,66 +216,238 @@ def _snap_start(p: tuple[float, float]) -> tuple[QS2, QS2]:
     return QS2(round(p[0])), QS2(round(p[1]))
 
 
-def _figures(cs: list[Corners], walks: list[list[Walk]], limit: int):
-    """Candidate figures (cost, exact rings) in order of total cost: a walk per ring, and for
-    each ring after the first, its exact offset from the nearest corner of the first."""
+def _placement(c: Corners, w: Walk, scale: float) -> tuple[float, float]:
+    """Where the walk's corner 0 goes when the walk is moved to lie best on the drawn corners
+    scaled by ``scale`` (about the figure's origin, as in :func:`_walks`)."""
+    n = len(c.points)
+    sx = sum(scale * x - float(wx) for (x, _), (wx, _) in zip(c.points, w.points))
+    sy = sum(scale * y - float(wy) for (_, y), (_, wy) in zip(c.points, w.points))
+    return sx / n, sy / n
+
+
+def _contacts(w0: Walk, w: Walk, t0: tuple[float, float], ti: tuple[float, float], j: int):
+    """Offsets (cost, dx, dy) from ring 0's corner ``j`` that put a corner of ``w`` exactly on
+    a corner of ring 0's walk ``w0`` where the fitted rings nearly meet there: rings touching
+    at a point (two pieces meeting at a corner, a hole touching the outline) are common, and
+    an offset snapped axis by axis would miss the contact or cross the rings."""
+    out = []
+    jx, jy = w0.points[j]
+    for ax, ay in w0.points:
+        fax, fay = t0[0] + float(ax), t0[1] + float(ay)
+        for bx, by in w.points:
+            d2 = (ti[0] + float(bx) - fax) ** 2 + (ti[1] + float(by) - fay) ** 2
+            if d2 < CONTACT * CONTACT:
+                out.append((d2 / (2 * SIGMA * SIGMA), ax - bx - jx, ay - by - jy))
+    return out
+
+
+#: Corners of two rings this close (units, once fitted) are tried as touching exactly.
+CONTACT = 0.45
+#: Exact placements tried per combination of walks for a figure of several rings.
+PLACEMENTS = 8
+
+
+def _figures(cs: list[Corners], walks: list[list[Walk]], limit: int, signs: Sequence[int] | None = None):
+    """Candidate figures (cost, exact rings, scale, shift) in order of the walks' total cost: a walk
+    per ring, and for each ring after the first, an exact offset from the nearest corner of the
+    first, near where the two walks' best fits put them (at ring 0's walk's scale: rings read
+    at different scales would be moved apart).
+
+    With ``signs`` (+1 for an outline, -1 for a hole, per ring), only figures whose rings add up
+    to area 16 are yielded: a wrong total is known from the walks alone, without building the
+    figure, so the ``limit`` is spent on figures that can be read."""
     start0 = _snap_start(cs[0].points[0])
-    # per ring after the first: the nearest corner of ring 0 and offset candidates
-    links = []
+    near = []  # per ring after the first: the corner of ring 0 nearest its corner 0
     for c in cs[1:]:
         p = c.points[0]
-        j = min(range(len(cs[0].points)), key=lambda i: math.dist(cs[0].points[i], p))
-        q = cs[0].points[j]
-        links.append((j, _offsets(p[0] - q[0]), _offsets(p[1] - q[1])))
-    # choices per ring: ring 0 its walks; other rings walk x offset-x x offset-y
-    choices: list[list[tuple[float, tuple]]] = [[(w.cost, (w,)) for w in walks[0]]]
-    for i, (_j, ox, oy) in enumerate(links):
-        ch = [(w.cost + cx + cy, (w, x, y)) for w in walks[i + 1] for cx, x in ox for cy, y in oy]
-        ch.sort(key=lambda t: t[0])
-        choices.append(ch[:40])
-    # best-first over the product of choices
-    first = tuple(0 for _ in choices)
-    heap = [(sum(c[0][0] for c in choices), first)]
+        near.append(min(range(len(cs[0].points)), key=lambda i: math.dist(cs[0].points[i], p)))
+    areas = [[abs(ring_area(w.floats())) for w in ws] for ws in walks]
+    # best-first over the product of the rings' walks, and over each product's placements
+    first = tuple(0 for _ in walks)
+    heap: list[tuple[float, tuple, int]] = [(sum(ws[0].cost for ws in walks), first, -1)]
     seen = {first}
-    out = 0
-    while heap and out < limit:
-        cost, idx = heapq.heappop(heap)
-        w0 = choices[0][idx[0]][1][0]
+    placed: dict[tuple, list] = {}
+    out = popped = 0
+    while heap and out < limit and popped < MAX_POPPED:
+        cost, idx, p = heapq.heappop(heap)
+        popped += 1
+        if p < 0:  # a new product of walks: its successors, then its placements
+            for i in range(len(idx)):
+                if idx[i] + 1 < len(walks[i]):
+                    nxt = idx[:i] + (idx[i] + 1,) + idx[i + 1:]
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        heapq.heappush(heap, (cost - walks[i][idx[i]].cost + walks[i][idx[i] + 1].cost, nxt, -1))
+            if signs is not None:
+                total = sum(sg * areas[i][k] for i, (sg, k) in enumerate(zip(signs, idx)))
+                if abs(total - 16) > 1e-6:
+                    continue
+            if len(idx) == 1:
+                w0 = walks[0][idx[0]]
+                out += 1
+                yield cost, [[(start0[0] + x, start0[1] + y) for x, y in w0.points]], w0.scale, _shift(cs, w0, start0)
+                continue
+            placed[idx] = _placements(cs, [walks[i][k] for i, k in enumerate(idx)], near)
+            if placed[idx]:
+                heapq.heappush(heap, (cost + placed[idx][0][0], idx, 0))
+            continue
+        plc = placed[idx]
+        base = cost - plc[p][0]
+        if p + 1 < len(plc):
+            heapq.heappush(heap, (base + plc[p + 1][0], idx, p + 1))
+        w0 = walks[0][idx[0]]
         ring0 = [(start0[0] + x, start0[1] + y) for x, y in w0.points]
         rings = [ring0]
-        for i, k in enumerate(idx[1:]):
-            w, dx, dy = choices[i + 1][k][1]
-            bx, by = ring0[links[i][0]]
-            rings.append([(bx + dx + x, by + dy + y) for x, y in w.points])
+        for i, (k, (dx, dy)) in enumerate(zip(idx[1:], plc[p][1])):
+            bx, by = ring0[near[i]]
+            rings.append([(bx + dx + x, by + dy + y) for x, y in walks[i + 1][k].points])
         out += 1
-        yield cost, rings
-        for i in range(len(idx)):
-            if idx[i] + 1 < len(choices[i]):
-                nxt = idx[:i] + (idx[i] + 1,) + idx[i + 1:]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    heapq.heappush(heap, (cost - choices[i][idx[i]][0] + choices[i][idx[i] + 1][0], nxt))
+        yield cost, rings, w0.scale, _shift(cs, w0, start0)
 
 
-def _walks(cs: list[Corners], lone: float | None) -> list[list[Walk]]:
+def _shift(cs: list[Corners], w0: Walk, start0: tuple[QS2, QS2]) -> tuple[float, float]:
+    """The move that brings the outline (scaled by the walk's scale) onto ring 0's walk as
+    placed at ``start0``: a start for the rigid fit, which from further off can settle with the
+    rings half an edge apart."""
+    t0 = _placement(cs[0], w0, w0.scale)
+    return float(start0[0]) - t0[0], float(start0[1]) - t0[1]
+
+
+def _placements(cs: list[Corners], ws: list[Walk], near: list[int]) -> list[tuple[float, tuple]]:
+    """The best few exact placements of rings 1.. relative to ring 0, for one walk per ring:
+    (cost, ((dx, dy) per further ring, from ring 0's corner ``near[i]``)), best first."""
+    w0 = ws[0]
+    t0 = _placement(cs[0], w0, w0.scale)
+    per_ring = []
+    for i, w in enumerate(ws[1:]):
+        ti = _placement(cs[i + 1], w, w0.scale)
+        qx, qy = float(w0.points[near[i]][0]), float(w0.points[near[i]][1])
+        ox, oy = _offsets(ti[0] - t0[0] - qx), _offsets(ti[1] - t0[1] - qy)
+        cands = [(cx + cy, x, y) for cx, x in ox for cy, y in oy]
+        cands += _contacts(w0, w, t0, ti, near[i])
+        best: dict[tuple, float] = {}
+        for c, x, y in cands:
+            if c < best.get((x, y), math.inf):
+                best[(x, y)] = c
+        per_ring.append(sorted(((c, x, y) for (x, y), c in best.items()), key=lambda t: t[0])[:PLACEMENTS])
+    combos = sorted(itertools.product(*per_ring), key=lambda cmb: sum(t[0] for t in cmb))[:PLACEMENTS]
+    return [(sum(t[0] for t in cmb), tuple((t[1], t[2]) for t in cmb)) for cmb in combos]
+
+
+def _walks(cs: list[Corners], lone: float | None, deadline: float | None = None) -> list[list[Walk]]:
     """Closed exact walks per ring, best first, over a few scale corrections (the area gives
-    the scale only to a few per cent on a noisy outline)."""
+    the scale only to a few per cent on a noisy outline). Each ring is met in the middle
+    (closing.joined_walks: lengths the pieces make, exact closure); a ring that finds nothing so
+    is tried with the beam that solves its last two edges (closing.closed_walks: an odd slide is
+    absorbed there). Scales after the first are skipped once ``deadline`` has passed, so a busy
+    machine still leaves time to try the walks found."""
     out: list[list[Walk]] = [[] for _ in cs]
     seen: list[set] = [set() for _ in cs]
     across = [noise_level(c.points, c.dirs) for c in cs]
     sigma = max(across)
-    for f in scales([ln for c in cs for ln in c.lengths]):
+    factors = scales([ln for c in cs for ln in c.lengths])
+    for n_f, f in enumerate(factors):
+        if n_f and deadline is not None and time.monotonic() > deadline:
+            break
         for i, c in enumerate(cs):
-            p0 = c.points[0]
-            pts = [(p0[0] + f * (x - p0[0]), p0[1] + f * (y - p0[1])) for x, y in c.points]
+            pts = [(f * x, f * y) for x, y in c.points]
+            lengths = [f * ln for ln in c.lengths]
+            for w in joined_walks(pts, c.dirs, lengths, limit=WALKS_PER_RING, area=lone, sigma=sigma):
+                if w.points not in seen[i]:
+                    seen[i].add(w.points)
+                    out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
+    for i, c in enumerate(cs):
+        if out[i] or (deadline is not None and time.monotonic() > deadline):
+            continue
+        for f in factors:
+            pts = [(f * x, f * y) for x, y in c.points]
             for w in closed_walks(pts, c.dirs, [f * ln for ln in c.lengths], limit=WALKS_PER_RING, area=lone,
                                   sigma=sigma):
                 if w.points not in seen[i]:
                     seen[i].add(w.points)
-                    out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points))
+                    out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
+            if deadline is not None and time.monotonic() > deadline:
+                break
     for w in out:
         w.sort(key=lambda t: t.cost)
     return [w[:WALKS_PER_RING] for w in out]
+
+
+def _best_scale(cs: list[Corners], exact: list[list[tuple[float, float]]], guess: float) -> float:
+    """The scale of the drawn corners that fits the exact figure's corners best (a least-squares
+    similarity: corners and exact vertices correspond one to one), or ``guess`` when the figure
+    does not correspond corner by corner. The walks are searched on a coarse grid of scales;
+    the figure, once chosen, is measured at its own."""
+    ps, qs = [], []
+    for c, r in zip(cs, exact):
+        if len(c.points) != len(r):
+            return guess
+        ps += c.points
+        qs += r
+    n = len(ps)
+    mpx, mpy = sum(p[0] for p in ps) / n, sum(p[1] for p in ps) / n
+    mqx, mqy = sum(q[0] for q in qs) / n, sum(q[1] for q in qs) / n
+    re = im = norm = 0.0
+    for (px, py), (qx, qy) in zip(ps, qs):
+        px, py, qx, qy = px - mpx, py - mpy, qx - mqx, qy - mqy
+        re += px * qx + py * qy
+        im += px * qy - py * qx
+        norm += px * px + py * py
+    if norm <= 0:
+        return guess
+    best = math.hypot(re, im) / norm
+    return best if abs(best - guess) < 0.1 else guess
+
+
+#: Input vertices the final placement looks at, at most (a traced picture may have hundreds).
+MINIMAX_POINTS = 80
+
+
+def _sparse(rings: list[FloatRing]) -> list[FloatRing]:
+    """A densely traced outline through every k-th vertex (at most about MINIMAX_POINTS), so
+    measuring it stays cheap; a typed or simplified outline is kept whole."""
+    step = max(1, sum(len(r) for r in rings) // MINIMAX_POINTS)
+    return [r[::step] if len(r[::step]) >= 3 else r for r in rings]
+
+
+def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -> list[FloatRing]:
+    """``rings`` moved and turned a little further so that the largest distance between the two
+    outlines' vertices and the other outline is least. The least-squares fit before it is the
+    right start, but "vertices moved at most" is a largest distance, and a least-squares fit
+    can leave it a few hundredths above what a placement reaches."""
+    sparse = _sparse(rings)
+    pts = [p for r in sparse for p in r]
+    cx = sum(p[0] for p in pts) / len(pts)
+    cy = sum(p[1] for p in pts) / len(pts)
+    corners = [q for r in exact for q in r]
+
+    def moved(params: tuple[float, float, float], which: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+        dx, dy, a = params
+        c, s = math.cos(a), math.sin(a)
+        return [(cx + dx + c * (x - cx) - s * (y - cy), cy + dy + s * (x - cx) + c * (y - cy)) for x, y in which]
+
+    def worst(params: tuple[float, float, float]) -> float:
+        ring_pts = [moved(params, r) for r in sparse]
+        return max(max(distance_to_rings(p, exact) for p in moved(params, pts)),
+                   max(distance_to_rings(q, ring_pts) for q in corners))
+
+    best = (0.0, 0.0, 0.0)
+    score = worst(best)
+    size = [0.04, 0.04, 0.01]
+    for _ in range(5):  # a pattern search, halving the steps when no move helps
+        improved = True
+        while improved:
+            improved = False
+            for k in range(3):
+                for sign in (1, -1):
+                    trial = list(best)
+                    trial[k] += sign * size[k]
+                    t = (trial[0], trial[1], trial[2])
+                    sc = worst(t)
+                    if sc < score - 1e-9:
+                        best, score, improved = t, sc, True
+        size = [v / 2 for v in size]
+    return [moved(best, r) for r in rings]
 
 
 def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None = None) -> Reading:
@@ -282,16 +469,18 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
         raise InputError(_("the outline has no corners left once the noise is removed"))
     # outlines first (a hole is placed relative to the first ring)
     depth = nesting_depths(simple)
-    simple = [r for _, r in sorted(zip(depth, simple), key=lambda t: (t[0], -abs(ring_area(t[1]))))]
+    order = sorted(zip(depth, simple), key=lambda t: (t[0], -abs(ring_area(t[1]))))
+    simple = [r for _, r in order]
+    signs = [1 if d % 2 == 0 else -1 for d, _ in order]
     cs = [corners(r) for r in simple]
     lone = 16.0 if len(cs) == 1 else None
-    walks = _walks(cs, lone)
+    walks = _walks(cs, lone, time.monotonic() + WALK_SHARE * BUDGET)
     tried = 0
     unsolved = 0
     if all(walks):
-        for _cost, exact in _figures(cs, walks, MAX_FIGURES):
-            if time.monotonic() > deadline:
-                break
+        for _cost, exact, factor, (mx, my) in _figures(cs, walks, MAX_FIGURES, signs if len(cs) > 1 else None):
+            if tried and time.monotonic() > deadline:
+                break  # the first candidate is always tried: the walks found are worth a look
             tried += 1
             try:
                 sil = build_silhouette([(r, "ring") for r in exact])
@@ -299,12 +488,22 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
                 continue
             if sil.messages:  # scaled: the area was not 16, so a length is wrong
                 continue
+            # measure the outline against the figure at the scale that suits the figure best
+            fl = [[(float(x), float(y)) for x, y in r] for r in exact]
+            factor = _best_scale(cs, fl, factor)
+            scaled = replace(norm, rings=[[(factor * x, factor * y) for x, y in r] for r in norm.rings],
+                             scale=norm.scale / factor)
+            fitted = fit([[(x + mx, y + my) for x, y in r] for r in scaled.rings], fl)
+            fitted = _least_max(fitted, fl)
+            moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
+            # a figure whose outline lies further from the drawing than any noise explains is
+            # not this drawing: Hausdorff, along the edges both ways round (near vertices alone
+            # miss a slit or a spike one outline has and the other lacks)
+            if moved > MAX_MOVED or hausdorff(fl, _sparse(fitted), step=0.1) > MAX_MOVED:
+                continue
             text = format_silhouette(sil)
             if accept is not None and not accept(text):
                 unsolved += 1
                 continue
-            fl = [[(float(x), float(y)) for x, y in r] for r in exact]
-            fitted = fit(norm.rings, fl)
-            moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
-            return Reading(text, moved, norm, exact, fitted, tried)
+            return Reading(text, moved, scaled, exact, fitted, tried)
     raise InputError(refusal(norm, simple, [len(w) for w in walks], tried, unsolved))
