@@ -434,7 +434,7 @@ def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -
     best = (0.0, 0.0, 0.0)
     score = worst(best)
     size = [0.04, 0.04, 0.01]
-    for _ in range(5):  # a pattern search, halving the steps when no move helps
+    for _round in range(5):  # a pattern search, halving the steps when no move helps
         improved = True
         while improved:
             improved = False
