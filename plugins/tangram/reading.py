@@ -30,6 +30,7 @@ from engine import InputError
 
 from .closing import PRIOR, SIGMA, Walk, closed_walks, length_cost, noise_level, scales
 from .geometry import DIRECTION_STEPS
+from .lownoise import read_low_noise
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
 from .refusal import refusal
@@ -275,6 +276,11 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
         raise InputError("no outline given")
     deadline = time.monotonic() + BUDGET
     norm = normalise(rings)
+    # a nearly exact outline (a clean picture, a program's SVG) is read directly; the general
+    # search below is for noisier ones
+    low = read_low_noise(norm.rings, accept, deadline)
+    if low is not None:
+        return Reading(low.text, low.moved, norm, low.exact_rings, low.fitted, low.tried)
     simple = [simplify(r) for r in norm.rings]
     simple = [r for r in simple if len(r) >= 3 and abs(ring_area(r)) > 0.05]
     if not simple:

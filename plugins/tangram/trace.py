@@ -29,6 +29,7 @@ from skimage.morphology import skeletonize
 
 from engine import InputError
 
+from .decimals import coverable
 from .picture import Figure, PictureError, decode, figure_map
 from .reading import fit, nesting_area, read_noisy
 
@@ -280,14 +281,14 @@ def trace_figure(fig: Figure) -> Trace:
     traced = outlines(fig)
     up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
     try:
-        reading = read_noisy(up)
+        reading = read_noisy(up, accept=coverable)
     except InputError as exc:
         # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
         # near the boundary between two frames reads in the other one, so turn it by 45
         # degrees and try once more before refusing (with the first refusal's words).
         turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
         try:
-            reading = read_noisy(turned)
+            reading = read_noisy(turned, accept=coverable)
         except InputError:
             raise exc from None
         up = turned
