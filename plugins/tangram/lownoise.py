@@ -25,14 +25,15 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from engine import InputError
 
+from .closing import FINE, edge_prior
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, nesting_depths, ring_area
 
@@ -63,6 +64,11 @@ GRIDS = {(1,): 0.0, (1, 2): 2.0, (1, 2, 4): 5.0, (1, 2, 3): 5.0, (1, 2, 3, 4): 8
 LINE_FRACTION = 0.3
 #: Candidate figures handed to ``accept`` (the solver) at most before the general reader is asked.
 MAX_ASKED = 6
+#: An outline further than this (units) from the rings before it is a separate island.
+ISLAND_GAP = 0.1
+#: Area-16 figures kept per grid, and the weight of their edge lengths' prior in the ranking.
+PER_GRID = 3
+LENGTH_WEIGHT = 0.5
 #: The largest |q| in p + q*r2 (a figure is at most about 12 units across).
 MAX_Q = 10
 
@@ -106,6 +112,17 @@ class LowNoise:
     fitted: list[FloatRing]  # the input rings turned and moved onto the exact ones
     noise: float
     tried: int
+    move: np.ndarray  # the similarity (3 x 3) taking the given rings onto the exact figure
+
+    def refined(self, norm: Any) -> Any:
+        """``norm`` (a reading.Normalised) with the turn, scale and origin this reading refined,
+        so ``to_input`` maps the exact figure onto the drawing (for a preview)."""
+        a, b = self.move[:2, :2], self.move[:2, 2]
+        k = math.sqrt(abs(float(np.linalg.det(a))))
+        turn = math.atan2(float(a[1, 0]), float(a[0, 0]))
+        ox, oy = np.linalg.solve(a, -b)  # the given rings' point that lands on the exact (0, 0)
+        return replace(norm, scale=norm.scale / k, angle=norm.angle - turn,
+                       origin=norm.to_input(float(ox), float(oy)))
 
 
 def _simplify(ring: FloatRing, tolerance: float) -> FloatRing:
@@ -305,6 +322,11 @@ def read_low_noise(rings: Sequence[FloatRing], accept: Callable[[str], bool] | N
     depth = nesting_depths(simple)
     simple = [r for _, r in sorted(zip(depth, simple), key=lambda t: (t[0], -abs(ring_area(t[1]))))]
     signs = [1 if d % 2 == 0 else -1 for d in nesting_depths(simple)]
+    # separate islands are placed freely: their offset is any number, which snapping to the
+    # grid would guess; the general reader weighs offsets on their own
+    for i in range(1, len(simple)):
+        if signs[i] > 0 and min(distance_to_rings(p, simple[:i]) for p in simple[i]) > ISLAND_GAP:
+            return None
     runs = _runs(simple)
     if runs is None:
         return None
@@ -340,40 +362,62 @@ def read_low_noise(rings: Sequence[FloatRing], accept: Callable[[str], bool] | N
     sigma = max(MIN_NOISE, float(np.sqrt(np.mean(np.square(resid)))))
     fam = [_FAMILY[r.direction] for ring in runs for r in ring]
     sizes = [len(ring) for ring in runs]
-    found: LowNoise | None = None
-    found_cost = math.inf
-    tried = asked = 0
+    # area-16 figures found on each grid, then ranked with their edges' lengths: two exact
+    # figures a hundredth apart are told apart by which one the pieces' edges make
+    ranked: list[tuple[float, str, list]] = []
+    tried = 0
     for grid, grid_cost in sorted(GRIDS.items(), key=lambda t: t[1]):
-        if grid_cost >= found_cost or time.monotonic() > deadline:
+        if time.monotonic() > deadline or (ranked and grid_cost >= ranked[0][0]):
             break
         cands = [_candidates(v, sigma, grid) for v in vals]
         if not all(cands):
             continue
+        kept = 0
         for cost, exact, count in _search(runs, cands, fam, sizes, signs, deadline):
             tried += count
-            if grid_cost + cost >= found_cost:
-                break
             try:
                 sil = build_silhouette([(r, "ring") for r in exact])
             except InputError:
                 continue
             if sil.messages:  # the area was not exactly 16
                 continue
-            text = format_silhouette(sil)
-            if accept is not None:
-                # several exact figures may lie within a few thousandths of a clean outline
-                # (quarters and thirds come close); the solver tells the tangram one apart
-                asked += 1
-                if asked > MAX_ASKED:
-                    return found
-                if not accept(text):
-                    continue
-            flo = [[(float(x), float(y)) for x, y in r] for r in exact]
-            fitted = fit(rings, flo)
-            moved = max(distance_to_rings(p, flo) for r in fitted for p in r)
-            found, found_cost = LowNoise(text, exact, moved, fitted, noise, tried), grid_cost + cost
+            total = grid_cost + cost + LENGTH_WEIGHT * _length_prior(exact)
+            ranked.append((total, format_silhouette(sil), exact))
+            ranked.sort(key=lambda t: t[0])
+            kept += 1
+            if kept >= PER_GRID:
+                break
+    for asked, (_, text, exact) in enumerate(ranked):
+        # the solver tells a tangram figure from a near one the pieces cannot make
+        if asked >= MAX_ASKED or time.monotonic() > deadline:
             break
-    return found
+        if accept is not None and not accept(text):
+            continue
+        flo = [[(float(x), float(y)) for x, y in r] for r in exact]
+        # into the exact figure's frame first (the fit only settles the last small turn)
+        placed = [[(float(move[0, 0] * x + move[0, 1] * y + move[0, 2]),
+                    float(move[1, 0] * x + move[1, 1] * y + move[1, 2])) for x, y in r] for r in rings]
+        fitted = fit(placed, flo)
+        moved = max(distance_to_rings(p, flo) for r in fitted for p in r)
+        return LowNoise(text, exact, moved, fitted, noise, tried, move)
+    return None
+
+
+def _length_prior(rings: list[list[tuple[QS2, QS2]]]) -> float:
+    """How unusual the figure's edge lengths are as sums of the pieces' edges (closing.py)."""
+    total = 0.0
+    for r in rings:
+        for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]):
+            dx, dy = x1 - x0, y1 - y0
+            length = abs(dx) if float(dx) else abs(dy)
+            if float(dx) and float(dy):
+                length = abs(dx) * QS2(0, 1)  # a diagonal: r2 times its run
+            la, lb = length.a * 12, length.b * 12
+            if la.denominator != 1 or lb.denominator != 1:
+                total += 2 * FINE
+                continue
+            total += edge_prior(int(la), int(lb))
+    return total
 
 
 def _search(runs: list[list[Run]], cands: list[list[tuple[float, Fraction, Fraction]]], fam: list[int],

@@ -280,7 +280,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     # search below is for noisier ones
     low = read_low_noise(norm.rings, accept, deadline)
     if low is not None:
-        return Reading(low.text, low.moved, norm, low.exact_rings, low.fitted, low.tried)
+        return Reading(low.text, low.moved, low.refined(norm), low.exact_rings, low.fitted, low.tried)
     simple = [simplify(r) for r in norm.rings]
     simple = [r for r in simple if len(r) >= 3 and abs(ring_area(r)) > 0.05]
     if not simple:
