@@ -45,6 +45,8 @@ MAX_FIGURES = 80
 WALKS_PER_RING = 30
 #: Seconds spent looking for a figure before refusing in words (reading never hangs a request).
 BUDGET = 1.0
+#: The share of BUDGET the low-noise path (lownoise.py) may spend before the general search.
+LOW_NOISE_SHARE = 0.5
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
 #: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
@@ -278,7 +280,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     norm = normalise(rings)
     # a nearly exact outline (a clean picture, a program's SVG) is read directly; the general
     # search below is for noisier ones
-    low = read_low_noise(norm.rings, accept, deadline)
+    low = read_low_noise(norm.rings, accept, min(deadline, time.monotonic() + LOW_NOISE_SHARE * BUDGET))
     if low is not None:
         return Reading(low.text, low.moved, low.refined(norm), low.exact_rings, low.fitted, low.tried)
     simple = [simplify(r) for r in norm.rings]
