@@ -51,7 +51,7 @@ MIN_NOISE = 0.003
 SIMPLIFY = 0.04
 #: Exact values kept per line, and combinations tried at most.
 PER_LINE = 5
-MAX_COMBINATIONS = 600
+MAX_COMBINATIONS = 300
 #: Cost of a value's parts by denominator: whole numbers are the pieces' own lattice, halves
 #: come from the square and slides by half an edge, thirds and quarters from other slides.
 DENOMINATOR_COST = {1: 0.0, 2: 1.0, 3: 2.5, 4: 2.5, 6: 4.0, 12: 5.0}
@@ -82,18 +82,25 @@ _A = [(0.0, 1.0), (1.0, -1.0), (1.0, 0.0), (1.0, 1.0)]
 _UNIT = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
 
 
-def _q_table() -> tuple[np.ndarray, np.ndarray]:
-    """Every q = Q/d (lowest terms, |q| <= MAX_Q) with its denominator cost."""
-    vals, costs = [], []
+def _q_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Fraction]]:
+    """Every q = Q/d (lowest terms, |q| <= MAX_Q): its value, denominator cost, denominator
+    and the exact fraction."""
+    vals, costs, dens, fracs = [], [], [], []
     for d, cost in DENOMINATOR_COST.items():
         for n in range(-MAX_Q * d, MAX_Q * d + 1):
             if math.gcd(n, d) == 1 or (d == 1):
                 vals.append(n / d)
                 costs.append(cost)
-    return np.array(vals), np.array(costs)
+                dens.append(d)
+                fracs.append(Fraction(n, d))
+    return np.array(vals), np.array(costs), np.array(dens), fracs
 
 
-_QV, _QC = _q_table()
+_QV, _QC, _QD, _QF = _q_table()
+
+
+#: An exact value for a line: (cost, p, q, p + q*r2 as a float).
+Candidate = tuple[float, Fraction, Fraction, float]
 
 
 @dataclass(frozen=True)
@@ -200,13 +207,19 @@ def _values(runs: list[list[Run]], move: np.ndarray, dilate: float) -> list[floa
     return out
 
 
-def _candidates(v: float, sigma: float, grid: tuple[int, ...] | None = None) -> list[tuple[float, Fraction, Fraction]]:
-    """Exact values p + q*r2 near ``v``, (cost, p, q), best first; with ``grid``, only those
-    whose parts' denominators divide it, at a small cost per fraction (the figure pays for
-    its grid once, see GRIDS)."""
+def _candidates(v: float, sigma: float, grid: tuple[int, ...] | None = None) -> list[Candidate]:
+    """Exact values p + q*r2 near ``v``, (cost, p, q, value), best first; with ``grid``, only
+    those whose parts' denominators are in it, at a small cost per fraction (the figure pays
+    for its grid once, see GRIDS)."""
     p0 = v - _QV * R2
-    out: list[tuple[float, Fraction, Fraction]] = []
+    out: list[Candidate] = []
     window = 4 * sigma + 0.002
+    if grid is None:
+        qcosts = _QC
+        allowed = np.ones(len(_QV), dtype=bool)
+    else:
+        qcosts = np.where(_QD > 1, LINE_FRACTION, 0.0)
+        allowed = np.isin(_QD, grid)
     for d, dcost in DENOMINATOR_COST.items():
         if grid is not None:
             if d not in grid:
@@ -214,18 +227,15 @@ def _candidates(v: float, sigma: float, grid: tuple[int, ...] | None = None) -> 
             dcost = LINE_FRACTION if d > 1 else 0.0
         num = np.round(p0 * d)
         err = num / d - p0
-        for k in np.nonzero(np.abs(err) <= window)[0]:
+        for k in np.nonzero((np.abs(err) <= window) & allowed)[0]:
             n = int(num[k])
             if d > 1 and math.gcd(n, d) != 1:
                 continue
-            q = _QV[k]
+            q = float(_QV[k])
             # p and q nearly cancelling (10 - 7*r2 for 0.1) is how a wrong value fits anything
             cancel = max(0.0, abs(n / d) + abs(q) * R2 - abs(v) - CANCEL_FREE)
-            qcost = _QC[k] if grid is None else (0.0 if q == int(q) else LINE_FRACTION)
-            if grid is not None and Fraction(q).limit_denominator(12).denominator not in grid:
-                continue
-            cost = err[k] ** 2 / (2 * sigma * sigma) + dcost + qcost + CANCEL_COST * cancel
-            out.append((float(cost), Fraction(n, d), Fraction(_QV[k]).limit_denominator(12)))
+            cost = float(err[k]) ** 2 / (2 * sigma * sigma) + dcost + float(qcosts[k]) + CANCEL_COST * cancel
+            out.append((cost, Fraction(n, d), _QF[k], n / d + q * R2))
     out.sort(key=lambda t: t[0])
     return out[:PER_LINE]
 
@@ -354,7 +364,7 @@ def read_low_noise(rings: Sequence[FloatRing], accept: Callable[[str], bool] | N
         cands = [_candidates(v, max(sigma, 0.01)) for v in vals]
         if not all(cands):
             return None
-        snapped = [float(c[0][1]) + float(c[0][2]) * R2 for c in cands]
+        snapped = [c[0][3] for c in cands]
         if snapped == best:
             break
         best = snapped
@@ -423,7 +433,7 @@ def _length_prior(rings: list[list[tuple[QS2, QS2]]]) -> float:
     return total
 
 
-def _search(runs: list[list[Run]], cands: list[list[tuple[float, Fraction, Fraction]]], fam: list[int],
+def _search(runs: list[list[Run]], cands: list[list[Candidate]], fam: list[int],
             sizes: list[int], signs: list[int], deadline: float) -> Iterator[tuple[float, list, int]]:
     """Combinations of each line's values in order of cost whose area is 16 (in floats):
     yields (cost, exact rings, combinations looked at)."""
@@ -440,7 +450,7 @@ def _search(runs: list[list[Run]], cands: list[list[tuple[float, Fraction, Fract
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (cost - cands[i][idx[i]][0] + cands[i][idx[i] + 1][0], nxt))
-        values = [float(cands[i][j][1]) + float(cands[i][j][2]) * R2 for i, j in enumerate(idx)]
+        values = [cands[i][j][3] for i, j in enumerate(idx)]
         if abs(_area(_rings(runs, values), signs) - 16) > 1e-6:
             continue
         exact_vals = [QS2(cands[i][j][1], cands[i][j][2]) for i, j in enumerate(idx)]
