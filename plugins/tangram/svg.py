@@ -3,12 +3,12 @@
 Exact coordinates (or decimals within 0.002 of simple exact numbers) are read exactly; any other
 decimals go to the noisy reader (decimals.py), like decimal text.
 
-Other programs export a tangram as its seven pieces, one ``<polygon>`` each. When the rings are
-not a valid outline with holes (they share edges or overlap), they are read as the pieces'
-union: exactly when every coordinate is exact (the lattice boundary chain, shared edges
-cancel), else with shapely, whose union is closed by a small buffer out and back in (mitred,
-so corners stay sharp) to bridge the small gaps and overlaps between drawn pieces; the union's
-outline and holes then go to the noisy reader.
+Other programs export a tangram as its seven pieces, one ``<polygon>`` each. When the rings
+are not a valid outline with holes (they share edges or overlap) and none lies inside another,
+they are read as the pieces' union: exactly when every coordinate is exact (the lattice
+boundary chain, shared edges cancel), else with shapely, whose union is closed by a small
+buffer out and back in (mitred, so corners stay sharp) to bridge the small gaps and overlaps
+between drawn pieces; the union's outline and holes then go to the noisy reader.
 """
 
 from __future__ import annotations
@@ -61,13 +61,11 @@ def silhouette_from_svg(text: str) -> Silhouette:
 
 
 def _pieces(rings: list[list[tuple[float, float]]]) -> bool:
-    """Whether the rings look like drawn pieces rather than an outline with holes: their areas
-    add up to more than the region they enclose (even-odd), as touching or overlapping pieces'
-    do, or none lies inside another."""
-    from .outline import nesting_area, nesting_depths, ring_area
+    """Whether the rings look like drawn pieces rather than an outline with holes: none lies
+    inside another (a hole does; pieces only touch or overlap a little at their edges)."""
+    from .outline import nesting_depths
 
-    total = sum(abs(ring_area(r)) for r in rings)
-    return max(nesting_depths(rings)) == 0 or total > 1.02 * nesting_area(rings)
+    return max(nesting_depths(rings)) == 0
 
 
 def _exact_union(raw_rings: list[list[tuple[str, str]]]) -> Silhouette | None:
