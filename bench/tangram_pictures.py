@@ -12,6 +12,12 @@ and time p50 / p95 for reading and for reading plus solving.
     .venv/bin/python bench/tangram_pictures.py --figures 100 --sizes 128 256 512
     .venv/bin/python bench/tangram_pictures.py --contours opencv   # OpenCV instead of scikit-image
     .venv/bin/python bench/tangram_pictures.py --random-only --coloured all --figure-seed 5000
+    .venv/bin/python bench/tangram_pictures.py --svg-pieces --figures 30   # seven <polygon>s
+    .venv/bin/python bench/tangram_pictures.py --svg-pieces --union raster # our own union
+
+``--svg-pieces`` writes each random figure as other programs export a tangram, its seven
+pieces as seven ``<polygon>``s, turned and scaled at random, every vertex moved by up to 0, 0.05
+and 0.1 units on its own (so pieces open small gaps and overlap a little), and reads the SVG.
 """
 
 from __future__ import annotations
@@ -211,6 +217,70 @@ def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None
     return solved, exact, t_read, t_all
 
 
+def svg_pieces(pieces, rng: random.Random, noise: float) -> str:
+    """The figure's seven pieces as an SVG of seven polygons: turned, scaled and moved at
+    random, each vertex moved by up to ``noise`` units on its own."""
+    angle = rng.uniform(0, 2 * math.pi)
+    scale = rng.uniform(5, 80)
+    ox, oy = rng.uniform(-100, 400), rng.uniform(-100, 400)
+    c, s = math.cos(angle), math.sin(angle)
+    polys = []
+    for piece in pieces:
+        pts = []
+        for x, y in piece.vertices():
+            r, a = noise * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+            fx, fy = float(x) + r * math.cos(a), float(y) + r * math.sin(a)
+            pts.append(f"{ox + scale * (c * fx - s * fy):.3f},{oy - scale * (s * fx + c * fy):.3f}")
+        polys.append(f'<polygon points="{" ".join(pts)}" fill="#888" stroke="none"/>')
+    return '<svg xmlns="http://www.w3.org/2000/svg">' + "".join(polys) + "</svg>"
+
+
+def raster_union(rings):
+    """Our own union for ``--union raster``: draw the polygons at 1024 px and trace them."""
+    from PIL import Image
+
+    from plugins.tangram.picture import figure_map
+    from plugins.tangram.trace import outlines
+    xs = [x for r in rings for x, _ in r]
+    ys = [y for r in rings for _, y in r]
+    span = max(max(xs) - min(xs), max(ys) - min(ys))
+    k = 1024 * 0.8 / span
+    px = lambda p: (112 + k * (p[0] - min(xs)), 112 + k * (max(ys) - p[1]))
+    img = Image.new("RGB", (1248, 1248), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    for r in rings:
+        d.polygon([px(p) for p in r], fill=(0, 0, 0))
+    return [[(min(xs) + (x - 112) / k, max(ys) - (y - 112) / k) for x, y in r] for r in outlines(figure_map(img))]
+
+
+def run_svg(figs, noise: float, seed: int, verbose: bool = False):
+    """(solved, exact, read times) for the figures' pieces written as seven SVG polygons."""
+    from plugins.tangram.svg import silhouette_from_svg
+    solver = ExactSolver()
+    rng = random.Random(seed * 1000 + round(noise * 1000))
+    solved = exact = 0
+    times = []
+    for name, sil, pieces in figs:
+        text = svg_pieces(pieces, rng, noise)
+        t0 = time.perf_counter()
+        try:
+            got = silhouette_from_svg(text)
+        except InputError as exc:
+            times.append(time.perf_counter() - t0)
+            if verbose:
+                print(f"    {name}: {exc.message[:140]}")
+            continue
+        times.append(time.perf_counter() - t0)
+        same = same_figure(got, sil)
+        exact += same
+        out = ExactSolver.solve(solver, got, SolveContext.with_timeout(2.0))
+        ok = isinstance(out, Solved) and (same or _cover_distance(got, sil) <= 0.25)
+        solved += ok
+        if verbose and not same:
+            print(f"    {name}: read as another figure ({'solved within 0.25' if ok else 'not near'})")
+    return solved, exact, times
+
+
 def use_opencv() -> None:
     """Swap scikit-image's marching squares for OpenCV's border following (for --contours)."""
     import types
@@ -242,7 +312,24 @@ def main() -> None:
     ap.add_argument("--coloured", choices=["some", "all", "none"], default="some",
                     help="random figures drawn as coloured pieces with dividing lines (some: 30%%)")
     ap.add_argument("--figure-seed", type=int, default=1000, help="the first random figure's seed")
+    ap.add_argument("--svg-pieces", action="store_true", help="seven SVG polygons instead of pictures")
+    ap.add_argument("--union", choices=["shapely", "raster"], default="shapely",
+                    help="with --svg-pieces: shapely's union, or our own (draw at 1024 px and trace)")
+    ap.add_argument("--noise", type=float, nargs="*", default=[0.0, 0.05, 0.1], help="with --svg-pieces")
     args = ap.parse_args()
+    if args.svg_pieces:
+        if args.union == "raster":
+            import plugins.tangram.svg as svg
+            svg.union_rings = raster_union
+        figs = figures(args.figures, args.figure_seed, presets=False)
+        print(f"{len(figs)} random figures as seven SVG polygons (union: {args.union}; any turn and scale)")
+        print(f"{'noise':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9}")
+        for noise in args.noise:
+            solved, exact, tr = run_svg(figs, noise, args.seed, args.v)
+            n = len(figs)
+            print(f"{noise:6.2f} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s",
+                  flush=True)
+        return
     if args.contours == "opencv":
         use_opencv()
     figs = figures(args.figures, args.figure_seed, presets=not args.random_only)

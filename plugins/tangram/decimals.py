@@ -46,7 +46,7 @@ def decimal_rings(text: str) -> list[list[tuple[float, float]]] | None:
 def read_noisy_rings(rings: list[list[tuple[float, float]]], exact_error: InputError) -> Silhouette:
     """The nearest exact figure to a noisy outline (see reading.py), or a refusal in words."""
     try:
-        reading = read_noisy(rings, accept=_coverable)
+        reading = read_noisy(rings, accept=coverable)
     except InputError as exc:
         # the exact refusal ("edge 3 runs at 150.0 degrees") would only confuse: the decimals
         # were never meant exactly, so the reader's words are the answer
@@ -63,10 +63,13 @@ def read_noisy_rings(rings: list[list[tuple[float, float]]], exact_error: InputE
 CANDIDATE_BUDGET = 0.25
 
 
-def _coverable(text: str) -> bool:
+def coverable(text: str) -> bool:
     """False when the solver proves a candidate reading cannot be covered (then the next
     nearest is tried); a cover found, or no proof within the budget, keeps it."""
     from .solver import ExactSolver  # the solver imports the silhouette module
 
     return not isinstance(ExactSolver().solve(parse_exact_text(text), SolveContext.with_timeout(CANDIDATE_BUDGET)),
                           Unsolvable)
+
+#: The old name, kept for the benches that import it.
+_coverable = coverable

@@ -37,6 +37,7 @@ from engine import InputError
 from .closing import PRIOR, SIGMA, Walk, closed_walks, joined_walks, length_cost, noise_level, scales
 from .geometry import DIRECTION_STEPS
 from .i18n import _
+from .lownoise import read_low_noise
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
 from .refusal import refusal
@@ -60,6 +61,8 @@ BUDGET = 1.0
 MAX_MOVED = 0.35
 #: The share of BUDGET after which no further scale is searched (the rest is for trying walks).
 WALK_SHARE = 0.6
+#: The share of BUDGET the low-noise path (lownoise.py) may spend before the general search.
+LOW_NOISE_SHARE = 0.5
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
 #: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
@@ -463,6 +466,11 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
         raise InputError(_("no outline given"))
     deadline = time.monotonic() + BUDGET
     norm = normalise(rings)
+    # a nearly exact outline (a clean picture, a program's SVG) is read directly; the general
+    # search below is for noisier ones
+    low = read_low_noise(norm.rings, accept, min(deadline, time.monotonic() + LOW_NOISE_SHARE * BUDGET))
+    if low is not None:
+        return Reading(low.text, low.moved, low.refined(norm), low.exact_rings, low.fitted, low.tried)
     simple = [simplify(r) for r in norm.rings]
     simple = [r for r in simple if len(r) >= 3 and abs(ring_area(r)) > 0.05]
     if not simple:

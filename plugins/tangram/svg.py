@@ -2,6 +2,13 @@
 
 Exact coordinates (or decimals within 0.002 of simple exact numbers) are read exactly; any other
 decimals go to the noisy reader (decimals.py), like decimal text.
+
+Other programs export a tangram as its seven pieces, one ``<polygon>`` each. When the rings
+are not a valid outline with holes (they share edges or overlap) and none lies inside another,
+they are read as the pieces' union: exactly when every coordinate is exact (the lattice
+boundary chain, shared edges cancel), else with shapely, whose union is closed by a small
+buffer out and back in (mitred, so corners stay sharp) to bridge the small gaps and overlaps
+between drawn pieces; the union's outline and holes then go to the noisy reader.
 """
 
 from __future__ import annotations
@@ -46,7 +53,90 @@ def silhouette_from_svg(text: str) -> Silhouette:
             floats = [[(float(x), -float(y)) for x, y in rr] for rr in raw_rings]
         except ValueError:
             raise exc from None
+        if len(floats) >= 2 and _pieces(floats):
+            exact = _exact_union(raw_rings)
+            if exact is not None:
+                return exact
+            floats = union_rings(floats)
         return decimals.read_noisy_rings(floats, exc)
+
+
+def _pieces(rings: list[list[tuple[float, float]]]) -> bool:
+    """Whether the rings look like drawn pieces rather than an outline with holes: none lies
+    inside another (a hole does; pieces only touch or overlap a little at their edges)."""
+    from .outline import nesting_depths
+
+    return max(nesting_depths(rings)) == 0
+
+
+def _exact_union(raw_rings: list[list[tuple[str, str]]]) -> Silhouette | None:
+    """The union of exact pieces (every coordinate exact or within 0.002 of exact), exactly;
+    None when a coordinate is not exact or the pieces overlap."""
+    from .lattice import Lattice, common_denominator, polygon_chain, ring_area2
+
+    polys = []
+    for rr in raw_rings:
+        pts = []
+        for xs, ys in rr:
+            try:
+                x, _ = parse_coordinate(xs)
+                y, _ = parse_coordinate(ys)
+            except InputError:
+                return None
+            pts.append((x, -y))
+        polys.append(pts)
+    try:
+        lat = Lattice(common_denominator(c for pts in polys for p in pts for c in p))
+        lattice_polys = []
+        for pts in polys:
+            lp = [lat.point(p) for p in pts]
+            lattice_polys.append(lp if ring_area2(lp) > 0 else lp[::-1])  # counter-clockwise
+        chain = polygon_chain(lattice_polys)
+        rings = [([lat.to_point(p) for p in ring], "ring") for ring in chain.rings()]
+        sil = build_silhouette(rings)
+    except (InputError, ValueError, KeyError, ZeroDivisionError):
+        return None
+    total = sum(abs(ring_area2(lp)) for lp in lattice_polys) / 2
+    region = sum(ring_area2(ring) for ring in chain.rings()) / 2
+    # pieces that overlap cover less than their areas add up to: not a union of drawn pieces
+    if abs(region - total) > 1e-6 * max(1.0, total):
+        return None
+    note = f"read as the union of {len(polys)} drawn pieces"
+    return Silhouette(sil.components, sil.draft, (note, *sil.messages))
+
+
+#: The gaps and overlaps between drawn pieces that are closed, as a share of the figure's unit
+#: (a quarter of the big square's side): vertices moved by up to 0.1 units open gaps of 0.2.
+GAP = 0.12
+
+
+def union_rings(rings: list[list[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+    """The outline and holes of the union of drawn pieces (decimal coordinates, any scale),
+    with gaps between them narrower than about 2 * GAP units closed."""
+    import math
+
+    from shapely.geometry import MultiPolygon, Polygon
+    from shapely.ops import unary_union
+
+    polys = [Polygon(r).buffer(0) for r in rings if len(r) >= 3]
+    area = sum(p.area for p in polys)
+    if not area > 0:
+        raise InputError("the SVG's polygons enclose no area")
+    gap = GAP * math.sqrt(area / 16)
+    union = unary_union(polys).buffer(gap, join_style="mitre", mitre_limit=10.0) \
+        .buffer(-gap, join_style="mitre", mitre_limit=10.0)
+    parts = list(union.geoms) if isinstance(union, MultiPolygon) else [union]
+    out = []
+    for part in parts:
+        if part.is_empty or part.area < 0.002 * area:
+            continue
+        for ring in (part.exterior, *part.interiors):
+            pts = [(float(x), float(y)) for x, y in ring.coords[:-1]]
+            if len(pts) >= 3:
+                out.append(pts)
+    if not out:
+        raise InputError("the SVG's polygons enclose no area")
+    return out
 
 
 def _svg_exact(raw_rings: list[list[tuple[str, str]]]) -> Silhouette:

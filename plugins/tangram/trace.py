@@ -30,6 +30,7 @@ from skimage.morphology import skeletonize
 from engine import InputError
 
 from .i18n import _
+from .decimals import coverable
 from .picture import Figure, PictureError, decode, figure_map
 from .reading import fit, nesting_area, read_noisy
 
@@ -99,6 +100,10 @@ def outlines(fig: Figure) -> list[FloatRing]:
             count=len(kept), limit=MAX_RINGS))
     unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
     px = 1 / fig.zoom  # one working pixel, in picture pixels
+    if grow > 0:
+        pieces = piece_outlines(fig, grow, unit)
+        if pieces:
+            return pieces
     out = []
     for r in kept:
         pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
@@ -109,6 +114,66 @@ def outlines(fig: Figure) -> list[FloatRing]:
         if len(pts) >= 3:
             out.append(pts)
     return out
+
+
+#: Pieces (separate regions of a coloured picture) smaller than this share of the figure are specks.
+MIN_PIECE_SHARE = 0.01
+
+
+def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | None:
+    """The outline of a picture of coloured pieces with dividing lines, as the union of its
+    pieces: each piece (a region between the lines) is traced on its own, sharp-cornered, and
+    shapely joins them, closing the lines between them by a buffer out and back in (mitred, so
+    corners stay sharp) and moving the outline out by ``grow`` picture pixels, the half-line
+    each piece lost at the figure's edge. A closing of the picture instead would also fill the
+    outline's concave corners. None when the picture does not split into pieces."""
+    from shapely.geometry import MultiPolygon, Polygon
+    from shapely.ops import unary_union
+
+    level = fig.level
+    inside = level > fig.threshold
+    labels, count = ndimage.label(inside)
+    if count < 2 or count > 40:
+        return None
+    sizes = ndimage.sum(inside, labels, index=range(1, count + 1))
+    total = float(sizes.sum())
+    low = float(level.min()) - 1.0
+    polys = []
+    for i, (sl, size) in enumerate(zip(ndimage.find_objects(labels), sizes), start=1):
+        if size < MIN_PIECE_SHARE * total:
+            continue
+        r0, r1 = max(0, sl[0].start - 4), min(level.shape[0], sl[0].stop + 4)
+        c0, c1 = max(0, sl[1].start - 4), min(level.shape[1], sl[1].stop + 4)
+        own = labels[r0:r1, c0:c1] == i
+        # this piece's grey edge, not its neighbours' (they lie beyond the line between them)
+        near = ndimage.binary_dilation(own, iterations=2) & ~((labels[r0:r1, c0:c1] > 0) & ~own)
+        patch = np.pad(np.where(near, level[r0:r1, c0:c1], low), 1, constant_values=low)
+        contours = measure.find_contours(patch, fig.threshold)
+        if not contours:
+            continue
+        c = max(contours, key=len)
+        ring = np.array([((col - 1 + c0) / fig.zoom, (row - 1 + r0) / fig.zoom) for row, col in c])
+        pts = sharpen(ring, tolerance=max(0.6 / fig.zoom, 0.012 * unit), short=max(4.0, 0.15 * unit),
+                      reach=max(8.0, 0.35 * unit))
+        if len(pts) >= 3:
+            poly = Polygon(pts).buffer(0)
+            if poly.area > 0:
+                polys.append(poly)
+    if len(polys) < 2:
+        return None
+    gap = 2 * grow + 1.5  # the lines' width, and a little
+    union = unary_union(polys).buffer(gap + grow, join_style="mitre", mitre_limit=10.0) \
+        .buffer(-gap, join_style="mitre", mitre_limit=10.0)
+    parts = list(union.geoms) if isinstance(union, MultiPolygon) else [union]
+    out = []
+    for part in parts:
+        if part.is_empty or part.area < MIN_RING_SHARE * union.area:
+            continue
+        for r in (part.exterior, *part.interiors):
+            ring_pts = [(float(x), float(y)) for x, y in r.coords[:-1]]
+            if len(ring_pts) >= 3 and abs(_area(ring_pts)) >= MIN_RING_SHARE * union.area:
+                out.append(ring_pts)
+    return out or None
 
 
 def dividing_line_inset(level: np.ndarray, closed: np.ndarray, threshold: float) -> float:
@@ -195,7 +260,7 @@ def sharpen(contour: np.ndarray, tolerance: float, short: float, reach: float) -
         j = idx[(k + 1) % len(idx)]
         span = (j - i) % n or n
         seg = contour[[(i + t) % n for t in range(span + 1)]]
-        cut = len(seg) // 5  # the ends bend into the corners
+        cut = len(seg) // 3  # the ends bend into the corners
         lines.append(_line(seg[cut:len(seg) - cut] if len(seg) - 2 * cut >= 2 else seg))
     ends = [contour[i] for i in idx]
 
@@ -282,14 +347,14 @@ def trace_figure(fig: Figure) -> Trace:
     traced = outlines(fig)
     up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
     try:
-        reading = read_noisy(up)
+        reading = read_noisy(up, accept=coverable)
     except InputError as exc:
         # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
         # near the boundary between two frames reads in the other one, so turn it by 45
         # degrees and try once more before refusing (with the first refusal's words).
         turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
         try:
-            reading = read_noisy(turned)
+            reading = read_noisy(turned, accept=coverable)
         except InputError:
             raise exc from None
         up = turned
