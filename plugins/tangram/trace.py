@@ -29,8 +29,8 @@ from skimage.morphology import skeletonize
 
 from engine import InputError
 
-from .i18n import _
 from .decimals import coverable
+from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
 from .reading import fit, nesting_area, read_noisy
 
