@@ -312,7 +312,8 @@ def test_pages_show_a_broken_plugin_on_the_gallery_and_its_reason_on_the_plugins
         assert 'href="/-/plugins#failed"' in gallery
         page = client.get("/-/plugins").get_data(as_text=True)
         assert 'id="failed"' in page and "No module named &#39;numpyy&#39; &lt;b&gt;" in page
-        assert "puzzle counter" in page  # what the healthy plugin provides, from the owner map
+        # what the healthy plugin provides, from the owner map (the id quoted in a span of its own)
+        assert "puzzle <span data-untranslated>counter</span>" in page
         healthy = Registry()
         healthy.add_plugin("toy", ToyPlugin())
         healthy.collect()
