@@ -243,7 +243,9 @@ class BackgroundPreparer:
                 self._state = "stopped" if kind == "stopped" else "finished"
                 if kind == "skipped all":
                     self._note = message[1]
-                    self._statuses = {k: replace(s, state=SKIPPED, reason=message[1])
+                    # (Quick tables the first pass built stay "ready".)
+                    self._statuses = {k: s if s.state == READY and s.built
+                                      else replace(s, state=SKIPPED, reason=message[1])
                                       for k, s in self._statuses.items()}
                 return
             key = (message[1], message[2])

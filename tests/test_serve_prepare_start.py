@@ -40,7 +40,7 @@ def _request(url: str, body: dict | None = None) -> tuple[int, str]:
         return response.status, response.read().decode()
 
 
-def _until(what, check, process, timeout: float = 60.0):
+def _until(what, check, process, timeout: float = 120.0):
     """Poll ``check()`` until it gives something true; fail if the server stops or it never does."""
     deadline = time.monotonic() + timeout
     while True:
@@ -97,7 +97,7 @@ def test_the_gallery_is_served_while_a_quick_table_is_still_building(tmp_path):
         _until("the solve waits for the lock", lambda: "solve waits for the lock" in log_lines(log),
                process)
         gate.touch()
-        thread.join(60)
+        thread.join(120)
         assert waiting["status"] == "solved" and waiting["result"]["optimal"] is True
         assert waiting["result"]["moves"] == ["0"]
 
