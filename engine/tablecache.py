@@ -24,9 +24,10 @@ new custom board an anonymous visitor sends would fill the disk. :class:`TableCa
   seconds per file, whether a file has been written since it was last looked at, so a
   long-running server picks up a table that another process built after it started.
 * **One build per table.** :meth:`TableCache.building` holds a lock file beside a table
-  (``.NAME.lock``, an ``flock`` like the budget's own ``.budget.lock``) while it is built, so
-  the solver workers, the background preparer and ``puzzle prepare`` in another process never
-  build one table twice: whoever finds it taken waits, then loads what the holder wrote.
+  (``.NAME.lock``, an ``flock`` like the budget's own ``.budget.lock``, removed after) while it
+  is built, so the solver workers, the background preparer and ``puzzle prepare`` in another
+  process never build one table twice: whoever finds it taken waits, then loads what the
+  holder wrote.
 * **Which tables exist.** :meth:`TableCache.fingerprint` names the set of files built on purpose
   (pinned), so an answer found without a table can be told from one found with it (the job
   service re-solves a stored answer not proved shortest once the fingerprint has changed).
@@ -359,31 +360,39 @@ class TableCache:
 
         The lock is an ``flock`` on ``.NAME.lock`` in the table's folder: the kernel lets it go
         when its holder exits, however it dies, so a crashed build never blocks the next one.
-        Lock files are never removed (removing one while another process waits on it would let
-        two builders in); they are empty, hidden and not counted in the budget."""
+        The holder removes the file when it is done (a table kept in memory only must not
+        leave a file behind); a waiter that then gets the lock of the removed file sees that
+        the name no longer leads to it and takes the lock afresh, so two builders never hold
+        it at once."""
         lock_path = path.with_name(f".{path.name}.lock")
-        try:
-            lock_path.parent.mkdir(parents=True, exist_ok=True)
-            lock = open(lock_path, "a")  # noqa: SIM115 - closed below
-        except OSError:
-            yield True
-            return
-        with lock:
-            held = _flock(lock, wait=False)
-            if held is False:
-                if on_wait is not None:
-                    on_wait()
+        said = False
+        while True:
+            try:
+                lock_path.parent.mkdir(parents=True, exist_ok=True)
+                lock = open(lock_path, "a")  # noqa: SIM115 - closed below
+            except OSError:
+                yield True
+                return
+            with lock:
+                held = _flock(lock, wait=False)
                 while held is False:
+                    if not said and on_wait is not None:
+                        on_wait()
+                    said = True
                     if should_stop is not None and should_stop():
                         yield False
                         return
                     time.sleep(poll)
                     held = _flock(lock, wait=False)
-            try:
-                yield True
-            finally:
-                if held:
+                if held and not _same_file(lock, lock_path):
+                    continue  # its holder removed it after building: lock the new one
+                try:
+                    yield True
+                finally:
+                    with contextlib.suppress(OSError):
+                        lock_path.unlink()  # still held: no one else is inside
                     _funlock(lock)
+                return
 
     # -- files that appear later ---------------------------------------------------------------
 
@@ -477,6 +486,15 @@ def _flock(lock: BinaryIO | io.TextIOWrapper, wait: bool) -> bool | None:
     except OSError:
         return None  # a file system without locks: go on unguarded
     return True
+
+
+def _same_file(lock: BinaryIO | io.TextIOWrapper, path: Path) -> bool:
+    """Whether ``path`` still names the open file ``lock`` (not removed or replaced)."""
+    try:
+        a, b = os.fstat(lock.fileno()), os.stat(path)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def _funlock(lock: BinaryIO | io.TextIOWrapper) -> None:

@@ -148,7 +148,38 @@ def test_a_build_lock_makes_the_second_builder_wait_and_stops_on_request(tmp_pat
         # The holder is gone: the lock is free again, at once.
         with cache.building(path, lambda: True) as held:
             assert held is True
+            assert (tmp_path / ".some-table.bin.lock").exists()
     finally:
         holder.kill()
         holder.wait()
-    assert [e.path.name for e in cache.entries()] == []  # lock files are hidden, never counted
+    assert list(tmp_path.iterdir()) == []  # the holder removes its lock file when done
+
+
+def test_builders_queued_on_one_lock_never_hold_it_together(tmp_path):
+    """Each holder removes the lock file when done, so a waiter may get the lock of a removed
+    file: it must notice and lock the file now under that name. Many threads, one table: at
+    most one inside at any moment."""
+    cache = TableCache(tmp_path)
+    path = tmp_path / "contended.bin"
+    inside, most, entered = [0], [0], [0]
+    guard = threading.Lock()
+
+    def builder():
+        for _ in range(20):
+            with cache.building(path, poll=0.001) as held:
+                assert held
+                with guard:
+                    inside[0] += 1
+                    entered[0] += 1
+                    most[0] = max(most[0], inside[0])
+                time.sleep(0.001)
+                with guard:
+                    inside[0] -= 1
+
+    threads = [threading.Thread(target=builder) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert entered[0] == 120 and most[0] == 1
+    assert list(tmp_path.iterdir()) == []
