@@ -33,6 +33,15 @@ EXACT_SHAPES = [(2, 5), (2, 6), (3, 4), (2, 7), (3, 5), (2, 8), (5, 3), (8, 2)]
 BOUNDED_SHAPES = [(3, 6), (4, 5), (3, 7)]
 
 
+def _temporary_cache(prefix: str) -> str:
+    """An empty folder for the tables, removed when the bench ends."""
+    import atexit
+    import shutil
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def random_board(rows: int, cols: int, rng: random.Random):
     from plugins.sliding.board import Board, is_solvable, standard_goal
     goal = standard_goal(rows, cols)
@@ -62,7 +71,7 @@ def compare_2x8(boards: int, cap: float) -> None:
     from plugins.sliding import pdb, small_boards
     from plugins.sliding.optimal import goal_mapping
 
-    os.environ["PUZZLE_ENGINE_CACHE"] = tempfile.mkdtemp(prefix="sliding-2x8-")
+    os.environ["PUZZLE_ENGINE_CACHE"] = _temporary_cache("sliding-2x8-")
     os.environ["PUZZLE_ENGINE_BUILD_THREADS"] = "1"
     rows, cols = 2, 8
     tiles = small_boards._strip_order(rows, cols)
@@ -119,7 +128,7 @@ def main() -> None:
         compare_2x8(args.boards, args.timeout)
         return
     if args.fresh:
-        os.environ["PUZZLE_ENGINE_CACHE"] = tempfile.mkdtemp(prefix="sliding-small-")
+        os.environ["PUZZLE_ENGINE_CACHE"] = _temporary_cache("sliding-small-")
         print(f"fresh cache: {os.environ['PUZZLE_ENGINE_CACHE']}")
 
     from engine import SolveContext
