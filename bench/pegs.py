@@ -361,7 +361,7 @@ def bench_fresh(with_prepare: bool) -> None:
         if with_prepare:
             seconds, done = _puzzle(["prepare", "pegs", "--yes"], cache)
             print(f"  `puzzle prepare pegs --yes` after them: {seconds:.1f} s, exit "
-                  f"{done.returncode}")
+                  f"{done.returncode}", flush=True)
             for line in (done.stdout + done.stderr).splitlines():
                 print(f"    {line}")
 

@@ -4,6 +4,7 @@
     .venv/bin/python bench/sliding.py --build-big      # also time the 7-8 and 5x5 builds (minutes)
     .venv/bin/python bench/sliding.py --quick          # a short smoke run
     .venv/bin/python bench/sliding.py --korf 100 --k24 50 --no-peer --no-eight
+    .venv/bin/python bench/sliding.py --fresh          # what a new user gets (--quick: minutes)
 
 Sections:
 
@@ -22,6 +23,14 @@ Sections:
 * peer: the PyPI package ``slidingpuzzle`` (A* with linear conflict) on the same 15-puzzles and a
   sample of the 8-puzzles, each in a forked child with a per-instance time cap. A bench-only
   tool (``pip install slidingpuzzle --no-deps``), skipped if not installed.
+
+``--fresh`` instead runs the ``puzzle`` command as a new user would, a whole process per
+instance, with PUZZLE_ENGINE_CACHE at an empty temporary folder: the first pass over Korf's
+15-puzzles (total time, lengths against the published optima; the tables are built inside the
+first solve that needs them), then the 24-puzzles with ``--timeout 10`` before any background
+build (length over the optimum), and the time each table took where a solve built it. Beside
+them, the same runs on the cache folder ``puzzle prepare sliding`` fills (PUZZLE_ENGINE_CACHE
+as given, else the user's), where it holds the 7-8 or 5x5 tables.
 
 Timings depend on the machine's load: say how loaded it was when quoting them.
 """
@@ -389,6 +398,108 @@ def bench_peer(instances, korf_times, eight, cap: float, eight_count: int) -> No
         print(line)
 
 
+# -- fresh: the puzzle command as a new user runs it ------------------------------------------
+
+def puzzle_json(args, cache) -> tuple[float, dict]:
+    """(wall seconds, the JSON answer) of ``puzzle ARGS --json`` with its cache in ``cache``."""
+    env = dict(os.environ, PUZZLE_ENGINE_CACHE=str(cache))
+    exe = Path(sys.executable).with_name("puzzle")
+    started = time.perf_counter()
+    done = subprocess.run([str(exe), *args, "--json"], capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - started
+    try:
+        return seconds, json.loads(done.stdout)
+    except ValueError:
+        return seconds, {"status": "error", "reason": (done.stderr or done.stdout).strip()[-300:]}
+
+
+def fresh_korf(instances, cache, label: str) -> None:
+    """Korf's 15-puzzles through `puzzle solve sliding` (the default solver), one process each."""
+    walls, solver, wrong, builds, heuristics = [], [], [], [], set()
+    for number, tiles, optimum in instances:
+        wall, answer = puzzle_json(["solve", "sliding", korf_text(tiles)], cache)
+        walls.append(wall)
+        solver.append(answer.get("seconds") or 0.0)
+        stats = answer.get("stats") or {}
+        heuristics.add(str(stats.get("heuristic")))
+        if answer.get("length") != optimum or not answer.get("optimal"):
+            wrong.append((number, answer.get("length"), optimum, answer.get("reason")))
+        if stats.get("table_build_seconds"):
+            builds.append((number, stats["table_build_seconds"], stats.get("heuristic")))
+    ok = len(instances) - len(wrong)
+    print(f"  {label}: {ok}/{len(instances)} equal to the published optima; whole processes "
+          f"{sum(walls):.1f} s in total (first {walls[0]:.1f} s, median "
+          f"{statistics.median(walls):.1f} s), solver {sum(solver):.2f} s in total "
+          f"({', '.join(sorted(heuristics))})" + (f"  MISMATCH {wrong}" if wrong else ""), flush=True)
+    for number, seconds, heuristic in builds:
+        print(f"    tables built inside the solve of #{number} ({heuristic}): {seconds:.1f} s")
+
+
+def fresh_24(instances, cache, label: str, limit: float) -> None:
+    """Korf and Felner's 24-puzzles through `puzzle solve sliding --timeout LIMIT`."""
+    ratios, walls, bounds, notes, failed = [], [], [], set(), 0
+    for _number, tiles, optimum in instances:
+        wall, answer = puzzle_json(["solve", "sliding", korf_text(tiles), "--timeout", f"{limit:g}"],
+                                   cache)
+        walls.append(wall)
+        if answer.get("status") != "solved":
+            failed += 1
+            continue
+        ratios.append(answer["length"] / optimum)
+        bound = (answer.get("stats") or {}).get("lower_bound")
+        if bound:
+            bounds.append(answer["length"] / bound)
+        note = (answer.get("details") or {}).get("note")
+        if note:
+            notes.add(note)
+    if not ratios:
+        print(f"  {label}: none solved")
+        return
+    print(f"  {label}: solved {len(ratios)}/{len(instances)}, length / optimum mean "
+          f"{statistics.mean(ratios):.3f} (max {max(ratios):.3f})"
+          + (f", length / proven bound mean {statistics.mean(bounds):.3f}" if bounds else "")
+          + f"; whole processes mean {statistics.mean(walls):.1f} s", flush=True)
+    for note in sorted(notes):
+        print(f"    the answer says: {note}")
+
+
+def bench_fresh(n_korf: int, n_24: int, limit: float) -> None:
+    from plugins.sliding import pdb_compact
+    prepared = Path(os.environ.get("PUZZLE_ENGINE_CACHE") or _default_cache())
+    print(f"what a new user gets: `puzzle solve sliding` per instance (a whole process each), "
+          f"cache folder empty at first; beside it the prepared cache {prepared}")
+    with tempfile.TemporaryDirectory(prefix="sliding-fresh-") as folder:
+        fresh = Path(folder) / "cache"
+        print(f"15-puzzle, Korf's instances 1-{n_korf}, default solver, no time limit")
+        instances = korf_instances(KORF_FILE)[:n_korf]
+        fresh_korf(instances, fresh, "fresh   ")
+        os.environ["PUZZLE_ENGINE_CACHE"] = str(prepared)
+        has_78 = pdb_compact.cached_on_disk(4, 4, pdb_compact.PARTITION_4X4_78)
+        has_55 = pdb_compact.cached_on_disk(5, 5, pdb_compact.PARTITION_5X5)
+        if has_78:
+            fresh_korf(instances, prepared, "prepared")
+        else:
+            print("  prepared: no 7-8 tables there (`puzzle prepare sliding` builds them)")
+        if n_24:
+            print(f"24-puzzle, Korf & Felner's instances 1-{n_24}, default solver, "
+                  f"--timeout {limit:g}")
+            k24 = korf_instances(K24_FILE)[:n_24]
+            fresh_24(k24, fresh, "fresh, before a background build", limit)
+            if has_55:
+                fresh_24(k24, prepared, "prepared (5x5 tables)", limit)
+            else:
+                print("  prepared: no 5x5 tables there (`puzzle prepare sliding` builds them)")
+        files = sorted(p for p in fresh.iterdir() if p.is_file() and not p.name.startswith("."))
+        print("tables the fresh runs left in the cache folder: "
+              + (", ".join(f"{p.name} ({p.stat().st_size / 2**20:.1f} MiB)" for p in files)
+                 or "none"))
+
+
+def _default_cache() -> Path:
+    from engine import cache_dir
+    return cache_dir()
+
+
 # -- main --------------------------------------------------------------------------------------
 
 def main(argv=None) -> None:
@@ -406,6 +517,8 @@ def main(argv=None) -> None:
     ap.add_argument("--peer-eight", type=int, help="8-puzzles for the peer (default 100)")
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--verbose", action="store_true", help="one line per instance")
+    ap.add_argument("--fresh", action="store_true",
+                    help="what a new user gets: the `puzzle` command from an empty cache folder")
     ap.add_argument("--build-child", nargs=2, metavar=("DIR", "WHICH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.build_child:
@@ -421,6 +534,11 @@ def main(argv=None) -> None:
     load = os.getloadavg()[0]
     print(f"bench/sliding.py on {os.cpu_count()} cores (load average {load:.1f}), python "
           f"{sys.version.split()[0]}, {time.strftime('%Y-%m-%d %H:%M:%S')}")
+    if args.fresh:
+        # Whole processes cost a second or more each: the quick mode keeps to a few minutes.
+        bench_fresh(args.korf or (5 if quick else 100),
+                    args.k24 if args.k24 is not None else (3 if quick else 50), args.limit)
+        return
     with tempfile.TemporaryDirectory(prefix="puzzle-pdb-") as cache:
         found = bench_tables(cache, args.build_big)
         puzzle, solvers = engine_objects()

@@ -1,9 +1,16 @@
 """Building the big solver tables in the background of a running server or worker.
 
 ``puzzle serve`` and ``puzzle worker`` start serving at once, then :class:`BackgroundPreparer`
-runs every solver's ``prepare(ctx, big_builds=True)`` (:meth:`engine.Solver.prepare`) in one
-process of its own: lowest priority (``nice`` 19 and, on Linux, the idle scheduling class), one
-core, one build thread, so solves and pages always come first. Solvers check their own memory
+prepares every solver in one process of its own, in two passes. First the quick tables
+(``prepare(ctx)``, seconds: the 15-puzzle's 6-6-3 tables, the peg presets' small tables), at
+the server's own priority, as they were built before the server listened until it listened
+first (a solve may be waiting for one, and the solver workers run at ``nice`` 5); then the
+big ones
+(``prepare(ctx, big_builds=True)``, :meth:`engine.Solver.prepare`) at the lowest priority
+(``nice`` 19 and, on Linux, the idle scheduling class), on one core, so solves and pages always
+come first. Every pass builds on one thread. A table is built once across processes: a solver
+worker whose job needs a table this process is building waits for its lock
+(:meth:`engine.TableCache.building`) and loads it. Solvers check their own memory
 and disk needs and leave a build out when they do not fit; this module also skips everything
 while the machine is short of either (:func:`room`).
 
@@ -251,7 +258,9 @@ class BackgroundPreparer:
                 self._state = "stopped" if kind == "stopped" else "finished"
                 if kind == "skipped all":
                     self._note = message[1]
-                    self._statuses = {k: replace(s, state=SKIPPED, reason=message[1])
+                    # (Quick tables the first pass built stay "ready".)
+                    self._statuses = {k: s if s.state == READY and s.built
+                                      else replace(s, state=SKIPPED, reason=message[1])
                                       for k, s in self._statuses.items()}
                 return
             key = (message[1], message[2])
@@ -290,7 +299,7 @@ def _main(conn: Connection, cancel: Any, registry_factory: str, puzzle_ids: Sequ
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
-    _lower_priority()
+    _one_build_thread()
     from .context import SolveContext
     from .jobs.model import load_object
     from .solving import prepare_one
@@ -299,14 +308,8 @@ def _main(conn: Connection, cancel: Any, registry_factory: str, puzzle_ids: Sequ
     puzzles = [registry.puzzle(p) for p in puzzle_ids] or list(registry.puzzles.values())
     plan = [(p, s) for p in puzzles for s in registry.solvers(p.id)]
     conn.send(("plan", [(p.id, p.title, s.name) for p, s in plan]))
-    short = room()
-    if short is not None:
-        conn.send(("skipped all", short))
-        return
-    for puzzle, solver in plan:
-        if cancel.is_set():
-            conn.send(("stopped",))
-            return
+
+    def one(puzzle: Any, solver: Any, big_builds: bool) -> None:
         conn.send(("start", puzzle.id, solver.name))
 
         def report(stats: Mapping[str, Any], _p: str = puzzle.id, _s: str = solver.name) -> None:
@@ -316,14 +319,47 @@ def _main(conn: Connection, cancel: Any, registry_factory: str, puzzle_ids: Sequ
                                                           "skipped")}))
 
         ctx = SolveContext(cancel=cancel, on_progress=report, progress_interval=1.0)
-        done = prepare_one(puzzle.id, solver, ctx, big_builds=True)
+        done = prepare_one(puzzle.id, solver, ctx, big_builds=big_builds)
         conn.send(("done", puzzle.id, solver.name, done.ready, done.error))
+
+    # The quick tables first, whatever the room: a solve would build them anyway (and waits
+    # for this build rather than making its own, see engine.TableCache.building). The
+    # quickest first, so the most solvers are ready soonest (the 15-puzzle's 6-6-3 tables,
+    # about 10 s, before the peg presets' small tables, about 25 s in all).
+    for puzzle, solver in sorted(plan, key=lambda ps: _quick_seconds(ps[1])):
+        if cancel.is_set():
+            conn.send(("stopped",))
+            return
+        one(puzzle, solver, big_builds=False)
+    short = room()
+    if short is not None:
+        conn.send(("skipped all", short))
+        return
+    _lower_priority()
+    for puzzle, solver in plan:
+        if cancel.is_set():
+            conn.send(("stopped",))
+            return
+        one(puzzle, solver, big_builds=True)
     conn.send(("stopped",) if cancel.is_set() else ("finished",))
 
 
+def _quick_seconds(solver: Any) -> float:
+    """About how long ``solver.prepare()`` would build (0 when it would build nothing)."""
+    try:
+        return float(solver.prepare_cost(big_builds=False).seconds)
+    except Exception:  # noqa: BLE001 - an estimate is not worth failing over
+        return 0.0
+
+
+def _one_build_thread() -> None:
+    """One build thread (set before the plugins load, so numba and the builds see it)."""
+    for name in ("PUZZLE_ENGINE_BUILD_THREADS", "NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ[name] = "1"
+
+
 def _lower_priority() -> None:
-    """Lowest priority, one core, one build thread: the server's own work always comes first.
-    Set before the plugins load, so numba and the builds see it."""
+    """Lowest priority, one core: the server's own work always comes first (the big pass)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(19)
     with contextlib.suppress(OSError, AttributeError):
@@ -331,5 +367,3 @@ def _lower_priority() -> None:
     with contextlib.suppress(OSError, AttributeError):
         cores = sorted(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cores[-1]})
-    for name in ("PUZZLE_ENGINE_BUILD_THREADS", "NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
-        os.environ[name] = "1"

@@ -407,11 +407,13 @@ class Preparation:
     ready: bool
     seconds: float
     error: str | None = None
+    #: Left out because it would have built something (``prepare_solvers(builds=False)``).
+    deferred: bool = False
 
 
 def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: CancelFlag | None = None,
                     progress_factory: Callable[[], ProgressCallback | None] | None = None,
-                    big_builds: bool = False) -> Iterator[Preparation]:
+                    big_builds: bool = False, builds: bool = True) -> Iterator[Preparation]:
     """Prepare every solver of the named puzzles (all when none are named), one at a time.
 
     Yields a :class:`Preparation` per solver as it finishes. A solver whose ``prepare`` raises is
@@ -419,11 +421,18 @@ def prepare_solvers(registry: Registry, puzzle_ids: Sequence[str] = (), cancel: 
     ``progress_factory()`` gives a fresh progress callback per solver. ``big_builds`` is passed
     on to every ``prepare`` that takes it (see :meth:`engine.Solver.prepare`):
     ``puzzle prepare`` and the background preparer (:mod:`engine.background`) give it.
+    ``builds=False`` leaves out every solver whose :meth:`~engine.Solver.prepare_cost` says it
+    would build something (``deferred``), and prepares the others (loading what is on disk):
+    solver workers do that while the background preparer builds the missing tables, so they
+    take jobs at once and a job that needs a table being built waits for that one only.
     Unknown ids: InputError.
     """
     puzzles = [registry.puzzle(pid) for pid in puzzle_ids] or list(registry.puzzles.values())
     for puzzle in puzzles:
         for solver in registry.solvers(puzzle.id):
+            if not builds and _would_build(solver):
+                yield Preparation(puzzle.id, solver.name, False, 0.0, deferred=True)
+                continue
             on_progress = progress_factory() if progress_factory else None
             ctx = SolveContext(cancel=cancel, on_progress=on_progress)
             yield prepare_one(puzzle.id, solver, ctx, big_builds)
@@ -459,6 +468,17 @@ def preparation_costs(registry: Registry, puzzle_ids: Sequence[str] = (),
             if isinstance(cost, PrepareCost) and (cost.seconds or cost.memory or cost.disk):
                 out.append((puzzle.id, solver.name, cost))
     return out
+
+
+def _would_build(solver: Solver) -> bool:
+    """Whether ``solver.prepare()`` (no big builds) would build something; a solver whose
+    estimate fails is assumed to build nothing (it is prepared as before)."""
+    estimate = getattr(solver, "prepare_cost", None)
+    try:
+        cost = estimate(big_builds=False) if callable(estimate) else None
+    except Exception:  # noqa: BLE001 - an estimate is not worth failing over
+        return False
+    return isinstance(cost, PrepareCost) and bool(cost.seconds or cost.memory or cost.disk)
 
 
 def _prepare(solver: Solver, ctx: SolveContext, big_builds: bool) -> bool:

@@ -23,12 +23,17 @@ new custom board an anonymous visitor sends would fill the disk. :class:`TableCa
 * **Files that appear later.** :meth:`TableCache.appeared` tells, at most once every few
   seconds per file, whether a file has been written since it was last looked at, so a
   long-running server picks up a table that another process built after it started.
+* **One build per table.** :meth:`TableCache.building` holds a lock file beside a table
+  (``.NAME.lock``, an ``flock`` like the budget's own ``.budget.lock``, removed after) while it
+  is built, so the solver workers, the background preparer and ``puzzle prepare`` in another
+  process never build one table twice: whoever finds it taken waits, then loads what the
+  holder wrote.
 * **Which tables exist.** :meth:`TableCache.fingerprint` names the set of files built on purpose
   (pinned), so an answer found without a table can be told from one found with it (the job
   service re-solves a stored answer not proved shortest once the fingerprint has changed).
 
 The whole folder of :func:`engine.cache_dir` counts, whichever plugin wrote a file; hidden files
-(the lock, the pin marks), temporary files and sub-folders do not.
+(the locks, the pin marks), temporary files and sub-folders do not.
 """
 
 from __future__ import annotations
@@ -62,6 +67,8 @@ MEMORY_BUDGET = 64 * 2**20
 RECHECK_SECONDS = 10.0
 #: Tables whose requests are counted, files watched (the oldest are forgotten past it).
 MAX_COUNTED = 4096
+#: Seconds between two tries of a build lock another process holds (:meth:`TableCache.building`).
+LOCK_POLL_SECONDS = 0.1
 #: A temporary file untouched this long was left by a writer that died: it is removed.
 STALE_TMP_SECONDS = 3600
 
@@ -311,11 +318,8 @@ class TableCache:
         except OSError:
             return []
         with lock:
-            try:
-                import fcntl
-                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-            except (ImportError, OSError):
-                pass  # no locks here: two evictions at once only remove a file twice
+            # Without locks (no fcntl) two evictions at once only remove a file twice.
+            _flock(lock, wait=True)
             entries = self.entries()
             total = sum(e.size for e in entries)
             budget = self.budget
@@ -338,6 +342,58 @@ class TableCache:
             log.info("cache budget %d bytes: evicted %d least recently used files", budget,
                      len(removed))
         return removed
+
+    # -- one build per table -------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def building(self, path: Path, should_stop: Callable[[], bool] | None = None,
+                 on_wait: Callable[[], None] | None = None,
+                 poll: float = LOCK_POLL_SECONDS) -> Iterator[bool]:
+        """Hold the build lock of the table at ``path`` while the block builds it.
+
+        Yields True once the lock is held: look for the file again first (another process may
+        have finished it while this one waited), and build it only if it is still missing.
+        Yields False when ``should_stop()`` turned true while waiting (the caller gives up, as
+        when a build is cancelled). ``on_wait()`` is called once if the lock is taken, before
+        waiting (say so: "waiting for the table another process is building"). Where no lock
+        can be made (a read-only folder, no ``fcntl``) it yields True at once: the build then
+        runs unguarded, as before there were locks, and its atomic write keeps readers safe.
+
+        The lock is an ``flock`` on ``.NAME.lock`` in the table's folder: the kernel lets it go
+        when its holder exits, however it dies, so a crashed build never blocks the next one.
+        The holder removes the file when it is done (a table kept in memory only must not
+        leave a file behind); a waiter that then gets the lock of the removed file sees that
+        the name no longer leads to it and takes the lock afresh, so two builders never hold
+        it at once."""
+        lock_path = path.with_name(f".{path.name}.lock")
+        said = False
+        while True:
+            try:
+                lock_path.parent.mkdir(parents=True, exist_ok=True)
+                lock = open(lock_path, "a")  # noqa: SIM115 - closed below
+            except OSError:
+                yield True
+                return
+            with lock:
+                held = _flock(lock, wait=False)
+                while held is False:
+                    if not said and on_wait is not None:
+                        on_wait()
+                    said = True
+                    if should_stop is not None and should_stop():
+                        yield False
+                        return
+                    time.sleep(poll)
+                    held = _flock(lock, wait=False)
+                if held and not _same_file(lock, lock_path):
+                    continue  # its holder removed it after building: lock the new one
+                try:
+                    yield True
+                finally:
+                    with contextlib.suppress(OSError):
+                        lock_path.unlink()  # still held: no one else is inside
+                    _funlock(lock)
+                return
 
     # -- files that appear later ---------------------------------------------------------------
 
@@ -415,6 +471,37 @@ class TableCache:
 
 _clock = threading.Lock()
 _last_ns = 0
+
+
+def _flock(lock: BinaryIO | io.TextIOWrapper, wait: bool) -> bool | None:
+    """Take the exclusive ``flock`` of an open lock file: True when held, False when another
+    holder has it (only without ``wait``), None when this system has no such locks."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    except OSError:
+        return None  # a file system without locks: go on unguarded
+    return True
+
+
+def _same_file(lock: BinaryIO | io.TextIOWrapper, path: Path) -> bool:
+    """Whether ``path`` still names the open file ``lock`` (not removed or replaced)."""
+    try:
+        a, b = os.fstat(lock.fileno()), os.stat(path)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _funlock(lock: BinaryIO | io.TextIOWrapper) -> None:
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+        fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
 
 
 def _pin_mark(path: Path) -> Path:

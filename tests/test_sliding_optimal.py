@@ -189,7 +189,7 @@ def test_cancelled_build_saves_nothing(tmp_path, monkeypatch):
     outcome = SOLVER.solve(korf_converted(1), ctx)
     assert isinstance(outcome, GaveUp) and outcome.reason == "cancelled"
     assert seen and seen[-1]["done"] < seen[-1]["total"]
-    assert list(tmp_path.iterdir()) == []   # no table, no temporary file
+    assert list(tmp_path.iterdir()) == []   # no table, no temporary file, no build lock
     pdb.forget_loaded()
 
 

@@ -21,16 +21,19 @@ from .i18n import cli_gettext as gettext
 from .quiet_logs import quiet_waitress_queue
 
 
-def prepare_first() -> None:
-    """Build the solvers' tables here, once, before the workers start and load them.
+def prepare_first(registry=None) -> None:
+    """Build the solvers' quick tables here, once, before the workers start and load them
+    (``--no-background-prepare``; with background preparation they are built after the server
+    listens, by the background preparer).
 
-    Without this each worker would build missing tables itself (the sliding pattern databases
-    take about ten seconds), twice over and inside users' first solves.
+    Without this each worker would build missing tables inside users' first solves (the
+    sliding pattern databases take about ten seconds; each table's lock makes the second
+    worker wait for the first one's build rather than repeat it).
     """
     from engine.plugins import get_registry
     from engine.solving import prepare_solvers
 
-    for done in prepare_solvers(get_registry()):
+    for done in prepare_solvers(registry or get_registry()):
         if done.error or not done.ready:
             click.echo(gettext("warning: %(puzzle)s solver %(solver)s is not prepared: %(error)s; it will "
                                "prepare when it first solves", puzzle=done.puzzle_id, solver=repr(done.solver),
@@ -68,30 +71,43 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
               queue: str = DEFAULT_QUEUE, connection_limit: int = CONNECTION_LIMIT,
               channel_timeout: float = CHANNEL_TIMEOUT, fairness: dict | None = None,
               background: bool = True, editor_process: bool = True,
-              editor_cpu: float = EDITOR_CPU_PER_CLIENT) -> None:
+              editor_cpu: float = EDITOR_CPU_PER_CLIENT, registry_factory: str | None = None) -> None:
     """Build the app, start its solver workers (and the editor's process, see
     :mod:`web.editor_process`), and serve it with waitress until stopped.
 
-    ``prepare``: load the solvers' tables (and build the quick ones) before serving;
-    ``background`` (with ``prepare``): then build the big ones in a low-priority background
-    process (:mod:`engine.background`). Without ``prepare`` nothing is built ahead of time."""
+    ``prepare`` with ``background`` (the default): listen first, then build the quick tables
+    and after them the big ones in a background process (:mod:`engine.background`); the
+    workers meanwhile prepare only the solvers with nothing to build, and a job that needs a
+    table being built waits for it (each table's lock, :meth:`engine.TableCache.building`).
+    ``prepare`` without ``background``: build the quick tables before listening, nothing big.
+    Without ``prepare`` nothing is built ahead of time. ``registry_factory``: the dotted path
+    of the plugins' registry (tests give a toy one; default: every installed plugin)."""
     import logging
 
     import waitress
 
+    from engine.jobs.local import NO_BUILDS
+    from engine.jobs.model import load_object
     from engine.plugins import get_registry, startup_warnings
 
     from . import create_app
 
-    for line in startup_warnings(get_registry()):  # a broken or slow plugin is said at start
+    registry = load_object(registry_factory)() if registry_factory else get_registry()
+    for line in startup_warnings(registry):  # a broken or slow plugin is said at start
         click.echo(gettext("warning: %(warning)s", warning=line), err=True)
     # Solve jobs for visitors' boards write a table to the cache folder only the second time it
     # is needed (the workers inherit this; `puzzle worker` reads the same variable).
     os.environ.setdefault(KEEP_AFTER_ENV, str(KEEP_TABLES_AFTER))
-    if prepare and not redis:  # with Redis, the `puzzle worker` processes prepare their own
-        prepare_first()
-    config = {"JOB_WORKERS": workers, "PREPARE_SOLVERS": prepare, "PREPARE_IN_BACKGROUND": prepare and background,
-              "THREADS": threads, **(fairness or {})}
+    in_background = prepare and background
+    if prepare and not in_background and not redis:  # with Redis, `puzzle worker` prepares
+        prepare_first(registry)
+    config = {"JOB_WORKERS": workers,
+              # With background preparation the workers take jobs at once: what they would
+              # build is the background preparer's first pass, right after the server listens.
+              "PREPARE_SOLVERS": (NO_BUILDS if in_background else True) if prepare else False,
+              "PREPARE_IN_BACKGROUND": in_background, "THREADS": threads, **(fairness or {})}
+    if registry_factory:
+        config.update(REGISTRY=registry, REGISTRY_FACTORY=registry_factory)
     if data_dir:
         config["DATA_DIR"] = data_dir
     if redis:
@@ -115,11 +131,11 @@ def serve_app(host: str = "127.0.0.1", port: int = 8000, threads: int = 8, data_
     quiet_waitress_queue()
     server = waitress.create_server(app, host=host, port=port, ident="puzzle-engine",
                                     **waitress_options(threads, connection_limit, channel_timeout))
-    # Listening now: the big tables are built after this, in the background, so the first
-    # page never waits for them; solvers pick each one up when it is finished.
+    # Listening now: the tables are built after this, in the background (the quick ones
+    # first), so the first page never waits for them; solvers pick each one up when finished.
     if preparing.start(app):
-        click.echo(gettext("Building the big solver tables in the background (--no-background-prepare: off); "
-                           "the gallery shows how far"))
+        click.echo(gettext("Building the solver tables in the background, the quick ones first "
+                           "(--no-background-prepare: off); the gallery shows how far"))
     address = f"http://{host}:{port}/"
     click.echo(gettext("Serving the puzzle engine on %(address)s (Ctrl+C to stop)", address=address))
     import signal
@@ -156,14 +172,17 @@ def _exit_on_sigterm(signum, frame):
 @click.option("--data-dir", default=None, type=click.Path(file_okay=False),
               help="Where solved results are stored (default: $PUZZLE_ENGINE_DATA or the user data dir).")
 @click.option("--prepare/--no-prepare", default=True, show_default=True, envvar="PUZZLE_ENGINE_PREPARE",
-              help="Load the solvers' tables (building the quick ones) before serving, then build "
-                   "the big ones in the background; --no-prepare (or $PUZZLE_ENGINE_PREPARE=0) "
-                   "builds nothing ahead of time.")
+              help="Build the solvers' tables after the server listens, in the background: the "
+                   "quick ones first, then the big ones; --no-prepare (or "
+                   "$PUZZLE_ENGINE_PREPARE=0) builds nothing ahead of time.")
 @click.option("--background-prepare/--no-background-prepare", "background", default=True,
               show_default=True, envvar="PUZZLE_ENGINE_BACKGROUND_PREPARE",
-              help="After the server listens, build the big tables (minutes, up to 2.4 GB) in one "
-                   "low-priority process on one core, when memory and disk allow; solvers use each "
-                   "table once it is finished ($PUZZLE_ENGINE_BACKGROUND_PREPARE=0: off).")
+              help="After the server listens, build the tables in one background process: the "
+                   "quick ones (seconds), then the big ones (minutes, up to 2.4 GB) at low "
+                   "priority on one core, when memory and disk allow; solvers use each table once "
+                   "it is finished (--no-background-prepare or "
+                   "$PUZZLE_ENGINE_BACKGROUND_PREPARE=0: the quick ones before listening, "
+                   "nothing big).")
 @click.option("--redis", default=None, envvar="PUZZLE_ENGINE_REDIS",
               help="Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
                    "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")

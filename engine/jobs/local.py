@@ -69,7 +69,13 @@ class _CancelFlag:
         return bool(self._value.value)
 
 
-def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: str, prepare: bool = False) -> None:
+#: ``prepare_solvers`` value: workers prepare only the solvers with nothing to build (loading
+#: what is on disk), while the background preparer builds the rest (``puzzle serve``).
+NO_BUILDS = "no builds"
+
+
+def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: str,
+                 prepare: bool | str = False) -> None:
     """A worker process: load the registry once, then run one job (a solve or a task) at a time.
 
     Messages: the parent sends (id, JobRequest JSON) per job, or None to stop; the worker
@@ -94,7 +100,9 @@ def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: s
     if prepare:
         # Load each solver's tables and compiled code once, so the first job in this worker
         # is as fast as the rest (failures are fine: an unprepared solver still works).
-        for _ in prepare_solvers(registry, cancel=cancel_flag):
+        # With NO_BUILDS a solver that would build is left to the background preparer: this
+        # worker takes jobs at once, and a job that needs that table waits for its build lock.
+        for _ in prepare_solvers(registry, cancel=cancel_flag, builds=prepare != NO_BUILDS):
             pass
     conn.send(("ready",))
     while True:
@@ -120,7 +128,7 @@ def _worker_main(conn: Connection, cancel_flag: _CancelFlag, registry_factory: s
 class _Worker:
     """The parent's handle on one worker process."""
 
-    def __init__(self, mp: BaseContext, registry_factory: str, prepare: bool = False) -> None:
+    def __init__(self, mp: BaseContext, registry_factory: str, prepare: bool | str = False) -> None:
         self.conn, child_conn = mp.Pipe(duplex=True)
         self.cancel = _CancelFlag(mp)
         self.process = mp.Process(target=_worker_main,  # type: ignore[attr-defined]  # on every concrete context
@@ -165,14 +173,16 @@ class LocalProcessRunner(JobRunner):
         start_method: str = "spawn",
         keep_finished: int = 1000,
         keep_finished_moves: int = 2_000_000,
-        prepare_solvers: bool = False,
+        prepare_solvers: bool | str = False,
     ):
         self.workers_wanted = max(1, int(workers))
         self.max_queued = max(0, int(max_queued))
         self.grace = float(grace)
         self.registry_factory = registry_factory
-        #: Each worker prepares every solver before taking jobs (see engine.Solver.prepare).
-        self.prepare_solvers = bool(prepare_solvers)
+        #: Each worker prepares every solver before taking jobs (see engine.Solver.prepare);
+        #: :data:`NO_BUILDS`: only those with nothing to build.
+        self.prepare_solvers: bool | str = (NO_BUILDS if prepare_solvers == NO_BUILDS
+                                            else bool(prepare_solvers))
         self.keep_finished = keep_finished
         self.keep_finished_moves = keep_finished_moves
         self._mp = multiprocessing.get_context(start_method)

@@ -82,7 +82,8 @@ def _load_new_tables() -> None:
         return
     _Tables.loaded = done
     from ..solving import prepare_solvers
-    for _ in prepare_solvers(_Tables.registry):  # loads what is on disk now; builds nothing big
+    # Loads what is on disk now; a solver that would still build waits for the preparer.
+    for _ in prepare_solvers(_Tables.registry, builds=False):
         pass
 
 
@@ -99,11 +100,14 @@ def run_worker(url: str, queue: str, burst: bool = False,
 
     registry = load_object(registry_factory)()
     use_registry(registry, registry_factory)
+    in_background = prepare and background and not burst
     if prepare:
-        for done in prepare_solvers(registry):
+        # With background preparation, what would be built is the preparer's first pass: the
+        # worker takes jobs at once (a job needing a table being built waits for its lock).
+        for done in prepare_solvers(registry, builds=not in_background):
             if done.error:
                 log.warning("%s solver %r is not prepared: %s", done.puzzle_id, done.solver, done.error)
-    if prepare and background and not burst:
+    if in_background:
         _Tables.registry = registry
         _Tables.preparer = BackgroundPreparer(registry_factory, log_changes=True)
         _Tables.preparer.start()

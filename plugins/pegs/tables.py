@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import cache_dir
+from engine import cache_dir, table_cache
 
 from . import levels as lv
 from .classes import class_verdict, invariant_for
@@ -61,14 +61,30 @@ def load_or_build(p, tables, need, to, flip, positions, progress=None,
     """The backward level sets, from the disk cache when present (rebuilt if unreadable).
     ``should_stop()`` true during a build: :class:`.levels.GrowStopped`, nothing written."""
     path, params = cache_path(p, positions), table_params(p, positions)
-    # Only a file whose digest matches is trusted (.tablefile): any damage means a rebuild.
-    data = load_arrays(path, params)
-    if data is not None and data and all(name[:1] == "k" and name[1:].isdigit() for name in data):
-        return {int(name[1:]): v for name, v in data.items()}
+
+    def load():
+        # Only a file whose digest matches is trusted (.tablefile): any damage means a rebuild.
+        data = load_arrays(path, params)
+        if data and all(name[:1] == "k" and name[1:].isdigit() for name in data):
+            return {int(name[1:]): v for name, v in data.items()}
+        return None
+
+    levels = load()
+    if levels is not None:
+        return levels
     if load_only:
         raise FileNotFoundError(path)
-    levels = build_levels(p, tables, need, to, flip, positions, progress, should_stop)
-    save_arrays(path, params, {f"k{k}": v for k, v in levels.items()})
+    # Once across processes (solver workers, the background preparer, `puzzle prepare`): the
+    # holder of the table's lock builds it, the others wait and load it.
+    with table_cache().building(path, should_stop) as held:
+        if not held:
+            raise lv.GrowStopped
+        # Finished by another process while this one waited? (Only a file on disk is looked
+        # at again: each read counts as a request for the table, see engine.keep_tables_after.)
+        levels = load() if path.exists() else None
+        if levels is None:
+            levels = build_levels(p, tables, need, to, flip, positions, progress, should_stop)
+            save_arrays(path, params, {f"k{k}": v for k, v in levels.items()})
     return levels
 
 

@@ -192,17 +192,21 @@ class OptimalSolver(Solver):
             quick = self._quick_try(instance, ctx, started)
             if quick is not None:
                 return quick
+        built = None
         if mapping is not None:
+            missing, t0 = not pdb.available(rows, cols, self.partition), time.perf_counter()
             tables = self._tables(rows, cols, ctx)
             if isinstance(tables, GaveUp):
                 return tables
+            if missing:  # built here, or waited for (another process held its lock)
+                built = time.perf_counter() - t0
             search = PdbSearch(mapping.tiles(instance.tiles), rows, cols, tables)
             heuristic = _("pattern databases {sizes} + mirror").format(sizes="6-6-3")
         else:
             search = lc()
             heuristic = _("linear conflict")
             note = None
-        return self._run(search, mapping, heuristic, ctx, started, note)
+        return self._run(search, mapping, heuristic, ctx, started, note, built)
 
     def _quick_try(self, board: Board, ctx: SolveContext, started):
         """Before building missing tables: :attr:`quick_try_nodes` of linear-conflict search,
@@ -236,31 +240,39 @@ class OptimalSolver(Solver):
                 note = small_tables_note(rows, cols)
                 search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
                 return self._run(search, None, _("linear conflict"), ctx, started, note)
+        missing, t0 = not small_boards.available(rows, cols), time.perf_counter()
         try:
             tables = small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
         except pdb.BuildCancelled:
             return ctx.gave_up(phase=_(BUILDING))
+        built = time.perf_counter() - t0 if missing else None
         search = PartitionSearch(mapping.tiles(board.tiles), rows, cols, tables)
-        return self._run(search, mapping, small_boards.label(rows, cols), ctx, started, None)
+        return self._run(search, mapping, small_boards.label(rows, cols), ctx, started, None, built)
 
-    def _run(self, search, mapping, heuristic, ctx, started, note):
+    def _run(self, search, mapping, heuristic, ctx, started, note, built=None):
         path = search.run(_poll(ctx, heuristic))
         if path is None:
             stats = dict(search.stats(), heuristic=heuristic)
             if note:
                 stats["note"] = note
+            if built is not None:
+                stats["table_build_seconds"] = round(built, 3)
             ctx.progress(force=True, phase=_("searching"), **stats)
             return ctx.gave_up(**stats)
-        return self._solved(path, mapping, search, heuristic, started, note)
+        return self._solved(path, mapping, search, heuristic, started, note, built)
 
     @staticmethod
-    def _solved(path, mapping, search, heuristic, started, note) -> Solved:
+    def _solved(path, mapping, search, heuristic, started, note, built=None) -> Solved:
+        """``built``: seconds this solve spent getting missing tables (building them, or
+        waiting for another process's build), kept in the stats as ``table_build_seconds``."""
         moves = mapping.moves_back(path) if mapping is not None else [str(m) for m in path]
         stats = dict(search.stats(), heuristic=heuristic,
                      search_seconds=round(time.perf_counter() - started, 6),
                      lower_bound=len(moves))   # IDA* proves it: every shorter bound was searched
         if note:
             stats["note"] = note
+        if built is not None:
+            stats["table_build_seconds"] = round(built, 3)
         return Solved(tuple(moves), optimal=True, stats=stats)
 
     def _tables(self, rows: int, cols: int, ctx: SolveContext):

@@ -31,7 +31,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numba import njit
 
-from engine import cache_dir
+from engine import cache_dir, table_cache
 
 from . import pdb_file
 
@@ -383,6 +383,28 @@ def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | N
     return table
 
 
+def load_or_build(rows: int, cols: int, pattern: Sequence[int],
+                  progress: ProgressFn | None = None, should_stop: StopFn | None = None,
+                  on_wait: Callable[[], None] | None = None) -> np.ndarray:
+    """A pattern's table from the cache folder, else built and saved, once across processes.
+
+    The build holds the table's lock (:meth:`engine.TableCache.building`): a solver worker, the
+    background preparer and ``puzzle prepare`` that need the same missing table build it once;
+    the others wait (``on_wait()`` is called when that starts) and load the file it wrote.
+    :class:`BuildCancelled` if ``should_stop`` turns true while building or waiting."""
+    table = load_pattern(rows, cols, pattern)
+    if table is not None:
+        return table
+    with table_cache().building(pattern_path(rows, cols, pattern), should_stop, on_wait) as held:
+        if not held:
+            raise BuildCancelled()
+        table = load_pattern(rows, cols, pattern)  # finished while this process waited?
+        if table is None:
+            table = build_pattern(rows, cols, pattern, progress, should_stop)
+            save_table(rows, cols, pattern, table)
+    return table
+
+
 # --------------------------------------------------------------------------------------------
 # A partition's tables, ready for the search kernel
 # --------------------------------------------------------------------------------------------
@@ -463,14 +485,11 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]],
         before = 0
         tables = []
         for pattern in key[2]:
-            table = load_pattern(rows, cols, pattern)
-            if table is None:
+            report = None
+            if progress is not None:
                 label = "-".join(map(str, pattern))
-                report = None
-                if progress is not None:
-                    report = lambda done, _t, _b=before, _l=label: progress(_b + done, total, _l)
-                table = build_pattern(rows, cols, pattern, report, should_stop)
-                save_table(rows, cols, pattern, table)
+                report = lambda done, _t, _b=before, _l=label: progress(_b + done, total, _l)
+            table = load_or_build(rows, cols, pattern, report, should_stop)
             before += placements(n, len(pattern))
             tables.append(table)
         result = PatternTables.from_tables(rows, cols, key[2], tables)

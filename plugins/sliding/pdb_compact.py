@@ -31,10 +31,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine import cache_dir
+from engine import cache_dir, table_cache
 
 from . import pdb_file
-from .pdb import placements, warn_unwritable
+from .pdb import BuildCancelled, placements, warn_unwritable
 from .pdb_build import StopFn, available_memory, build_bytes, build_compact
 from .ranking import rank_factors
 
@@ -269,13 +269,20 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]], build: 
                 report = None
                 if progress is not None:
                     report = lambda done, _t, _b=before, _l=label: progress(_b + done, total, _l)
-                table, c = build_compact(rows, cols, pattern, report, should_stop)
-                clamped += c
-                try:
-                    pdb_file.save(pattern_path(rows, cols, pattern), table,
-                                  _meta(rows, cols, pattern))
-                except OSError as exc:
-                    warn_unwritable(exc)
+                path = pattern_path(rows, cols, pattern)
+                # Once across processes: whoever holds the table's lock builds it, the others
+                # wait and load it (engine.TableCache.building).
+                with table_cache().building(path, should_stop) as held:
+                    if not held:
+                        raise BuildCancelled()
+                    table = load_pattern(rows, cols, pattern)
+                    if table is None:
+                        table, c = build_compact(rows, cols, pattern, report, should_stop)
+                        clamped += c
+                        try:
+                            pdb_file.save(path, table, _meta(rows, cols, pattern))
+                        except OSError as exc:
+                            warn_unwritable(exc)
             before += placements(n, len(pattern))
             tables.append(table)
         result = CompactTables.from_tables(rows, cols, key[2], tuple(patterns), tables, clamped)

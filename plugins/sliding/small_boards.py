@@ -241,7 +241,8 @@ def _build_missing(rows, cols, missing, tables, progress, should_stop) -> None:
         return stop.is_set() or (should_stop is not None and should_stop())
 
     def build(pattern):
-        return pdb.build_pattern(rows, cols, pattern,
+        # Once across processes (the table's lock): another one building it makes this wait.
+        return pdb.load_or_build(rows, cols, pattern,
                                  lambda d, _t, _p=pattern: done.__setitem__(_p, d), halt)
 
     with ThreadPoolExecutor(build_threads(rows, cols, missing),
@@ -253,8 +254,7 @@ def _build_missing(rows, cols, missing, tables, progress, should_stop) -> None:
                 finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                 for future in finished:
                     pattern = futures[future]
-                    table = future.result()       # BuildCancelled propagates
-                    pdb.save_table(rows, cols, pattern, table)
+                    table = future.result()       # saved; BuildCancelled propagates
                     tables[pattern] = table
                     done[pattern] = pdb.placements(n, len(pattern))
                 if should_stop is not None and should_stop():
