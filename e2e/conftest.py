@@ -114,6 +114,20 @@ def context(browser, request):
 
 
 @pytest.fixture()
+def zh_page(browser):
+    """A page in a browser whose language is zh-CN (docs/i18n.md), failing the test on any
+    JavaScript error it raised."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    context.set_default_timeout(15_000)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture()
 def page(context):
     page = context.new_page()
     yield page

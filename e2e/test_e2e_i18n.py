@@ -12,18 +12,6 @@ from test_e2e_flows import need
 from test_e2e_game import axe_violations
 
 
-@pytest.fixture()
-def zh_page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    context.set_default_timeout(15_000)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, server, installed):
     need(installed, "lights_out")
     page = zh_page

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 from test_e2e_flows import need
 from zh_text import assert_no_english, english_words
@@ -22,18 +21,6 @@ COMMAND_WORDS = frozenset({"puzzle", "pegs", "count"})
 #: An instance text with rows of different lengths (a square board must be a rectangle).
 BAD_TEXT = "geometry: square; board: ooo/oo"
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture()
-def zh_page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    context.set_default_timeout(15_000)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def chinese(text: str, what: str) -> None:

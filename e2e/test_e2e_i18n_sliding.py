@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 from test_e2e_flows import need
 from zh_text import english_prose, english_words
@@ -23,18 +22,6 @@ NOTATION = frozenset({"goal", "blank", "last", "first"})
 PRESET = "0 3 7/2 8 4/1 6 5"     # the 8-puzzle preset: the blank top left, tile 3 beside it
 UNSOLVABLE = "1 2 3/4 5 6/8 7 0"
 BAD_TEXT = "1 2 3/4 5 6/7 8 8"   # tile 8 twice, the blank missing
-
-
-@pytest.fixture()
-def zh_page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    context.set_default_timeout(15_000)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def chinese(text: str, what: str) -> str:

@@ -17,17 +17,11 @@ BAD_AREA = "outer 0,0 3,0 3,1 0,1"
 
 
 @pytest.fixture()
-def zh_page(browser, installed):
+def zh_page(zh_page, installed):
+    """The shared Chinese page (e2e/conftest.py), for a server that has the tangram plugin."""
     if "tangram" not in installed:
         pytest.skip("the tangram plugin is not installed")
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    context.set_default_timeout(15_000)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    return zh_page
 
 
 def walk(page, server, check) -> None:
