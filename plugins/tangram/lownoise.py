@@ -240,8 +240,9 @@ def _candidates(v: float, sigma: float, grid: tuple[int, ...] | None = None) -> 
     return out[:PER_LINE]
 
 
-def _corner(fa: int, a: float, fb: int, b: float) -> tuple[float, float]:
-    """Where the line of family ``fa`` at value ``a`` crosses that of ``fb`` at ``b``."""
+def _corner(fa: int, a, fb: int, b, half=0.5):
+    """Where the line of family ``fa`` at value ``a`` crosses that of ``fb`` at ``b``, in floats
+    or, given ``half`` as an exact number, exactly (:func:`_exact_corner`)."""
     if fa > fb:
         fa, a, fb, b = fb, b, fa, a
     if (fa, fb) == (0, 2):
@@ -254,24 +255,14 @@ def _corner(fa: int, a: float, fb: int, b: float) -> tuple[float, float]:
         return (b, b - a)
     if (fa, fb) == (2, 3):
         return (a, b - a)
-    return ((a + b) / 2, (b - a) / 2)  # (1, 3)
+    return ((a + b) * half, (b - a) * half)  # (1, 3)
+
+
+_HALF = QS2(Fraction(1, 2))
 
 
 def _exact_corner(fa: int, a: QS2, fb: int, b: QS2) -> tuple[QS2, QS2]:
-    if fa > fb:
-        fa, a, fb, b = fb, b, fa, a
-    half = QS2(Fraction(1, 2))
-    if (fa, fb) == (0, 2):
-        return (b, a)
-    if (fa, fb) == (0, 1):
-        return (a + b, a)
-    if (fa, fb) == (0, 3):
-        return (b - a, a)
-    if (fa, fb) == (1, 2):
-        return (b, b - a)
-    if (fa, fb) == (2, 3):
-        return (a, b - a)
-    return ((a + b) * half, (b - a) * half)
+    return _corner(fa, a, fb, b, _HALF)
 
 
 def _rings(runs: list[list[Run]], values: Sequence[float]) -> list[list[tuple[float, float]]]:
