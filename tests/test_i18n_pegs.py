@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from chinese_text import assert_chinese, english_words
 
 from engine import InputError, SolveContext, Solved, Unsolvable, use_locale
 from engine.i18n import translate
@@ -22,19 +23,8 @@ from plugins.pegs.solver import PlainSolver, SearchSolver
 from plugins.pegs.tasks import CountSolutionsTask
 from plugins.pegs.verdict import assess
 
-_WORD = re.compile(r"[A-Za-z]{3,}")
 #: A small problem the live verdict decides at once: a1-c1 then c1-e1 leaves one peg.
 SMALL = "geometry: square; goal: any; board: oo.o."
-
-
-def english_words(text: str) -> list[str]:
-    return _WORD.findall(text)
-
-
-def assert_chinese(text: str | None, what: str) -> None:
-    assert text, f"{what} is empty"
-    assert not english_words(text), f"{what} holds English: {text!r}"
-    assert re.search(r"[\u4e00-\u9fff]", text), f"{what} holds no Chinese: {text!r}"
 
 
 @pytest.fixture()

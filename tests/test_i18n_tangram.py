@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from chinese_text import assert_chinese
 
 from engine import SolveContext, Solved, Unsolvable, use_locale
 from engine.errors import InputError
@@ -17,25 +18,10 @@ from plugins.tangram.puzzle import Tangram
 from plugins.tangram.render import DefaultRenderer
 from plugins.tangram.solver import ExactSolver
 
-# The check of e2e/zh_text.py: a word is three or more ASCII letters, so notation ("L1 r3 f0",
-# "r2"), numbers and single letters never count. Format names are not prose either.
-_WORD = re.compile(r"[A-Za-z]{3,}")
-ALLOWED = {"SVG", "PNG", "JPEG", "WebP", "GIF", "JSON"}
-
 PUZZLE = Tangram()
 CAT = PUZZLE.presets()["cat"]
 #: A 16 x 1 strip: area 16, but its short edges (length 1) are no sum of piece edges.
 STRIP = "outer 0,0 16,0 16,1 0,1\n"
-
-
-def english_words(text: str, allowed: set[str] = frozenset()) -> list[str]:
-    return [w for w in _WORD.findall(text) if w not in ALLOWED and w not in allowed]
-
-
-def assert_chinese(text: str, allowed: set[str] = frozenset()) -> None:
-    assert text, "no text"
-    assert re.search(r"[\u4e00-\u9fff]", text), f"no Chinese in {text!r}"
-    assert not english_words(text, allowed), f"English words {english_words(text, allowed)} in {text!r}"
 
 
 def solution(text: str) -> list[str]:
