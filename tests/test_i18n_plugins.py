@@ -106,8 +106,8 @@ def test_a_missing_or_broken_catalogue_is_english_not_an_error(tmp_path):
     assert missing.locales() == ("en",)
 
 
-def test_format_number_follows_the_current_locale():
-    from engine import format_number, use_locale
+def test_format_number_follows_the_current_locale(monkeypatch):
+    from engine import format_number, i18n, use_locale
 
     assert format_number(12000) == "12,000"
     assert format_number(0.14321, 2) == "0.14"
@@ -116,6 +116,12 @@ def test_format_number_follows_the_current_locale():
         assert format_number(1234567.5) == "1,234,567.5"
     with use_locale("fr"):  # not a host locale: English
         assert format_number(1234.5) == "1,234.5"
+    # Both host locales write numbers alike, so a locale that does not shows the number is
+    # really written by the current locale's rules (German: 1.234,5).
+    monkeypatch.setitem(i18n.LOCALES, "de", "Deutsch")
+    with use_locale("de"):
+        assert format_number(1234.5) == "1.234,5"
+        assert format_number(0.14321, 2) == "0,14"
 
 
 def test_the_board_speaks_the_readers_language_and_the_step_cache_keeps_languages_apart(client):
