@@ -192,3 +192,17 @@ def test_english_is_unchanged():
         assert swapped.message == "Swapped tile 1 and tile 2. The board can no longer be solved."
         assert PUZZLE.edit(board, "tile:0", mode="swap", selection="3").message == "Swapped tile 3 and the blank."
         assert [t.label for t in PUZZLE.edit_tools(board)] == ["Reset to goal", "Resize", "Blank ends"]
+
+
+def test_the_default_solvers_stats_are_named_for_the_reader():
+    """The default solver's stats (iterations, search seconds, solver used) get the plugin's
+    Chinese names in the report's labels; the stats' keys stay the machine names."""
+    from engine.solving import run_solver
+    from plugins.sliding.auto import AutoSolver
+
+    board = PUZZLE.parse(PRESETS["8-puzzle"])
+    with use_locale("zh_Hans"):
+        report = run_solver(PUZZLE, AutoSolver(), board, SolveContext.with_timeout(30)).to_json()
+    assert "solver_used" in report["stats"]
+    for name in ("solver_used", "search_seconds"):
+        chinese(report["labels"][name])

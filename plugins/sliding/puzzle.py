@@ -93,6 +93,12 @@ def _seed_of(board: Board) -> int:
     return zlib.crc32(format_board(board).encode())
 
 
+#: The names of the solvers' stats, as the page shows them (the host looks each one up in this
+#: plugin's catalogue, underscores read as spaces).
+SHOWN_NAMES = (N_("iterations"), N_("search seconds"), N_("solver used"), N_("method"),
+               N_("table build seconds"))
+
+
 class SlidingPuzzle(Puzzle):
     """Slide tiles into the blank until the board matches its goal."""
 
