@@ -301,17 +301,52 @@ def test_a_worker_without_the_solver_says_so(redis_server, queue, workers):
     assert "install the same plugins on every worker" in job["message"]
 
 
-def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue):
-    worker = start_worker(redis_server.url, queue)
+def exit_status_or_stacks(worker: subprocess.Popen, log_path, seconds: float) -> int | str:
+    """The worker's exit status within ``seconds``; if it is still running then, its log with
+    every thread's stack (``kill -USR1``), so a failure shows what the worker was waiting for."""
+    try:
+        return worker.wait(seconds)
+    except subprocess.TimeoutExpired:
+        worker.send_signal(signal.SIGUSR1)
+        time.sleep(2)
+        return f"still running after {seconds:g} s:\n" + log_path.read_text()[-6000:]
+
+
+def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue, tmp_path):
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "w") as log_file:
+        worker = start_worker(redis_server.url, queue, stderr=log_file)
     try:
         client = make_app(redis_server, queue).test_client()
         job = client.post("/api/pairs/jobs", json={"instance": "0110", "solver": "patient",
                                                    "time_limit": 2}).get_json()
         wait_status(client, job["id"], "running")
         worker.send_signal(signal.SIGTERM)  # warm shutdown: the running job is finished first
-        assert worker.wait(30) == 0
+        # The job has 2 s left at most; the rest is slack for a machine busy with other tests.
+        assert exit_status_or_stacks(worker, log_path, 60) == 0
         done = client.get(f"/api/jobs/{job['id']}").get_json()
         assert done["status"] == "gave_up" and done["result"]["reason"] == "deadline"
+    finally:
+        stop(worker)
+
+
+def test_sigusr1_prints_where_the_worker_waits_and_it_goes_on(redis_server, queue, tmp_path):
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "w") as log_file:
+        worker = start_worker(redis_server.url, queue, stderr=log_file)
+    try:
+        deadline = time.monotonic() + 60
+        while "taking jobs" not in log_path.read_text():
+            assert worker.poll() is None and time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.1)
+        worker.send_signal(signal.SIGUSR1)
+        while "Current thread" not in log_path.read_text():
+            assert time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.1)
+        assert "run_worker" in log_path.read_text()  # the main thread's stack, in the worker's code
+        client = make_app(redis_server, queue).test_client()
+        job = wait_done(client, client.post("/api/pairs/jobs", json={"instance": "0110"}).get_json())
+        assert job["status"] == "solved" and replayed("0110", job["result"]["moves"]) == "0000"
     finally:
         stop(worker)
 

@@ -514,6 +514,15 @@ class NameClash(click.ClickException):
     exit_code = 2
 
 
+def _stacks_on_sigusr1() -> None:
+    """``kill -USR1 <pid>`` prints where every thread of this worker is, on its stderr, and the
+    worker goes on: how an operator (or a test) sees what a worker that does not stop waits for."""
+    import faulthandler
+    import signal
+
+    faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True, chain=False)
+
+
 def _no_orphan(worker: Worker | None) -> None:
     """A worker never leaves its work horse running without it: nobody could report its job."""
     import signal
@@ -554,5 +563,6 @@ def worker_command(redis_url: str | None, queue: str, burst: bool, name: str | N
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format=f"%(asctime)s worker {os.getpid()}: %(message)s")
     logging.getLogger("rq").setLevel(logging.WARNING)
+    _stacks_on_sigusr1()
     run_worker(redis_url, queue, burst=burst, registry_factory=registry_factory, prepare=prepare,
                name=name, background=background)
