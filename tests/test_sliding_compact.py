@@ -290,7 +290,7 @@ def test_weighted_search_stays_within_its_weight_and_ub_proves_optimality(small_
 import logging  # noqa: E402
 
 from engine import SolveContext  # noqa: E402
-from plugins.sliding import pdb  # noqa: E402
+from plugins.sliding import pdb, small_boards  # noqa: E402
 from plugins.sliding.board import make_board  # noqa: E402
 from plugins.sliding.optimal import OptimalSolver  # noqa: E402
 
@@ -299,8 +299,11 @@ SMALL_DENSE = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15))
 
 @pytest.fixture
 def small_solver(tmp_path, monkeypatch):
-    """An optimal solver whose '7-8' and '6-6-3' partitions are small stand-ins (quick builds)."""
+    """An optimal solver whose '7-8' and '6-6-3' partitions are small stand-ins (quick builds),
+    and whose `puzzle prepare` builds the thin boards' tables of one shape only (2x5, the
+    quickest; all six take about 12 s, and tests/test_sliding_small_boards.py checks them)."""
     monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    monkeypatch.setattr(small_boards, "PREPARED_SHAPES", ((2, 5),))
     pc.forget_loaded()
     pdb.forget_loaded()
     solver = OptimalSolver()
@@ -321,6 +324,7 @@ def test_prepare_with_big_builds_builds_the_big_tables_and_solve_uses_them(small
     assert solver.prepare(SolveContext(on_progress=events.append, progress_interval=0),
                           big_builds=True)                       # `puzzle prepare`
     assert pc.cached_on_disk(4, 4, SMALL_4X4)
+    assert small_boards.available(2, 5)                          # and the thin boards' tables
     assert any(e.get("phase") == "building pattern database" for e in events)
     pc.forget_loaded()
     outcome = solver.solve(korf12(), SolveContext())
