@@ -69,6 +69,19 @@ def test_a_coloured_picture_with_dividing_lines_has_the_plain_outline():
         assert same_figure(parse_silhouette(colours.text), sil)
 
 
+@pytest.mark.parametrize("seed", [2, 4])
+def test_coloured_pieces_on_a_dark_ground_read_back_as_the_very_figure(seed):
+    # light pieces and one slate piece nearly the ground's colour, on a dark table, as a JPEG:
+    # each piece is traced at half its own contrast (Otsu's single threshold missed the slate
+    # piece, and put the others' edges elsewhere, so the figure was refused)
+    from plugins.tangram.assembly import random_assembly
+    sil, pieces = random_assembly(seed, {"slide": "0", "touch": "0", "hole": "0"})
+    data = draw(sil, 384, random.Random(seed), pieces=pieces, coloured=True, dark_ground=True,
+                blur=0.5, noise=2, jpeg=True)
+    got = parse_silhouette(trace_picture(data).text)
+    assert same_figure(got, sil), f"read as {got}"
+
+
 def test_the_preview_outline_lies_on_the_picture():
     sil = parse_silhouette(PRESETS["cat"])
     result = trace_picture(draw(sil, 300, random.Random(1), blur=0, noise=0, jpeg=False))

@@ -205,6 +205,7 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
     low = float(level.min()) - 1.0
     polys: list[Polygon] = []
     holes: list[Polygon] = []
+    traced: list[tuple[FloatRing, float, bool]] = []  # (polygon, signed area, a convex region)
     for i, (sl, size) in enumerate(zip(ndimage.find_objects(labels), sizes), start=1):
         if size < MIN_PIECE_SHARE * total:
             continue
@@ -227,11 +228,16 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
             pts = sharpen(ring, tolerance=max(0.6 / fig.zoom, 0.012 * unit), short=max(4.0, 0.15 * unit),
                           reach=max(8.0, 0.35 * unit))
             if len(pts) >= 3:
-                poly = Polygon(pts).buffer(0)
-                if poly.area > 0:
-                    # marching squares runs round a region one way and round a hole in it the
-                    # other: here a region's ring has positive signed area, a hole's negative
-                    (polys if signed > 0 else holes).append(poly)
+                traced.append((pts, signed, signed > 0 and abs(signed) >= 0.97 * _hull_area(ring)))
+    turn = _turn45([pts for pts, _, _ in traced])
+    for pts, signed, convex in traced:
+        if convex:
+            pts = convex_piece(pts, abs(signed), turn) or pts
+        poly = Polygon(pts).buffer(0)
+        if poly.area > 0:
+            # marching squares runs round a region one way and round a hole in it the other:
+            # here a region's ring has positive signed area, a hole's negative
+            (polys if signed > 0 else holes).append(poly)
     if len(polys) < 2:
         return None
     gap = 2 * grow + 1.5  # the lines' width, and a little
@@ -253,6 +259,58 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
             if len(ring_pts) >= 3 and abs(_area(ring_pts)) >= MIN_RING_SHARE * union.area:
                 out.append(ring_pts)
     return out or None
+
+
+def _turn45(polygons: list[FloatRing]) -> float:
+    """The pieces' common turn modulo 45 degrees (radians), from all their edges weighted by
+    length: every edge of every piece runs at this turn plus a multiple of 45 degrees."""
+    sx = sy = 0.0
+    for pts in polygons:
+        for a, b in zip(pts, pts[1:] + pts[:1]):
+            length = math.dist(a, b)
+            angle = 8 * math.atan2(b[1] - a[1], b[0] - a[0])
+            sx, sy = sx + length * math.cos(angle), sy + length * math.sin(angle)
+    return math.atan2(sy, sx) / 8
+
+
+def convex_piece(pts: FloatRing, area: float, turn: float) -> FloatRing | None:
+    """A traced piece as the triangle or quadrilateral it is, or None when it is neither.
+
+    Every tangram piece is a triangle or a convex quadrilateral with its edges at multiples of
+    45 degrees from the figure's ``turn``, and blur cuts its acute corners most: near a small
+    triangle's 45-degree tip both edges bend in, which tilts the lines fitted to them and
+    leaves the tip a few pixels short. So the piece's three (else four) longest edges are
+    kept, each turned to its 45-degree direction about its middle, and their lines met; the
+    result is taken when it is convex and its area is the traced one's or a little more (the
+    corners blur took off)."""
+    n = len(pts)
+    edges = [(math.dist(pts[k], pts[(k + 1) % n]), k) for k in range(n)]
+    step = math.pi / 4
+    for sides in (3, 4):
+        if n < sides:
+            return None
+        keep = sorted(k for _, k in sorted(edges, reverse=True)[:sides])
+        lines = []
+        for k in keep:
+            a, b = np.array(pts[k]), np.array(pts[(k + 1) % n])
+            angle = math.atan2(b[1] - a[1], b[0] - a[0])
+            snapped = turn + round((angle - turn) / step) * step
+            lines.append(((a + b) / 2, np.array([math.cos(snapped), math.sin(snapped)])))
+        out = []
+        for k in range(sides):
+            q = _meet(lines[k - 1], lines[k])
+            if q is None:
+                break
+            out.append((float(q[0]), float(q[1])))
+        if len(out) < sides:
+            continue
+        signed = _area(out)
+        crosses = [(out[(k + 1) % sides][0] - out[k][0]) * (out[(k + 2) % sides][1] - out[(k + 1) % sides][1])
+                   - (out[(k + 1) % sides][1] - out[k][1]) * (out[(k + 2) % sides][0] - out[(k + 1) % sides][0])
+                   for k in range(sides)]
+        if signed > 0 and all(c > 0 for c in crosses) and 0.97 * area <= signed <= 1.25 * area:
+            return out
+    return None
 
 
 def dividing_line_inset(level: np.ndarray, closed: np.ndarray, threshold: float) -> float:
@@ -412,6 +470,17 @@ def _one_line(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
     if abs(d[0] * e[1] - d[1] * e[0]) > math.sin(math.radians(6)):
         return False
     return abs((q[0] - p[0]) * d[1] - (q[1] - p[1]) * d[0]) <= tolerance
+
+
+def _hull_area(points: np.ndarray) -> float:
+    """The area of the convex hull of a contour's points (a convex piece's area is nearly its
+    hull's; two pieces the lines did not part make a region that is not convex)."""
+    from scipy.spatial import ConvexHull
+
+    try:
+        return float(ConvexHull(points).volume)  # in two dimensions the "volume" is the area
+    except Exception:  # fewer than three points, or all on one line
+        return 0.0
 
 
 def _area(ring: FloatRing) -> float:
