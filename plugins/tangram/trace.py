@@ -81,10 +81,6 @@ def outlines(fig: Figure) -> list[FloatRing]:
     size = max(3, round(0.012 * max(level.shape)))
     closed = ndimage.grey_closing(level, size=(size, size))
     grow = dividing_line_inset(level, closed, fig.threshold) / fig.zoom
-    if grow <= 0:
-        # a plain silhouette: the closing would only blunt its concave corners and fill the
-        # pinch where two pieces touch at a point, so trace the picture as it is
-        closed = level
     low = float(min(closed.min(), fig.threshold)) - 1.0
     padded = np.pad(closed, 1, constant_values=low)  # so outlines touching the border close
     contours = measure.find_contours(padded, fig.threshold)
