@@ -206,3 +206,13 @@ def test_api_refuses_too_large_a_picture_and_puzzles_that_read_none(tangram_clie
 def test_the_tangram_page_says_the_figure_is_covered():
     from plugins.tangram.puzzle import Tangram
     assert "covered with the seven pieces" in Tangram.solved_sentence
+
+
+def test_the_bench_measures_a_figure_read_upside_down_as_the_figure_itself():
+    # a picture fixes no turn: the figure read may come back turned by any multiple of 45
+    # degrees, and is then no distance from the one drawn (turns of 180-315 degrees were missed)
+    from bench.tangram_pictures import _cover_distance
+    from plugins.tangram.silhouette import symmetric_image
+    sil = parse_silhouette(PRESETS["cat"])
+    for turns in range(8):
+        assert _cover_distance(symmetric_image(sil, turns), sil) < 1e-6, turns
