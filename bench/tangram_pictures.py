@@ -182,7 +182,7 @@ def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
         return [[(x - cx, y - cy) for x, y in r] for r in rings]
     ref = at_origin(sil)
     return min(hausdorff(at_origin(symmetric_image(got, t, m)), ref, step=0.2)
-               for t in range(4) for m in (False, True))
+               for t in range(8) for m in (False, True))
 
 
 def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None):

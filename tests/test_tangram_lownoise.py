@@ -56,3 +56,25 @@ def test_the_path_reads_the_figure_itself_and_leaves_noisy_outlines_alone():
     assert exact is not None and same_figure(parse_silhouette(exact.text), parse_silhouette(PRESETS["house"]))
     # vertices shaken by up to 0.1 units: too noisy for this path (the general reader's turn)
     assert lownoise.read_low_noise(normalise(_turned("house", 3, jitter=0.1)).rings, deadline=later) is None
+
+
+#: Three outlines in a chain, corner to corner: a square of area 8, a small triangle touching its
+#: corner, and a bar of area 7 touching only the triangle's other corner (far from the square).
+#: Sorted by area the bar comes before the triangle that joins it to the figure.
+CHAIN = ("outer 0,0 2r2,0 2r2,2r2 0,2r2\n"
+         "outer 2r2,2r2 3r2,2r2 2r2,3r2\n"
+         "outer 2r2,3r2 11/2r2,3r2 11/2r2,4r2 2r2,4r2\n")
+
+
+def test_outlines_in_a_chain_corner_to_corner_are_one_figure_whatever_their_order():
+    chain = parse_silhouette(CHAIN)
+    rng = random.Random(5)
+    rings = [[(float(x) + rng.uniform(-0.002, 0.002), float(y) + rng.uniform(-0.002, 0.002)) for x, y in r]
+             for r in chain.rings()]
+    rings.sort(key=lambda r: -abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]))))
+    read = lownoise.read_low_noise(rings, deadline=time.monotonic() + 30)
+    assert read is not None, "the bar was taken for an island apart from the figure"
+    assert same_figure(parse_silhouette(read.text), chain)
+    # a bar really apart from the rest is still an island, left to the general reader
+    apart = [r if i < 2 else [(x + 0.5, y + 0.5) for x, y in r] for i, r in enumerate(rings)]
+    assert lownoise.read_low_noise(apart, deadline=time.monotonic() + 30) is None

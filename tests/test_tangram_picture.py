@@ -69,6 +69,19 @@ def test_a_coloured_picture_with_dividing_lines_has_the_plain_outline():
         assert same_figure(parse_silhouette(colours.text), sil)
 
 
+@pytest.mark.parametrize("seed", [2, 4])
+def test_coloured_pieces_on_a_dark_ground_read_back_as_the_very_figure(seed):
+    # light pieces and one slate piece nearly the ground's colour, on a dark table, as a JPEG:
+    # each piece is traced at half its own contrast (Otsu's single threshold missed the slate
+    # piece, and put the others' edges elsewhere, so the figure was refused)
+    from plugins.tangram.assembly import random_assembly
+    sil, pieces = random_assembly(seed, {"slide": "0", "touch": "0", "hole": "0"})
+    data = draw(sil, 384, random.Random(seed), pieces=pieces, coloured=True, dark_ground=True,
+                blur=0.5, noise=2, jpeg=True)
+    got = parse_silhouette(trace_picture(data).text)
+    assert same_figure(got, sil), f"read as {got}"
+
+
 def test_the_preview_outline_lies_on_the_picture():
     sil = parse_silhouette(PRESETS["cat"])
     result = trace_picture(draw(sil, 300, random.Random(1), blur=0, noise=0, jpeg=False))
@@ -193,3 +206,13 @@ def test_api_refuses_too_large_a_picture_and_puzzles_that_read_none(tangram_clie
 def test_the_tangram_page_says_the_figure_is_covered():
     from plugins.tangram.puzzle import Tangram
     assert "covered with the seven pieces" in Tangram.solved_sentence
+
+
+def test_the_bench_measures_a_figure_read_upside_down_as_the_figure_itself():
+    # a picture fixes no turn: the figure read may come back turned by any multiple of 45
+    # degrees, and is then no distance from the one drawn (turns of 180-315 degrees were missed)
+    from bench.tangram_pictures import _cover_distance
+    from plugins.tangram.silhouette import symmetric_image
+    sil = parse_silhouette(PRESETS["cat"])
+    for turns in range(8):
+        assert _cover_distance(symmetric_image(sil, turns), sil) < 1e-6, turns

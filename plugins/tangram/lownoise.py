@@ -141,6 +141,24 @@ def _simplify(ring: FloatRing, tolerance: float) -> FloatRing:
     return simplify(ring, tolerance)
 
 
+def _joined(rings: Sequence[FloatRing], signs: Sequence[int]) -> bool:
+    """Whether every outline (sign 1) reaches the first one through outlines that come within
+    :data:`ISLAND_GAP` of each other (holes lie inside an outline and count as joined)."""
+    reached = {0}
+    grew = True
+    while grew:
+        grew = False
+        for i in range(len(rings)):
+            if i in reached or signs[i] < 0:
+                continue
+            if any(min(distance_to_rings(p, [rings[j]]) for p in rings[i]) <= ISLAND_GAP
+                   or min(distance_to_rings(p, [rings[i]]) for p in rings[j]) <= ISLAND_GAP
+                   for j in reached if signs[j] > 0):
+                reached.add(i)
+                grew = True
+    return all(i in reached or signs[i] < 0 for i in range(len(rings)))
+
+
 def _runs(rings: Sequence[FloatRing]) -> list[list[Run]] | None:
     """Each ring's straight stretches, edges snapped to the eight directions."""
     depths = nesting_depths(rings)
@@ -327,10 +345,11 @@ def read_low_noise(rings: Sequence[FloatRing], accept: Callable[[str], bool] | N
     simple = [r for _, r in sorted(zip(depth, simple), key=lambda t: (t[0], -abs(ring_area(t[1]))))]
     signs = [1 if d % 2 == 0 else -1 for d in nesting_depths(simple)]
     # separate islands are placed freely: their offset is any number, which snapping to the
-    # grid would guess; the general reader weighs offsets on their own
-    for i in range(1, len(simple)):
-        if signs[i] > 0 and min(distance_to_rings(p, simple[:i]) for p in simple[i]) > ISLAND_GAP:
-            return None
+    # grid would guess; the general reader weighs offsets on their own. Outlines touching at a
+    # point join the figure whichever order they come in (a chain of pieces meeting corner to
+    # corner traces as several outlines, the middle one not the largest).
+    if not _joined(simple, signs):
+        return None
     runs = _runs(simple)
     if runs is None:
         return None

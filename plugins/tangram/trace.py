@@ -26,6 +26,7 @@ import numpy as np
 from scipy import ndimage
 from skimage import measure
 from skimage.morphology import skeletonize
+from skimage.segmentation import expand_labels
 
 from engine import InputError
 
@@ -100,7 +101,7 @@ def outlines(fig: Figure) -> list[FloatRing]:
             count=len(kept), limit=MAX_RINGS))
     unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
     px = 1 / fig.zoom  # one working pixel, in picture pixels
-    if grow > 0:
+    if grow > 0 or pieces_in_colours(fig):
         pieces = piece_outlines(fig, grow, unit)
         if pieces:
             return pieces
@@ -120,50 +121,130 @@ def outlines(fig: Figure) -> list[FloatRing]:
 MIN_PIECE_SHARE = 0.01
 
 
+#: A picture whose separate regions differ this much in contrast with the ground (over the
+#: brightest) shows pieces in several colours, even when its dividing lines are too short to
+#: count (pieces meeting mostly at corners).
+COLOUR_SPREAD = 0.25
+
+
+def pieces_in_colours(fig: Figure) -> bool:
+    """Whether the picture shows at least three separate regions in clearly different contrasts
+    with the ground: coloured pieces, traced one by one. A plain silhouette's parts (islands,
+    pieces meeting at a point) share one ink."""
+    inside = fig.level > fig.threshold
+    labels, count = ndimage.label(inside)
+    if count < 3 or count > 60:
+        return False
+    sizes = ndimage.sum(inside, labels, index=range(1, count + 1))
+    medians = ndimage.median(fig.level, labels, index=range(1, count + 1))
+    big = [float(m) for m, s in zip(medians, sizes) if s >= MIN_PIECE_SHARE * float(sizes.sum())]
+    if len(big) < 3:
+        return False
+    mu, _floor = ground_level(fig.level, fig.threshold)
+    return (max(big) - min(big)) / max(1e-6, max(big) - mu) > COLOUR_SPREAD
+
+
+def ground_level(level: np.ndarray, threshold: float) -> tuple[float, float]:
+    """The ground's level in the figure-ness map and the least level a piece can have: the
+    ground's median plus well above its noise (six robust deviations), and at least a quarter
+    of the way up to Otsu's threshold. A piece in a colour close to the ground's (a dark slate
+    piece on a dark table) lies under Otsu's threshold, which sits between the ground and the
+    pieces' mean; it still stands well clear of the ground's noise."""
+    ground = level[level < threshold]
+    if ground.size < 16:
+        return 0.0, threshold
+    mu = float(np.median(ground))
+    sigma = 1.4826 * float(np.median(np.abs(ground - mu)))
+    return mu, min(threshold, mu + max(6 * sigma, 0.25 * (threshold - mu)))
+
+
 def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | None:
     """The outline of a picture of coloured pieces with dividing lines, as the union of its
-    pieces: each piece (a region between the lines) is traced on its own, sharp-cornered, and
-    shapely joins them, closing the lines between them by a buffer out and back in (mitred, so
-    corners stay sharp) and moving the outline out by ``grow`` picture pixels, the half-line
-    each piece lost at the figure's edge. A closing of the picture instead would also fill the
-    outline's concave corners. None when the picture does not split into pieces."""
+    pieces.
+
+    Each piece (a region between the lines, found above :func:`ground_level`'s floor) is
+    traced on its own at half its own contrast with the ground, where its anti-aliased edge
+    really is (pieces differ in contrast, so one threshold for all would put each edge
+    elsewhere, and miss a piece nearly the ground's colour), and sharpened. Shapely joins them,
+    closing the lines between them by a buffer out and back in (mitred, so corners stay sharp).
+    The lines' width is then measured from the pieces themselves (the area the closing added
+    over the length of the lines it filled) and the outline moved out by half of it: the half
+    line each piece lost at the figure's edge. A closing of the picture instead would also fill
+    the outline's concave corners. None when the picture does not split into pieces."""
     from shapely.geometry import MultiPolygon, Polygon
     from shapely.ops import unary_union
 
     level = fig.level
-    inside = level > fig.threshold
-    labels, count = ndimage.label(inside)
-    if count < 2 or count > 40:
+    mu, floor = ground_level(level, fig.threshold)
+    above = level > floor
+    strong = level > fig.threshold
+    seeds, count = ndimage.label(strong)
+    if count > 60:
         return None
-    sizes = ndimage.sum(inside, labels, index=range(1, count + 1))
+    # a piece nearly the ground's colour stays under Otsu's threshold: its own seed is what
+    # lies above the floor and away from every brighter piece
+    reach = max(3, round(0.006 * max(level.shape)))
+    dim, extra = ndimage.label(above & (ndimage.distance_transform_edt(~strong) > 2 * reach))
+    if extra:
+        seeds = np.where(dim > 0, dim + count, seeds)
+        count += extra
+    # each piece is what lies above the floor nearest its seed: a line the blur did not part
+    # is cut at its middle
+    labels = np.where(above, expand_labels(seeds, distance=3 * reach), 0)
+    if count < 2:
+        return None
+    sizes = ndimage.sum(labels > 0, labels, index=range(1, count + 1))
     total = float(sizes.sum())
+    # a piece's own level: well inside it (its edges are blurred), its dimmer part (a region
+    # may be two pieces the lines did not part)
+    deep = ndimage.distance_transform_edt(labels > 0) >= 3
     low = float(level.min()) - 1.0
-    polys = []
+    polys: list[Polygon] = []
+    holes: list[Polygon] = []
+    traced: list[tuple[FloatRing, float, bool]] = []  # (polygon, signed area, a convex region)
     for i, (sl, size) in enumerate(zip(ndimage.find_objects(labels), sizes), start=1):
         if size < MIN_PIECE_SHARE * total:
             continue
         r0, r1 = max(0, sl[0].start - 4), min(level.shape[0], sl[0].stop + 4)
         c0, c1 = max(0, sl[1].start - 4), min(level.shape[1], sl[1].stop + 4)
         own = labels[r0:r1, c0:c1] == i
+        core = level[r0:r1, c0:c1][own & deep[r0:r1, c0:c1]]
+        plateau = float(np.percentile(core, 25)) if core.size >= 8 else float(np.median(level[r0:r1, c0:c1][own]))
+        cut = max(floor, (mu + plateau) / 2)
         # this piece's grey edge, not its neighbours' (they lie beyond the line between them)
         near = ndimage.binary_dilation(own, iterations=2) & ~((labels[r0:r1, c0:c1] > 0) & ~own)
         patch = np.pad(np.where(near, level[r0:r1, c0:c1], low), 1, constant_values=low)
-        contours = measure.find_contours(patch, fig.threshold)
-        if not contours:
-            continue
-        c = max(contours, key=len)
-        ring = np.array([((col - 1 + c0) / fig.zoom, (row - 1 + r0) / fig.zoom) for row, col in c])
-        pts = sharpen(ring, tolerance=max(0.6 / fig.zoom, 0.012 * unit), short=max(4.0, 0.15 * unit),
-                      reach=max(8.0, 0.35 * unit))
-        if len(pts) >= 3:
-            poly = Polygon(pts).buffer(0)
-            if poly.area > 0:
-                polys.append(poly)
+        for c in measure.find_contours(patch, cut):
+            if len(c) < 4:
+                continue
+            ring = np.array([((col - 1 + c0) / fig.zoom, (row - 1 + r0) / fig.zoom) for row, col in c])
+            signed = _area([(float(x), float(y)) for x, y in ring])
+            if abs(signed) * fig.zoom ** 2 < MIN_PIECE_SHARE * total:
+                continue
+            pts = sharpen(ring, tolerance=max(0.6 / fig.zoom, 0.012 * unit), short=max(4.0, 0.15 * unit),
+                          reach=max(8.0, 0.35 * unit))
+            if len(pts) >= 3:
+                traced.append((pts, signed, signed > 0 and abs(signed) >= 0.97 * _hull_area(ring)))
+    turn = _turn45([pts for pts, _, _ in traced])
+    for pts, signed, convex in traced:
+        if convex:
+            pts = convex_piece(pts, abs(signed), turn) or pts
+        poly = Polygon(pts).buffer(0)
+        if poly.area > 0:
+            # marching squares runs round a region one way and round a hole in it the other:
+            # here a region's ring has positive signed area, a hole's negative
+            (polys if signed > 0 else holes).append(poly)
     if len(polys) < 2:
         return None
     gap = 2 * grow + 1.5  # the lines' width, and a little
-    union = unary_union(polys).buffer(gap + grow, join_style="mitre", mitre_limit=10.0) \
+    joined = unary_union(polys)
+    if holes:
+        joined = joined.difference(unary_union(holes))
+    union = joined.buffer(gap + grow, join_style="mitre", mitre_limit=10.0) \
         .buffer(-gap, join_style="mitre", mitre_limit=10.0)
+    # where two pieces' edges continue one edge of the outline, their fitted lines meet with a
+    # jog of a fraction of a pixel; the reader would take each jog for a corner
+    union = union.simplify(max(0.6 / fig.zoom, 0.025 * unit), preserve_topology=True)
     parts = list(union.geoms) if isinstance(union, MultiPolygon) else [union]
     out = []
     for part in parts:
@@ -174,6 +255,58 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
             if len(ring_pts) >= 3 and abs(_area(ring_pts)) >= MIN_RING_SHARE * union.area:
                 out.append(ring_pts)
     return out or None
+
+
+def _turn45(polygons: list[FloatRing]) -> float:
+    """The pieces' common turn modulo 45 degrees (radians), from all their edges weighted by
+    length: every edge of every piece runs at this turn plus a multiple of 45 degrees."""
+    sx = sy = 0.0
+    for pts in polygons:
+        for a, b in zip(pts, pts[1:] + pts[:1]):
+            length = math.dist(a, b)
+            angle = 8 * math.atan2(b[1] - a[1], b[0] - a[0])
+            sx, sy = sx + length * math.cos(angle), sy + length * math.sin(angle)
+    return math.atan2(sy, sx) / 8
+
+
+def convex_piece(pts: FloatRing, area: float, turn: float) -> FloatRing | None:
+    """A traced piece as the triangle or quadrilateral it is, or None when it is neither.
+
+    Every tangram piece is a triangle or a convex quadrilateral with its edges at multiples of
+    45 degrees from the figure's ``turn``, and blur cuts its acute corners most: near a small
+    triangle's 45-degree tip both edges bend in, which tilts the lines fitted to them and
+    leaves the tip a few pixels short. So the piece's three (else four) longest edges are
+    kept, each turned to its 45-degree direction about its middle, and their lines met; the
+    result is taken when it is convex and its area is the traced one's or a little more (the
+    corners blur took off)."""
+    n = len(pts)
+    edges = [(math.dist(pts[k], pts[(k + 1) % n]), k) for k in range(n)]
+    step = math.pi / 4
+    for sides in (3, 4):
+        if n < sides:
+            return None
+        keep = sorted(k for _, k in sorted(edges, reverse=True)[:sides])
+        lines = []
+        for k in keep:
+            a, b = np.array(pts[k]), np.array(pts[(k + 1) % n])
+            angle = math.atan2(b[1] - a[1], b[0] - a[0])
+            snapped = turn + round((angle - turn) / step) * step
+            lines.append(((a + b) / 2, np.array([math.cos(snapped), math.sin(snapped)])))
+        out = []
+        for k in range(sides):
+            q = _meet(lines[k - 1], lines[k])
+            if q is None:
+                break
+            out.append((float(q[0]), float(q[1])))
+        if len(out) < sides:
+            continue
+        signed = _area(out)
+        crosses = [(out[(k + 1) % sides][0] - out[k][0]) * (out[(k + 2) % sides][1] - out[(k + 1) % sides][1])
+                   - (out[(k + 1) % sides][1] - out[k][1]) * (out[(k + 2) % sides][0] - out[(k + 1) % sides][0])
+                   for k in range(sides)]
+        if signed > 0 and all(c > 0 for c in crosses) and 0.97 * area <= signed <= 1.25 * area:
+            return out
+    return None
 
 
 def dividing_line_inset(level: np.ndarray, closed: np.ndarray, threshold: float) -> float:
@@ -333,6 +466,17 @@ def _one_line(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
     if abs(d[0] * e[1] - d[1] * e[0]) > math.sin(math.radians(6)):
         return False
     return abs((q[0] - p[0]) * d[1] - (q[1] - p[1]) * d[0]) <= tolerance
+
+
+def _hull_area(points: np.ndarray) -> float:
+    """The area of the convex hull of a contour's points (a convex piece's area is nearly its
+    hull's; two pieces the lines did not part make a region that is not convex)."""
+    from scipy.spatial import ConvexHull
+
+    try:
+        return float(ConvexHull(points).volume)  # in two dimensions the "volume" is the area
+    except Exception:  # fewer than three points, or all on one line
+        return 0.0
 
 
 def _area(ring: FloatRing) -> float:
