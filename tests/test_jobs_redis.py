@@ -330,6 +330,36 @@ def test_sigterm_lets_the_worker_finish_its_job_then_exit(redis_server, queue, t
         stop(worker)
 
 
+def test_a_stop_request_is_kept_when_an_alarm_raises_in_the_middle_of_rqs_handler(redis_server, queue):
+    # While a horse runs, RQ's monitor raises from a SIGALRM every second, into whatever runs
+    # then, RQ's SIGTERM handler included. Such a raise, after which the handler's stop flag
+    # was never set, is what an alarm landing there does: the worker must still stop.
+    import redis
+    from rq.timeouts import HorseMonitorTimeoutException
+    from rq.worker import WorkerStatus
+
+    from engine.jobs.rq_runner import use_registry
+    from engine.jobs.worker import make_worker
+
+    use_registry(jobs_registry(), "jobs_toy:jobs_registry")
+    worker = make_worker(redis.Redis.from_url(redis_server.url), queue)
+    worker.set_state(WorkerStatus.BUSY)
+
+    def alarm_meanwhile() -> None:
+        raise HorseMonitorTimeoutException("the monitor's alarm")
+
+    worker.handle_warm_shutdown_request = alarm_meanwhile
+    previous = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(HorseMonitorTimeoutException):
+            worker.request_stop(signal.SIGTERM, None)
+        assert worker._stop_requested  # the loop ends after the running job
+        assert not signal.pthread_sigmask(signal.SIG_BLOCK, set()) & {signal.SIGALRM}  # unblocked again
+    finally:
+        signal.signal(signal.SIGTERM, previous[0])
+        signal.signal(signal.SIGINT, previous[1])
+
+
 def test_sigusr1_prints_where_the_worker_waits_and_it_goes_on(redis_server, queue, tmp_path):
     log_path = tmp_path / "worker.log"
     with open(log_path, "w") as log_file:

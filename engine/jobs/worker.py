@@ -204,8 +204,11 @@ def _pid_alive(pid: int) -> bool:
 
 
 def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on first use (RQ loads lazily)
+    import signal
+
     from rq import Worker
     from rq.job import JobStatus
+    from rq.worker import WorkerStatus
     from rq.utils import now as rq_now
 
     class PuzzleWorker(Worker):
@@ -287,6 +290,24 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
                 super().teardown()
             except _redis_errors():  # stopping while Redis is away: the entry expires by itself
                 pass
+
+        # -- stopping -------------------------------------------------------------------------
+
+        def request_stop(self, signum: int, frame: Any) -> None:
+            """SIGTERM or SIGINT: a warm shutdown, once the running job is finished.
+
+            RQ's handler sets its stop flag only after it has logged and swapped the signal
+            handlers, while the horse monitor's one-second SIGALRM raises into whatever Python
+            runs at the time: an alarm landing there would lose the request and the worker
+            would take jobs on. So the flag is set first, and the alarm waits until the
+            handler is done."""
+            if self.get_state() == WorkerStatus.BUSY:
+                self._stop_requested = True
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            try:
+                super().request_stop(signum, frame)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
 
         # -- waiting for jobs ----------------------------------------------------------------
 
