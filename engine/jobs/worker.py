@@ -208,8 +208,8 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
 
     from rq import Worker
     from rq.job import JobStatus
-    from rq.worker import WorkerStatus
     from rq.utils import now as rq_now
+    from rq.worker import WorkerStatus
 
     class PuzzleWorker(Worker):
         """An RQ worker that keeps each running job's "alive" key fresh, kills its work horse at
