@@ -360,6 +360,33 @@ def test_a_stop_request_is_kept_when_an_alarm_raises_in_the_middle_of_rqs_handle
         signal.signal(signal.SIGINT, previous[1])
 
 
+def test_a_stop_does_not_wait_a_minute_for_the_command_listener(redis_server, queue):
+    # The race a busy machine hits often: RQ's command thread sees the unsubscribe before it is
+    # told to stop, then sleeps its wake-up time; redis-py 8's stop waits for it. Put the thread
+    # in that sleep on purpose and time the worker's own unsubscribe.
+    import threading
+
+    import redis
+
+    from engine.jobs.rq_runner import use_registry
+    from engine.jobs.worker import make_worker
+
+    use_registry(jobs_registry(), "jobs_toy:jobs_registry")
+    worker = make_worker(redis.Redis.from_url(redis_server.url), queue)
+    worker.subscribe()
+    worker.pubsub.unsubscribe()
+    deadline = time.monotonic() + 10
+    while worker.pubsub.subscribed:  # the thread has read the confirmation
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.3)  # and is asleep now
+    done = threading.Event()
+    started = time.monotonic()
+    threading.Thread(target=lambda: (worker.unsubscribe(), done.set()), daemon=True).start()
+    assert done.wait(20), "the worker's stop waited more than 20 s for its command thread"
+    assert time.monotonic() - started < 5
+
+
 def test_sigusr1_prints_where_the_worker_waits_and_it_goes_on(redis_server, queue, tmp_path):
     log_path = tmp_path / "worker.log"
     with open(log_path, "w") as log_file:

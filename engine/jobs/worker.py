@@ -61,6 +61,8 @@ log = logging.getLogger("engine.jobs.worker")
 ALIVE_BEAT = 1
 #: Pauses between connection attempts grow from the first to the last.
 FIRST_PAUSE, LAST_PAUSE = 0.5, 15.0
+#: Seconds between wake-ups of the thread that listens for RQ's commands (bounds a stop's wait).
+COMMAND_WAKE = 1.0
 
 
 class _Tables:
@@ -308,6 +310,19 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
                 super().request_stop(signum, frame)
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+
+        def subscribe(self) -> None:
+            """RQ's command channel (``rq`` stop-job and shutdown commands), listened to by a
+            thread that wakes every second instead of RQ's 60.
+
+            At a stop RQ unsubscribes and then stops that thread. Since redis-py 8 the stop
+            waits for the thread to end, and a thread that saw the unsubscribe before the stop
+            sleeps its whole wake-up time first: with 60 s, a SIGTERM often took a minute."""
+            self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
+            self.pubsub = self.connection.pubsub()
+            self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+            self.pubsub_thread = self.pubsub.run_in_thread(
+                sleep_time=COMMAND_WAKE, daemon=True, exception_handler=self._pubsub_exception_handler)
 
         # -- waiting for jobs ----------------------------------------------------------------
 
