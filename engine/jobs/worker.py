@@ -321,7 +321,7 @@ def _worker_class() -> Any:  # PuzzleWorker, a subclass of rq.Worker made on fir
             self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
             self.pubsub = self.connection.pubsub()
             self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
-            self.pubsub_thread = self.pubsub.run_in_thread(
+            self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]  # RQ declares it None
                 sleep_time=COMMAND_WAKE, daemon=True, exception_handler=self._pubsub_exception_handler)
 
         # -- waiting for jobs ----------------------------------------------------------------
