@@ -83,6 +83,35 @@ def test_solve_uses_the_text_in_the_box(page, server, installed, puzzle):
     assert jobs == []
 
 
+def test_a_click_right_after_a_preset_applies_to_that_preset(page, server, installed):
+    """A preset whose answer is slow to arrive still lands before the clicks made after it: the
+    two clicks of a jump then apply to the preset, in order, and nothing is lost (the CI race
+    where the preset's late answer reset the peg just picked)."""
+    need(installed, "pegs")
+    open_editor(page, server, "pegs")
+    page.locator('input[name="mode"][value="play"]').check()
+    english = canonical(server, "pegs", installed["pegs"]["presets"]["english"])
+
+    held = []  # the preset's answer is held back until both clicks are made
+    page.route(re.compile(r"/validate$"), lambda route: held.append(route))
+    page.get_by_label("Preset").select_option("english")
+    edits = []
+    page.on("response", lambda r: edits.append(r) if r.url.endswith("/edit") else None)
+    for hole in ("d2", "d4"):
+        page.locator(f'#board [data-action="hole:{hole}"]').click(force=True)
+    page.wait_for_timeout(500)  # time enough for edits sent out of turn to come back
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute(re.compile(r"/validate$"))
+    expect(page.get_by_label("Instance text")).not_to_have_value(english)
+    assert [answer.ok for answer in edits] == [True, True], [a.text() for a in edits]
+    after = api(server, "/api/pegs/edit", {"instance": english, "action": "hole:d2", "mode": "play",
+                                          "selection": None})
+    after = api(server, "/api/pegs/edit", {"instance": after["instance"], "action": "hole:d4",
+                                          "mode": "play", "selection": after.get("selection")})
+    expect(page.get_by_label("Instance text")).to_have_value(after["instance"])
+
+
 # -- 2. animated steps -------------------------------------------------------------------------
 
 

@@ -243,12 +243,17 @@
     setSolving(!!(job && !job.done));
   }
 
-  // Edits run one after another: each applies to the instance (and selection) the previous one
-  // left, so two quick clicks ("pick a peg, then where it lands") never race.
-  let editQueue = Promise.resolve();
+  // Everything that replaces the instance (edits, presets, typed text, undo, random boards) runs
+  // one after another: each applies to the instance (and selection) the previous one left, so a
+  // quick click after choosing a preset, or "pick a peg, then where it lands", never races.
+  let stateQueue = Promise.resolve();
+  function inTurn(task) {
+    const result = stateQueue.then(task, task);
+    stateQueue = result.catch(() => {});
+    return result;
+  }
   function sendAction(action) {
-    editQueue = editQueue.then(() => applyAction(action), () => applyAction(action));
-    return editQueue;
+    return inTurn(() => applyAction(action));
   }
 
   async function applyAction(action) {
@@ -263,7 +268,11 @@
     show(result.body, { push: true, tween: EDIT_TWEEN });
   }
 
-  async function loadInstance(text, push = true) {
+  function loadInstance(text, push = true) {
+    return inTurn(() => validateAndShow(text, push));
+  }
+
+  async function validateAndShow(text, push) {
     const result = await call("POST", api + "/validate", { instance: text });
     if (!result.ok) {
       showTextError(result.body);
@@ -321,7 +330,8 @@
   // Random: a new seed on every press (shown, so the board can be had again by typing it);
   // a seed typed by hand is used as it is.
   let lastRandomSeed = null;
-  el.random.addEventListener("click", async () => {
+  el.random.addEventListener("click", () => inTurn(showRandomBoard));
+  async function showRandomBoard() {
     const typed = el.seed.value.trim();
     let seed = typed && typed !== lastRandomSeed ? typed : null;
     const options = {};
@@ -343,7 +353,7 @@
       say(el.message, t("A new random board, seed {seed}.", { seed: useSeed }), "info");
       return;
     }
-  });
+  }
 
   function undo() {
     if (historyIndex > 0) { historyIndex -= 1; loadInstance(edits[historyIndex], false); }
@@ -500,6 +510,7 @@
   // Solves and tasks run on what the box says (typed text is applied first; if it is invalid,
   // nothing runs), as a job with progress and Cancel.
   async function textApplied() {
+    await stateQueue;  // an edit still on its way lands first: the solve is of what it leaves
     if (el.text.value === current.instance || (await loadInstance(el.text.value))) return true;
     setStatus(t("Fix the instance text first: {error}", { error: el.textError.textContent }), "error");
     el.text.focus();
