@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 import random
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import plugins.tangram.assembly as assembly  # noqa: E402
 from plugins.tangram.assembly import random_assembly  # noqa: E402
 from plugins.tangram.figures import PRESETS  # noqa: E402
 from plugins.tangram.silhouette import Silhouette, parse_silhouette  # noqa: E402
@@ -21,14 +23,24 @@ from plugins.tangram.silhouette import Silhouette, parse_silhouette  # noqa: E40
 FloatRing = list[tuple[float, float]]
 
 
-def exact_figures(count: int, seed: int = 0) -> list[tuple[str, Silhouette]]:
-    """The presets first, then seeded random assemblies (slides, touches and holes likelier)."""
-    out = [(name, parse_silhouette(text)) for name, text in PRESETS.items()]
+def exact_figures(count: int, seed: int = 0, any_slide: bool = False) -> list[tuple[str, Silhouette]]:
+    """The presets first, then seeded random assemblies (slides, touches and holes likelier).
+
+    ``any_slide``: the random assemblies' pieces are slid by any hundredth of an edge, as a
+    person lays them, instead of by halves, thirds and quarters (then no presets: their slides
+    are the simple ones)."""
+    out = [] if any_slide else [(name, parse_silhouette(text)) for name, text in PRESETS.items()]
     options = {"slide": "0.3", "touch": "0.15", "hole": "0.2"}
     k = 0
-    while len(out) < count:
-        out.append((f"random-{seed + k}", random_assembly(seed + k, options)[0]))
-        k += 1
+    slides = assembly._SLIDES
+    if any_slide:
+        assembly._SLIDES = tuple(Fraction(n, 100) for n in range(5, 96))
+    try:
+        while len(out) < count:
+            out.append((f"random-{seed + k}", random_assembly(seed + k, options)[0]))
+            k += 1
+    finally:
+        assembly._SLIDES = slides
     return out[:count]
 
 

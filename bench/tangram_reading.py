@@ -111,6 +111,10 @@ def main() -> None:
     ap.add_argument("--why", action="store_true", help="then put each failure at the reader's stage that lost it")
     ap.add_argument("--figure-seed", type=int, default=1000, help="seed of the random assemblies (held-out sets)")
     ap.add_argument("--baseline", action="store_true", help="exact reading only (the state before)")
+    ap.add_argument("--any-slide", action="store_true",
+                    help="random figures only, their pieces slid by any hundredth of an edge (as people lay them)")
+    ap.add_argument("--no-pieces", action="store_true",
+                    help="without fitting the pieces to the drawing (the state before)")
     args = ap.parse_args()
     if args.baseline:
         import plugins.tangram.decimals as decimals
@@ -118,7 +122,11 @@ def main() -> None:
         def refuse(rings, exact_error):
             raise exact_error
         decimals.read_noisy_rings = refuse
-    figures = exact_figures(args.figures, seed=args.figure_seed)
+    if args.no_pieces:
+        import plugins.tangram.reading as reading
+
+        reading.PIECE_BUDGET = 0.0
+    figures = exact_figures(args.figures, seed=args.figure_seed, any_slide=args.any_slide)
     print(f"{'noise':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
           f"{'+solve p50':>10} {'+solve p95':>10} {'cpu p95':>8} {'refused':>8} {'ref p95':>8}")
     for noise in args.noise:

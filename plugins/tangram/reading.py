@@ -40,6 +40,7 @@ from .i18n import _
 from .lownoise import read_low_noise
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
+from .piecefit import drawing_noise, fit_pieces
 from .refusal import refusal
 
 __all__ = ["BUDGET", "Normalised", "Reading", "hausdorff", "normalise", "read_noisy", "simplify"]
@@ -63,6 +64,11 @@ MAX_MOVED = 0.35
 WALK_SHARE = 0.6
 #: The share of BUDGET the low-noise path (lownoise.py) may spend before the general search.
 LOW_NOISE_SHARE = 0.5
+#: A fit of the pieces this close (units, Hausdorff) to the drawing is kept at once; a farther
+#: one only if nothing closer is found within the budget.
+CLOSE = 0.25
+#: Seconds for fitting the seven pieces to the drawing when no exact outline was found.
+PIECE_BUDGET = 0.6
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
 #: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
@@ -514,4 +520,44 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
                 unsolved += 1
                 continue
             return Reading(text, moved, scaled, exact, fitted, tried)
+    by_pieces = _read_by_pieces(norm, accept, PIECE_BUDGET)
+    if by_pieces is not None:
+        return replace(by_pieces, tried=tried + by_pieces.tried)
     raise InputError(refusal(norm, simple, [len(w) for w in walks], tried, unsolved))
+
+
+def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, budget: float) -> Reading | None:
+    """The figure the seven pieces make when fitted to the drawing itself (piecefit.py): for
+    outlines whose exact edges the search above could not find (pieces slid by odd amounts,
+    short edges lost in the noise). Covered by construction. The first fit within
+    :data:`CLOSE` of the drawing is kept, else the nearest within :data:`MAX_MOVED` found in
+    the budget; None if there is none."""
+    from .assembly import union_silhouette  # assembly imports the silhouette module
+    from .silhouette import format_silhouette
+
+    tried = 0
+    best: tuple[float, Reading] | None = None
+    noise = drawing_noise(norm.rings)
+    for found in fit_pieces(norm.rings, noise, budget):
+        tried += 1
+        try:
+            sil = union_silhouette(found.pieces)
+        except InputError:
+            continue
+        exact = [list(r) for r in sil.rings()]
+        fl = [[(float(x), float(y)) for x, y in r] for r in exact]
+        k, (ox, oy) = found.scale, found.offset
+        scaled = replace(norm, rings=[[(k * x - ox, k * y - oy) for x, y in r] for r in norm.rings],
+                         scale=norm.scale / k, origin=norm.to_input(ox / k, oy / k))
+        fitted = _least_max(fit(scaled.rings, fl), fl)
+        moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
+        far = max(moved, hausdorff(fl, _sparse(fitted), step=0.1))
+        if far > MAX_MOVED or (best is not None and far >= best[0]):
+            continue
+        text = format_silhouette(sil)
+        if accept is not None and not accept(text):
+            continue
+        best = (far, Reading(text, moved, scaled, exact, fitted, tried))
+        if far <= CLOSE:
+            break
+    return None if best is None else replace(best[1], tried=tried)

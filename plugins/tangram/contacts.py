@@ -1,0 +1,306 @@
+"""Exact positions for pieces placed in floats: where two pieces nearly touch, make them touch.
+
+A placement found on a noisy drawing (piecefit.py) is a piece's exact shape at a float position.
+Wherever two such pieces nearly touch (an edge along an edge, a corner on a corner or on an
+edge), the exact figure has them touching, so each near contact becomes a linear equation in
+the pieces' positions: ``g . (P_i + u) = g . (P_j + w)``, with ``g`` one of the four normals
+(0,1), (1,0), (1,-1), (1,1) of the pieces' edge directions and ``u``, ``w`` exact vertices of the
+oriented shapes. The coefficients are integers and the constants are in Q(sqrt2), so the
+rational and the sqrt2 parts of the positions solve as two separate rational systems with one
+matrix (Gaussian elimination in Fractions: nothing is rounded). What the contacts leave free
+(a slide along an edge, an island's offset) is set to a simple exact number near its float
+value, so a piece slid by any amount keeps that amount as an exact rational.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from .cover_check import pieces_overlap
+from .numbers import QS2
+from .pieces import Placement, oriented_shape
+
+R2 = math.sqrt(2)
+#: Pieces whose edges, corners or corner and edge lie this many times the noise apart are taken
+#: as touching, within these bounds (units).
+TOUCH = 2.5
+MIN_TOUCH = 0.01
+MAX_TOUCH = 0.25
+#: Edges must run side by side for at least this long (units) to count as an edge contact.
+MIN_SHARED = 0.2
+#: Rounds of making overlapping pieces touch before a placement is given up.
+REPAIRS = 3
+#: Integer normals of the four edge families, by direction index modulo 4.
+NORMALS = {0: (0, 1), 1: (1, -1), 2: (1, 0), 3: (1, 1)}
+
+
+@dataclass(frozen=True)
+class FloatPlacement:
+    """A piece's exact shape at a float position of its vertex 0."""
+
+    name: str
+    rot: int
+    flip: int
+    x: float
+    y: float
+
+    def exact_shape(self) -> tuple[tuple[QS2, QS2], ...]:
+        return oriented_shape(self.name[0], self.rot, self.flip)
+
+    def points(self) -> list[tuple[float, float]]:
+        return [(self.x + vx, self.y + vy) for vx, vy in _float_shape(self.name[0], self.rot, self.flip)]
+
+
+@lru_cache(maxsize=None)
+def _float_shape(shape: str, rot: int, flip: int) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in oriented_shape(shape, rot, flip))
+
+
+def _apart(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], gap: float) -> bool:
+    """True when the two point sets' boxes are more than ``gap`` apart (so nothing touches)."""
+    return (min(p[0] for p in a) > max(p[0] for p in b) + gap or min(p[0] for p in b) > max(p[0] for p in a) + gap
+            or min(p[1] for p in a) > max(p[1] for p in b) + gap or min(p[1] for p in b) > max(p[1] for p in a) + gap)
+
+
+def _dir(p: tuple[float, float], q: tuple[float, float]) -> int:
+    return round(math.atan2(q[1] - p[1], q[0] - p[0]) / (math.pi / 4)) % 8
+
+
+def _dot(g: tuple[int, int], p: tuple[float, float]) -> float:
+    return g[0] * p[0] + g[1] * p[1]
+
+
+def _exact_dot(g: tuple[int, int], p: tuple[QS2, QS2]) -> QS2:
+    return p[0] * g[0] + p[1] * g[1]
+
+
+Equation = tuple[tuple[tuple[int, int], ...], QS2]  # ((unknown, coefficient), ...), constant
+
+
+Contact = tuple[tuple[int, int], tuple[QS2, QS2], tuple[QS2, QS2]]  # g, u, w: g.(P_a + u) = g.(P_b + w)
+
+
+def pair_contacts(a: FloatPlacement, b: FloatPlacement, touch: float) -> list[Contact]:
+    """Where pieces ``a`` and ``b`` nearly touch: corners within ``touch`` of each other (two
+    contacts, x and y), a corner within ``touch`` of the inside of the other's edge, and edges
+    running side by side (opposite directions) that close for at least MIN_SHARED."""
+    out: list[Contact] = []
+    pa, pb = a.points(), b.points()
+    if _apart(pa, pb, touch):
+        return out
+    ea, eb = a.exact_shape(), b.exact_shape()
+    for i, p in enumerate(pa):
+        for j, q in enumerate(pb):
+            if math.dist(p, q) < touch:
+                out += [((1, 0), ea[i], eb[j]), ((0, 1), ea[i], eb[j])]
+    # a's corners on b's edges, with b's edges along a's; then b's corners on a's edges
+    for g, u, w in _on_edges(pa, ea, pb, eb, touch, edges_too=True):
+        out.append((g, u, w))
+    for g, w, u in _on_edges(pb, eb, pa, ea, touch, edges_too=False):
+        out.append((g, u, w))
+    return out
+
+
+def _on_edges(pts, ex, other, oex, touch: float, edges_too: bool):
+    """(g, u, w): a corner ``u`` of the first piece on the inside of an edge of the other
+    starting at ``w`` (and, with ``edges_too``, an edge of the first starting at ``u`` along
+    it, the other way round), so that g . (P_first + u) = g . (P_other + w)."""
+    for e in range(len(other)):
+        s0, s1 = other[e], other[(e + 1) % len(other)]
+        k = _dir(s0, s1)
+        g = NORMALS[k % 4]
+        norm = math.hypot(*g)
+        ux, uy = s1[0] - s0[0], s1[1] - s0[1]
+        length = math.hypot(ux, uy)
+        for v, p in enumerate(pts):
+            if abs(_dot(g, p) - _dot(g, s0)) / norm < touch:
+                t = ((p[0] - s0[0]) * ux + (p[1] - s0[1]) * uy) / length
+                if touch < t < length - touch:
+                    yield g, ex[v], oex[e]
+        if not edges_too:
+            continue
+        for f in range(len(pts)):
+            q0, q1 = pts[f], pts[(f + 1) % len(pts)]
+            if _dir(q0, q1) != (k + 4) % 8 or abs(_dot(g, q0) - _dot(g, s0)) / norm >= touch:
+                continue
+            t0 = ((q0[0] - s0[0]) * ux + (q0[1] - s0[1]) * uy) / length
+            t1 = ((q1[0] - s0[0]) * ux + (q1[1] - s0[1]) * uy) / length
+            if min(max(t0, t1), length) - max(min(t0, t1), 0.0) >= MIN_SHARED:
+                yield g, ex[f], oex[e]
+
+
+def snapped(new: FloatPlacement, placed: Sequence[FloatPlacement], touch: float) -> FloatPlacement:
+    """``new`` moved (least squares) so that it touches the placed pieces exactly where it
+    nearly touches them; along directions no contact fixes, it stays where it was."""
+    rows = []
+    for other in placed:
+        for g, u, w in pair_contacts(new, other, touch):
+            # g . P_new = g . (P_other + w) - g . u
+            rows.append((g, g[0] * (other.x + float(w[0])) + g[1] * (other.y + float(w[1]))
+                         - g[0] * float(u[0]) - g[1] * float(u[1])))
+    if not rows:
+        return new
+    lam = 1e-6  # keeps a direction no contact fixes where it was
+    a11 = lam + sum(g[0] * g[0] for g, _ in rows)
+    a12 = sum(g[0] * g[1] for g, _ in rows)
+    a22 = lam + sum(g[1] * g[1] for g, _ in rows)
+    b1 = lam * new.x + sum(g[0] * c for g, c in rows)
+    b2 = lam * new.y + sum(g[1] * c for g, c in rows)
+    det = a11 * a22 - a12 * a12
+    x = (b1 * a22 - b2 * a12) / det
+    y = (a11 * b2 - a12 * b1) / det
+    return FloatPlacement(new.name, new.rot, new.flip, x, y)
+
+
+class _System:
+    """Linear equations in the pieces' positions, kept in reduced row echelon form as they are
+    added, so that an equation contradicting those before it is known at once and left out.
+    Each row holds integer coefficients then the constant's rational and sqrt2 parts."""
+
+    def __init__(self, unknowns: int):
+        self.unknowns = unknowns
+        self.rows: dict[int, list[Fraction]] = {}  # pivot column -> row
+
+    def add(self, eq: Equation) -> bool:
+        """Add the equation if it agrees with those before it (True, also when it adds nothing)."""
+        terms, const = eq
+        row = [Fraction(0)] * self.unknowns + [const.a, const.b]
+        for k, c in terms:
+            row[k] += c
+        for col, pivot in self.rows.items():
+            if row[col] != 0:
+                f = row[col]
+                row = [v - f * w for v, w in zip(row, pivot)]
+        lead = next((c for c in range(self.unknowns) if row[c] != 0), None)
+        if lead is None:
+            return row[-2] == 0 and row[-1] == 0
+        row = [v / row[lead] for v in row]
+        for col, pivot in self.rows.items():
+            if pivot[lead] != 0:
+                f = pivot[lead]
+                self.rows[col] = [v - f * w for v, w in zip(pivot, row)]
+        self.rows[lead] = row
+        return True
+
+    def values(self, guess: Sequence[float], noise: float) -> list[QS2]:
+        """Exact values satisfying every equation; the free unknowns (slides, islands) where the
+        whole placement lies best on ``guess`` (least squares over every unknown: setting each
+        free one near its own guess lets errors add up along chains of contacts), each made a
+        simple exact number near that."""
+        pivots = sorted(self.rows)
+        free = [c for c in range(self.unknowns) if c not in self.rows]
+        rows = [self.rows[c] for c in pivots]
+        z = _least_squares_free(rows, pivots, free, guess)
+        values: dict[int, QS2] = {c: nice_number(v, noise / 4) for c, v in zip(free, z)}
+        for col, row in zip(pivots, rows):
+            v = QS2(row[-2], row[-1])
+            for c in free:
+                if row[c] != 0:
+                    v = v - values[c] * row[c]
+            values[col] = v
+        return [values[c] for c in range(self.unknowns)]
+
+
+def _least_squares_free(rows, pivots: Sequence[int], free: Sequence[int], guess: Sequence[float]) -> list[float]:
+    """Float values of the free unknowns that bring every unknown nearest its guess."""
+    if not free:
+        return []
+    a, b = [], []
+    for f_index, c in enumerate(free):  # each free unknown near its own guess
+        a.append([1.0 if k == f_index else 0.0 for k in range(len(free))])
+        b.append(guess[c])
+    for row, col in zip(rows, pivots):  # x_col = r - sum(R_cf * z_f)
+        a.append([-float(row[c]) for c in free])
+        b.append(guess[col] - float(row[-2]) - R2 * float(row[-1]))
+    solution, *_rest = np.linalg.lstsq(np.array(a), np.array(b), rcond=None)
+    return [float(v) for v in solution]
+
+
+def nice_number(v: float, noise: float) -> QS2:
+    """A simple exact number near ``v``, known to about ``noise``: ``a + b*r2`` with a, b in
+    twelfths (halves, thirds and quarters cost less) when one lies within twice that, else the
+    nearest 48th."""
+    best, best_cost = None, math.inf
+    for lb in range(-96, 97):
+        la = round((v - lb * R2 / 12) * 12)
+        d = abs((la + lb * R2) / 12 - v)
+        if d > 2 * noise:
+            continue
+        # a position is a sum of the pieces' edges: small parts of one sign are likelier than a
+        # difference of large ones that happens to land near v
+        cost = (d / noise) ** 2 + _complexity(la) + _complexity(lb) + 0.15 * (abs(la) + abs(lb)) / 12
+        if la * lb < 0:
+            cost += 0.5
+        if cost < best_cost:
+            best, best_cost = QS2(Fraction(la, 12), Fraction(lb, 12)), cost
+    return best if best is not None else QS2(Fraction(round(v * 48), 48))
+
+
+def _complexity(twelfths: int) -> float:
+    d = Fraction(twelfths, 12).denominator
+    return {1: 0.0, 2: 0.5, 3: 1.2, 4: 1.2, 6: 2.0}.get(d, 3.0)
+
+
+def touch_distance(noise: float) -> float:
+    """How close (units) two pieces placed on a drawing with this noise count as touching."""
+    return min(MAX_TOUCH, max(MIN_TOUCH, TOUCH * noise))
+
+
+def exact_placements(pieces: Sequence[FloatPlacement], noise: float) -> list[Placement] | None:
+    """The pieces at exact positions touching wherever they nearly touch (``noise``: how far,
+    in units, the float positions may be off), the first piece at the origin; None when the
+    contacts leave two pieces overlapping.
+
+    Near contacts are taken nearest first, and one that contradicts those before it is left
+    out (two pieces can nearly touch where the drawing's noise brought them close). Pieces the
+    contacts then push into each other touched where no contact was seen: they are made to
+    touch where they overlap, and the positions solved again."""
+    n = 2 * len(pieces)
+    system = _System(n)
+    # the first piece at the origin (a translation is free; the text is simpler so)
+    system.add((((0, 1),), QS2(0)))
+    system.add((((1, 1),), QS2(0)))
+    _add_nearest_first(system, pieces, touch_distance(noise))
+    guess = [c - (pieces[0].x if k % 2 == 0 else pieces[0].y) for p in pieces for k, c in enumerate((p.x, p.y))]
+    for _round in range(REPAIRS + 1):
+        values = system.values(guess, noise)
+        placed = [Placement(p.name, p.rot, p.flip, values[2 * i], values[2 * i + 1]) for i, p in enumerate(pieces)]
+        floats = [FloatPlacement(p.name, p.rot, p.flip, float(p.x), float(p.y)) for p in placed]
+        overlapping = [(i, j) for i in range(len(floats)) for j in range(i + 1, len(floats))
+                       if not _apart(floats[i].points(), floats[j].points(), 0.0)
+                       and pieces_overlap(placed[i], placed[j])]
+        if not overlapping:
+            return placed
+        for i, j in overlapping:
+            _add_nearest_first(system, floats, MAX_TOUCH + touch_distance(noise), pairs=[(i, j)])
+    return None
+
+
+def _add_nearest_first(system: _System, pieces: Sequence[FloatPlacement], touch: float,
+                       pairs: Sequence[tuple[int, int]] | None = None) -> None:
+    """Add the near contacts of ``pairs`` (default: every pair), the nearest first, leaving out
+    each that contradicts those before it."""
+    if pairs is None:
+        pairs = [(i, j) for i in range(len(pieces)) for j in range(i + 1, len(pieces))]
+    found = []
+    for i, j in pairs:
+        a, b = pieces[i], pieces[j]
+        for g, u, w in pair_contacts(a, b, touch):
+            gap = abs(g[0] * (a.x + float(u[0]) - b.x - float(w[0])) + g[1] * (a.y + float(u[1]) - b.y - float(w[1])))
+            found.append((gap / math.hypot(*g), _equation(i, j, g, u, w)))
+    found.sort(key=lambda t: t[0])
+    for _gap, eq in found:
+        system.add(eq)
+
+
+def _equation(i: int, j: int, g: tuple[int, int], u: tuple[QS2, QS2], w: tuple[QS2, QS2]) -> Equation:
+    """g . (P_i + u) = g . (P_j + w), as g . P_i - g . P_j = g . w - g . u."""
+    terms = tuple((k, c) for k, c in ((2 * i, g[0]), (2 * i + 1, g[1]), (2 * j, -g[0]), (2 * j + 1, -g[1])) if c)
+    return terms, _exact_dot(g, w) - _exact_dot(g, u)
+

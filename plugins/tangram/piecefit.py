@@ -1,0 +1,436 @@
+"""Reading a noisy outline by fitting the seven pieces to it, then making the fit exact.
+
+The outline reader (reading.py) finds an exact outline first and then asks the solver to cover
+it. Where pieces are slid by odd amounts, or the noise hides a short edge, none of the exact
+outlines it builds is the drawing's. This reader turns the order round: it places the seven
+pieces on the drawing itself, in floats, and only then makes the placement exact, so a figure
+it returns is covered by construction.
+
+1. **Search.** The drawing is straightened first (every edge on the line of one of the eight
+   directions that fits it best). At a convex corner of the part not yet covered, the piece
+   lying along the corner's first side has a vertex on the corner and an edge along that side
+   (a convex corner of a region is never inside a piece's edge), so only those (piece,
+   orientation, vertex) are tried, at the sharpest well-drawn corner, the snuggest first (the
+   most outline shared with the region). A piece is moved to touch the pieces it nearly
+   touches; it must lie within the drawing up to the noise and overlap the pieces placed by no
+   more than the noise; what is left is cleaned of the slivers the noise leaves (an opening),
+   and every part of it must have about the area of some of the pieces left. The choices are
+   searched by limited discrepancy, at the area's scale and a few corrections of it.
+2. **Exact positions** (contacts.py): pieces that nearly touch are made to touch exactly, and
+   what that leaves free is set to a simple exact number near where it was drawn.
+3. The union of the exact pieces is built and validated like typed input.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+import numpy as np
+import shapely
+from shapely import affinity, make_valid
+from shapely.errors import GEOSException
+from shapely.geometry import MultiPolygon, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.geometry.polygon import orient
+
+from engine import InputError
+
+from .contacts import FloatPlacement, exact_placements, snapped, touch_distance
+from .i18n import _
+from .outline import FloatRing
+from .pieces import AREA, PIECE_NAMES, distinct_orientations, oriented_shape
+
+#: The least noise assumed (units per coordinate): three decimals of a program's export.
+MIN_NOISE = 0.002
+#: A piece may reach outside the drawing, or into the pieces placed, by this many times the
+#: noise in area per unit of its perimeter.
+OUTSIDE = 1.0
+OVERLAP = 0.8
+#: Corners whose shorter side is shorter than this (units) are not trusted as anchors.
+MIN_SIDE = 0.5
+#: How far (units) a fit may lie from the drawing anywhere: noise of 0.2 units moves a vertex
+#: at most 0.2, the fit adds a little.
+FAR = 0.35
+#: Parts of the uncovered region narrower than this on average (twice the area over the
+#: perimeter; a small triangle's is 0.41) are strips the noise left, not gaps to fill.
+THIN = 0.3
+#: Corners tried per node (the best first; the next ones only when it leads nowhere).
+CORNERS_PER_NODE = 2
+#: The grid (units) shapely's overlays snap to: without it, GEOS can take two pieces that only
+#: share an edge for one lying on the other (an edge through a corner a rounding error away).
+GRID = 1e-9
+#: Rounds of the limited-discrepancy search at most.
+MAX_DISCREPANCY = 12
+#: 45-degree corners with sides this long (units) are counted against the pieces' (shorter
+#: ones may be the noise's).
+SHARP_SIDE = 0.5
+#: 45-degree corners per piece shape.
+SHARP = {"L": 2, "M": 2, "S": 2, "Q": 0, "P": 2}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A piece's way of sitting on a corner: orientation, the vertex on the corner."""
+
+    shape: str
+    rot: int
+    flip: int
+    vertex: int
+    turn: int  # the piece's own turn at that vertex (1: 135 degrees ... 3: 45 degrees)
+
+
+@lru_cache(maxsize=None)
+def _anchors() -> dict[tuple[str, int], list[Anchor]]:
+    """(shape, direction of the edge leaving the vertex) -> the ways a piece sits there."""
+    out: dict[tuple[str, int], list[Anchor]] = {}
+    for shape in "LMSQP":
+        for rot, flip in distinct_orientations(shape):
+            pts = [(float(x), float(y)) for x, y in oriented_shape(shape, rot, flip)]
+            n = len(pts)
+            for j in range(n):
+                d_in = _direction(pts[j - 1], pts[j])
+                d_out = _direction(pts[j], pts[(j + 1) % n])
+                out.setdefault((shape, d_out), []).append(Anchor(shape, rot, flip, j, (d_out - d_in) % 8))
+    return out
+
+
+def _direction(p: tuple[float, float], q: tuple[float, float]) -> int:
+    return round(math.atan2(q[1] - p[1], q[0] - p[0]) / (math.pi / 4)) % 8
+
+
+@dataclass(frozen=True)
+class Corner:
+    """A convex corner of the uncovered region: where, the directions of its two sides (the
+    region on their left), its turn (1: 135 degrees, 2: 90, 3: 45) and its shorter side."""
+
+    point: tuple[float, float]
+    d_in: int
+    d_out: int
+    turn: int
+    side: float
+
+
+def _polygons(geom: BaseGeometry) -> list[Polygon]:
+    if isinstance(geom, Polygon):
+        return [geom] if not geom.is_empty else []
+    if isinstance(geom, MultiPolygon):
+        return list(geom.geoms)
+    return [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon) and not g.is_empty]
+
+
+def apart(a: BaseGeometry, b: BaseGeometry) -> float:
+    """How far a corner of either region lies outside the other (0 when each region's corners
+    are all inside the other). Shapely's own Hausdorff distance measures to the outline, so a
+    corner deep inside the other region would count as far."""
+    def corners_of(geom: BaseGeometry) -> np.ndarray:
+        return shapely.points(np.concatenate([np.asarray(ring.coords) for poly in _polygons(geom)
+                                              for ring in (poly.exterior, *poly.interiors)]))
+    return max(float(shapely.distance(corners_of(a), b).max()), float(shapely.distance(corners_of(b), a).max()))
+
+
+def _polygonal(geom: BaseGeometry) -> BaseGeometry:
+    """Only the areas of a geometry (a difference can leave lines and points behind)."""
+    parts = _polygons(geom)
+    return parts[0] if len(parts) == 1 else MultiPolygon(parts)
+
+
+def drawing(rings: Sequence[FloatRing], simplify_by: float) -> BaseGeometry:
+    """The drawn figure as one region with every edge along one of the eight directions (each
+    ring simplified, its edges snapped and put on the line that fits them best, corners where
+    those lines meet); rings nest even-odd: a ring inside another is a hole."""
+    geom: BaseGeometry = Polygon()
+    for ring in rings:
+        straight = rectified(ring, simplify_by)
+        if len(straight) >= 3:
+            geom = geom.symmetric_difference(make_valid(Polygon(straight)))
+    return _polygonal(make_valid(geom))
+
+
+def rectified(ring: FloatRing, simplify_by: float) -> FloatRing:
+    """The ring with its edges snapped to the eight directions, each on the line through the
+    middle of its drawn ends, and its corners where consecutive lines meet."""
+    from .reading import corners as runs
+    from .reading import simplify
+
+    pts = simplify(list(ring), simplify_by)
+    if len(pts) < 3:
+        return []
+    c = runs(pts)
+    n = len(c.dirs)
+    if n < 3:
+        return []
+    return [_meet(c.points[i - 1], c.points[i], c.dirs[i - 1], c.points[i], c.points[(i + 1) % n], c.dirs[i])
+            for i in range(n)]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How much of the drawing's noise a fit allows, from the noise (units per coordinate)."""
+
+    noise: float
+
+    @property
+    def opening(self) -> float:
+        """Half the width of the slivers an opening removes."""
+        return max(0.02, 1.2 * self.noise)
+
+    @property
+    def slack(self) -> float:
+        """The noise as the fit's area checks take it (a piece's area is exact, a drawing's
+        corner is a few thousandths off even in a program's export)."""
+        return max(0.01, self.noise)
+
+    @property
+    def crumb(self) -> float:
+        """Parts of the uncovered region smaller than this (square units) are noise."""
+        return max(0.05, 3 * self.noise)
+
+    @property
+    def simplify(self) -> float:
+        return max(0.04, 1.2 * self.noise)
+
+
+def opened(region: BaseGeometry, width: float) -> BaseGeometry:
+    """The region less its slivers thinner than twice ``width``; mitred joins keep its corners."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # a sliver that vanishes divides by zero
+        return region.buffer(-width, join_style="mitre").buffer(width, join_style="mitre")
+
+
+def corners(region: BaseGeometry, simplify_by: float) -> list[Corner]:
+    """The convex corners of a region, best anchors first (sharpest, then longest sides)."""
+    from .reading import corners as runs
+    from .reading import simplify
+
+    out = []
+    for poly in _polygons(region):
+        poly = orient(poly, 1.0)  # outlines counter-clockwise, holes clockwise: inside on the left
+        for ring in (poly.exterior, *poly.interiors):
+            pts = simplify(list(ring.coords)[:-1], simplify_by)
+            if len(pts) < 3:
+                continue
+            c = runs(pts)
+            n = len(c.dirs)
+            if n < 3:
+                continue
+            for i in range(n):
+                d_in, d_out = c.dirs[i - 1], c.dirs[i]
+                turn = (d_out - d_in) % 8
+                if turn not in (1, 2, 3):
+                    continue
+                point = _meet(c.points[i - 1], c.points[i], d_in, c.points[i], c.points[(i + 1) % n], d_out)
+                out.append(Corner(point, d_in, d_out, turn, min(c.lengths[i - 1], c.lengths[i])))
+    out.sort(key=lambda k: (k.side < MIN_SIDE, -k.turn, -k.side))
+    return out
+
+
+def _meet(a0, a1, da: int, b0, b1, db: int) -> tuple[float, float]:
+    """Where the line of direction ``da`` through the middle of a0-a1 meets the line of
+    direction ``db`` through the middle of b0-b1 (each side's drawn points averaged)."""
+    ax, ay = (a0[0] + a1[0]) / 2, (a0[1] + a1[1]) / 2
+    bx, by = (b0[0] + b1[0]) / 2, (b0[1] + b1[1]) / 2
+    ux, uy = math.cos(da * math.pi / 4), math.sin(da * math.pi / 4)
+    vx, vy = math.cos(db * math.pi / 4), math.sin(db * math.pi / 4)
+    den = ux * vy - uy * vx
+    if abs(den) < 1e-9:
+        return b0
+    t = ((bx - ax) * vy - (by - ay) * vx) / den
+    return ax + t * ux, ay + t * uy
+
+
+def _subset_sums(areas: Sequence[int]) -> set[int]:
+    sums = {0}
+    for a in areas:
+        sums |= {s + a for s in sums}
+    return sums
+
+
+def _fits_areas(parts: list[Polygon], left: Sequence[str], noise: float) -> bool:
+    """Every part of the uncovered region has about the area of some of the pieces left, and
+    all of them together about the area of all of them."""
+    areas = [AREA[name[0]] for name in left]
+    sums = _subset_sums(areas)
+    total = 0.0
+    parts = [p for p in parts if 2 * p.area / p.length >= THIN]
+    for part in parts:
+        tol = 0.1 + noise * part.length
+        if not any(abs(part.area - s) <= tol for s in sums if s):
+            return False
+        total += part.area
+    slack = 0.1 + noise * sum(p.length for p in parts)
+    return abs(total - sum(areas)) <= slack
+
+
+def _shape_polygon(anchor: Anchor, at: tuple[float, float]) -> tuple[Polygon, float, float]:
+    pts = [(float(x), float(y)) for x, y in oriented_shape(anchor.shape, anchor.rot, anchor.flip)]
+    vx, vy = pts[anchor.vertex]
+    x0, y0 = at[0] - vx, at[1] - vy
+    return Polygon([(x0 + x, y0 + y) for x, y in pts]), x0, y0
+
+
+@dataclass
+class _Node:
+    """A partial fit: the region still uncovered, the pieces' union, the pieces, the names left,
+    and (once expanded) the partial fits one piece further, likeliest first."""
+
+    region: BaseGeometry
+    cover: BaseGeometry
+    placed: list[FloatPlacement]
+    left: list[str]
+    children: list["_Node"] | None = None
+
+
+class _Search:
+    """Limited-discrepancy search (Harvey and Ginsberg): first the path that takes the snuggest
+    piece everywhere, then every path that departs from that order by one rank in all, then by
+    two, ... A wrong first choice costs only the paths near it, not its whole subtree, as in a
+    depth-first search; expanded nodes are kept, so each round pays only for its new nodes."""
+
+    def __init__(self, drawn: BaseGeometry, tolerance: Tolerance):
+        self.drawn = drawn
+        self.tol = tolerance
+        self.touch = touch_distance(tolerance.noise)
+        self.root = _Node(drawn, Polygon(), [], list(PIECE_NAMES))
+        self.exhausted = False  # set when a round met no path it had to cut short
+
+    def round(self, discrepancy: int, deadline: float) -> Iterator[list[FloatPlacement]]:
+        """The fits whose choices depart from the likeliest by exactly ``discrepancy`` ranks."""
+        self.exhausted = True
+        yield from self._visit(self.root, discrepancy, deadline)
+
+    def _visit(self, node: _Node, budget: int, deadline: float) -> Iterator[list[FloatPlacement]]:
+        if not node.left:
+            if budget == 0 and apart(node.cover, self.drawn) <= FAR:
+                yield node.placed
+            return
+        if time.monotonic() > deadline:
+            return
+        if node.children is None:
+            node.children = self._expand(node)
+        if len(node.children) > budget + 1:
+            self.exhausted = False  # a later round has paths here still
+        for rank, child in enumerate(node.children[:budget + 1]):
+            yield from self._visit(child, budget - rank, deadline)
+
+    def _expand(self, node: _Node) -> list[_Node]:
+        tol = self.tol
+        out: list[_Node] = []
+        found = corners(opened(node.region, tol.opening), tol.simplify)
+        if sum(c.turn == 3 and c.side >= SHARP_SIDE for c in found) > sum(SHARP[name[0]] for name in node.left):
+            return out  # more 45-degree corners than the pieces left have
+        for corner in found[:CORNERS_PER_NODE]:
+            for _score, name, anchor, poly, x0, y0 in self._candidates(node.region, node.cover, corner, node.left,
+                                                                        node.placed):
+                try:
+                    rest = _polygonal(shapely.difference(node.region, poly, grid_size=GRID))
+                    parts = [p for p in _polygons(opened(rest, tol.opening)) if p.area >= tol.crumb]
+                    cover = _polygonal(shapely.union(node.cover, poly, grid_size=GRID))
+                except GEOSException:
+                    continue
+                remaining = [n for n in node.left if n != name]
+                if _fits_areas(parts, remaining, tol.slack):
+                    piece = FloatPlacement(name, anchor.rot, anchor.flip, x0, y0)
+                    out.append(_Node(rest, cover, node.placed + [piece], remaining))
+        return out
+
+    def _candidates(self, region: BaseGeometry, cover: BaseGeometry, corner: Corner, left: list[str],
+                    placed: list[FloatPlacement]):
+        """The pieces that can sit on ``corner``, snuggest first: (score, name, anchor, polygon,
+        x, y of vertex 0)."""
+        out = []
+        edge = region.boundary.buffer(max(0.03, 2 * self.tol.slack))
+        shapes: dict[str, str] = {}
+        for name in left:
+            shapes.setdefault(name[0], name)  # L1 before L2, S1 before S2: the same shape
+        for shape, name in shapes.items():
+            for anchor in _anchors().get((shape, corner.d_out), []):
+                if anchor.turn < corner.turn:
+                    continue  # the piece's corner is wider than the region's
+                poly, x0, y0 = _shape_polygon(anchor, corner.point)
+                if placed:  # touching the pieces it nearly touches, so errors do not add up
+                    moved = snapped(FloatPlacement(name, anchor.rot, anchor.flip, x0, y0), placed, self.touch)
+                    if (moved.x, moved.y) != (x0, y0):
+                        x0, y0 = moved.x, moved.y
+                        poly = Polygon(moved.points())
+                try:
+                    shared = self._snugness(poly, cover, edge)
+                except GEOSException:  # a degenerate sliver of the region: not this piece
+                    continue
+                if shared is not None:
+                    out.append((-shared, name, anchor, poly, x0, y0))
+        out.sort(key=lambda t: t[0])
+        return out
+
+    def _snugness(self, poly: Polygon, cover: BaseGeometry, edge: BaseGeometry) -> float | None:
+        """How much of the piece's outline runs along the uncovered region's (longer is
+        likelier), or None when the piece reaches out of the drawing or into the pieces placed
+        further than the noise explains."""
+        noise = self.tol.slack
+        if shapely.difference(poly, self.drawn, grid_size=GRID).area > OUTSIDE * noise * poly.length:
+            return None
+        if any(self.drawn.distance(Point(p)) > FAR for p in poly.exterior.coords):
+            return None  # a corner sticks out further than any noise explains
+        if shapely.intersection(poly, cover, grid_size=GRID).area > OVERLAP * noise * poly.length:
+            return None
+        return poly.exterior.intersection(edge).length
+
+
+#: Corrections tried to the scale the drawing's area gives (noise moves the area a few per cent,
+#: and pieces that are a few per cent too small leave strips no piece fills).
+SCALES = (1.0, 0.975, 1.025, 0.95, 1.05)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The seven pieces at exact positions, and where they lie on the drawing: the drawing
+    scaled by ``scale`` about the origin has the first piece's vertex 0 at ``offset``."""
+
+    pieces: list
+    offset: tuple[float, float]
+    scale: float
+
+
+def fit_pieces(rings: Sequence[FloatRing], noise: float, budget: float = 0.5) -> Iterator[Fit]:
+    """Exact placements of the seven pieces fitted to ``rings`` (figure units, area 16, turned
+    so the edges run near the eight directions), likeliest first, within ``budget`` seconds."""
+    tol = Tolerance(noise)
+    drawn = drawing(rings, tol.simplify)
+    if drawn.is_empty or drawn.area <= 0:
+        raise InputError(_("the outline encloses no area"))
+    deadline = time.monotonic() + budget
+    base = math.sqrt(16 / drawn.area)  # the straightened outline's area is the better estimate
+    searches = [(base * f, _Search(affinity.scale(drawn, base * f, base * f, origin=(0, 0)), tol)) for f in SCALES]
+    for discrepancy in range(MAX_DISCREPANCY + 1):
+        for scale, search in searches:
+            for found in search.round(discrepancy, deadline):
+                exact = exact_placements(found, noise)
+                if exact is not None:
+                    yield Fit(exact, (found[0].x, found[0].y), scale)
+            if time.monotonic() > deadline:
+                return
+        searches = [(scale, search) for scale, search in searches if not search.exhausted]
+
+
+def drawing_noise(rings: Sequence[FloatRing]) -> float:
+    """The drawing's noise per coordinate (units): how far each simplified edge's far end lies
+    off its snapped direction (two vertices' noise across an edge), at least MIN_NOISE."""
+    from .reading import corners as runs
+    from .reading import simplify
+
+    across = []
+    for ring in rings:
+        pts = simplify(list(ring), 0.12)
+        if len(pts) < 3:
+            continue
+        c = runs(pts)
+        n = len(c.dirs)
+        for i in range(n):
+            (x1, y1), (x2, y2) = c.points[i], c.points[(i + 1) % n]
+            a = c.dirs[i] * math.pi / 4
+            across.append(((x2 - x1) * math.sin(a) - (y2 - y1) * math.cos(a)) ** 2)
+    if not across:
+        return MIN_NOISE
+    return max(MIN_NOISE, math.sqrt(sum(across) / len(across) / 2))
