@@ -1,0 +1,100 @@
+"""Reading a drawing by fitting the seven pieces to it (plugins/tangram/piecefit.py) and making
+the fit exact from the pieces' contacts (plugins/tangram/contacts.py)."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import plugins.tangram.assembly as assembly
+import plugins.tangram.reading as reading
+from engine import SolveContext, Solved
+from plugins.tangram.assembly import random_assembly, union_silhouette
+from plugins.tangram.contacts import FloatPlacement, exact_placements
+from plugins.tangram.cover_check import is_exact_cover
+from plugins.tangram.decimals import coverable
+from plugins.tangram.outline import hausdorff
+from plugins.tangram.pieces import parse_placement
+from plugins.tangram.silhouette import format_silhouette, parse_exact_text
+from plugins.tangram.solver import ExactSolver
+
+
+def _floats(pieces, wobble: float = 0.0, seed: int = 0) -> list[FloatPlacement]:
+    rng = random.Random(seed)
+    return [FloatPlacement(p.name, p.rot, p.flip, float(p.x) + rng.uniform(-wobble, wobble),
+                           float(p.y) + rng.uniform(-wobble, wobble)) for p in pieces]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_exact_positions_give_back_the_assembly(seed):
+    # the pieces where an assembly put them, as floats: touching where they touch, slid by
+    # the halves, thirds and quarters the assembly slid them by
+    figure, pieces = random_assembly(seed)
+    got = exact_placements(_floats(pieces), noise=0.002)
+    assert got is not None
+    dx, dy = pieces[0].x - got[0].x, pieces[0].y - got[0].y
+    moved_back = [p.moved(dx, dy) for p in got]
+    assert format_silhouette(union_silhouette(moved_back)) == format_silhouette(figure)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), wobble=st.floats(0.0, 0.15))
+def test_exact_positions_never_overlap(seed, wobble):
+    # pieces knocked about by up to 0.15 units: whatever comes back is a valid placement
+    _figure, pieces = random_assembly(seed)
+    got = exact_placements(_floats(pieces, wobble, seed), noise=max(0.002, wobble / 2))
+    if got is not None:
+        union_silhouette(got)  # raises on any overlap
+
+
+def _slid_by(seed: int, slide: Fraction):
+    """A figure whose pieces are each slid along the edge they join by ``slide`` of it, as a
+    person lays them (not the halves, thirds and quarters the presets use)."""
+    kept = assembly._SLIDES
+    assembly._SLIDES = (slide,)
+    try:
+        return random_assembly(seed, {"slide": "1", "touch": "0", "hole": "0"})[0]
+    finally:
+        assembly._SLIDES = kept
+
+
+def _drawn(figure, noise: float, seed: int) -> list[list[tuple[float, float]]]:
+    rng = random.Random(seed)
+    out = []
+    for ring in figure.rings():
+        pts = []
+        for x, y in ring:
+            r, t = noise * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+            pts.append((3 * (float(x) + r * math.cos(t)) + 10, 3 * (float(y) + r * math.sin(t)) - 4))
+        out.append(pts)
+    return out
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 7, 9, 11])
+def test_pieces_slid_by_any_amount_are_read_and_covered(monkeypatch, seed):
+    # Every piece slid by 37/100 of an edge, each corner moved by up to 0.05 units: the exact
+    # outline search finds no outline of these (its lengths are the pieces' sums and simple
+    # slides), the pieces fitted to the drawing do. Generous budgets: what is read must not
+    # depend on how busy the machine is.
+    monkeypatch.setattr(reading, "PIECE_BUDGET", 20.0)
+    rings = _drawn(_slid_by(seed, Fraction(37, 100)), 0.05, seed)
+    got = reading.read_noisy(rings, accept=coverable)
+    assert got.moved <= reading.MAX_MOVED
+    exact = [[(float(x), float(y)) for x, y in ring] for ring in got.exact_rings]
+    assert hausdorff(exact, got.fitted) <= reading.MAX_MOVED
+    figure = parse_exact_text(got.text)
+    out = ExactSolver().solve(figure, SolveContext.with_timeout(30))
+    assert isinstance(out, Solved)
+    assert is_exact_cover(figure, [parse_placement(m) for m in out.moves])
+
+
+def test_an_outline_no_pieces_make_is_still_refused():
+    # a 5 x 3 rectangle has area 15: scaled to 16 it is 5.16 x 3.10, which neither an exact
+    # outline nor the seven pieces come within 0.35 units of
+    rings = [[(0.0, 0.0), (5.0, 0.0), (5.0, 3.0), (0.0, 3.0)]]
+    assert reading._read_by_pieces(reading.normalise(rings), coverable, 5.0) is None
