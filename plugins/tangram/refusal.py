@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from .i18n import _, ngettext
 from .outline import FloatRing
+from .piecefit import drawing_noise
 
 if TYPE_CHECKING:
     from .reading import Normalised
@@ -30,9 +31,12 @@ AREA_EXACT = 0.015
 PREFIX = "no exact tangram figure lies near this outline"
 
 
-def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised") -> tuple[float, tuple[float, float]] | None:
+def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised",
+                     noise: float = 0.0) -> tuple[float, tuple[float, float]] | None:
     """(turn in degrees, place in input coordinates) of the longest edge off the eight
-    directions, if one is clearly off (``rings`` in figure units, as normalised)."""
+    directions, if one is clearly off (``rings`` in figure units, as normalised). ``noise``
+    (units per coordinate): an edge is clearly off only beyond the tilt the noise can give it
+    (each end moved by up to twice the noise across it)."""
     best = None
     for r in rings:
         n = len(r)
@@ -42,7 +46,7 @@ def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised") -> tuple[fl
             if length < FREE_EDGE:
                 continue
             turn = math.degrees(math.atan2(y2 - y1, x2 - x1)) % 45
-            if min(turn, 45 - turn) < FREE_ANGLE:
+            if min(turn, 45 - turn) < max(FREE_ANGLE, math.degrees(math.atan(4 * noise / length))):
                 continue
             if best is None or length > best[0]:
                 best = (length, turn, norm.to_input((x1 + x2) / 2, (y1 + y2) / 2))
@@ -64,7 +68,7 @@ def refusal(norm: "Normalised", rings: Sequence[FloatRing], walks: Sequence[int]
             unsolved: int) -> str:
     """The refusal's words (``walks``: closed exact walks found per ring; ``tried``: figures
     tried; ``unsolved``: of those, how many the solver ruled out)."""
-    free = free_angle_piece(rings, norm)
+    free = free_angle_piece(rings, norm, drawing_noise(norm.rings))
     if free is not None:
         turn, (x, y) = free
         return _("no exact tangram figure lies near this outline: a piece seems turned by about {turn} degrees "
