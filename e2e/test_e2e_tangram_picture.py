@@ -153,6 +153,38 @@ def test_a_picture_of_nothing_is_refused_in_words(page, server):
     expect(page.locator("#picture-preview")).to_be_hidden()
 
 
+def rectangle_png() -> bytes:
+    """A 5 x 3 rectangle: area 15 in the pieces' units, so no tangram figure."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("L", (300, 200), 240)
+    ImageDraw.Draw(img).rectangle((50, 50, 250, 170), fill=30)
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_refused_picture_shows_the_closest_partial_cover(page, server):
+    open_editor(page, server)
+    drop_picture(page, rectangle_png(), "rectangle.png")
+    expect(page.locator("#picture-status")).to_contain_text("The picture cannot be read: ", timeout=30_000)
+    expect(page.locator("#picture-status")).to_contain_text("the closest fit found places")
+    preview = page.locator("#picture-preview")
+    expect(preview).to_be_visible()
+    expect(preview.locator("figcaption")).to_contain_text(re.compile(r"The closest fit found \(in blue\) covers \d+%"))
+    pieces = preview.locator("svg polygon.partial")
+    assert 1 <= pieces.count() < 7
+    expect(page.get_by_role("button", name="Accept")).to_be_hidden()
+    # the pieces lie on the picture
+    picture = preview.locator("svg image").bounding_box()
+    for i in range(pieces.count()):
+        box = pieces.nth(i).bounding_box()
+        assert picture["x"] <= box["x"] and box["x"] + box["width"] <= picture["x"] + picture["width"] + 1
+    # a picture that reads brings Accept back
+    drop_picture(page, preset_png(PRESET))
+    expect_preview(page)
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 def test_axe_finds_nothing_with_the_preview_open(page, server, width):
     page.set_viewport_size({"width": width, "height": 900})

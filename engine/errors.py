@@ -33,13 +33,19 @@ class InputError(PuzzleError, ValueError):
     language. ``where_text`` is the same place said to people in the current language
     ("第 3 行第 3 列"), written with the raiser's own catalogue; pages show it instead of
     ``where`` when it is given. Give both or only ``where``; :attr:`place` is the one to show.
+
+    ``details`` is optional machine data about the refusal that a page or a plugin's script
+    may show (JSON values only; the tangram puts the closest partial cover it found there).
+    The message must make sense without it.
     """
 
-    def __init__(self, message: str, where: str | None = None, where_text: str | None = None):
+    def __init__(self, message: str, where: str | None = None, where_text: str | None = None,
+                 details: Mapping | None = None):
         super().__init__(message)
         self.message = message
         self.where = where
         self.where_text = where_text
+        self.details = details
 
     @property
     def place(self) -> str | None:
@@ -51,10 +57,13 @@ class InputError(PuzzleError, ValueError):
 
     def to_json(self) -> dict:
         """``{"error", "where"}``, plus ``"where_text"`` when the raiser gave one that says more
-        than ``where`` (so an English answer is what it always was)."""
-        found = {"error": self.message, "where": self.where}
+        than ``where`` (so an English answer is what it always was), and ``"details"`` when
+        given."""
+        found: dict = {"error": self.message, "where": self.where}
         if self.where_text and self.where_text != self.where:
             found["where_text"] = self.where_text
+        if self.details:
+            found["details"] = dict(self.details)
         return found
 
 

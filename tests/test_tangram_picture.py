@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import subprocess
 import sys
 import zlib
@@ -33,6 +34,7 @@ def budgets_that_do_not_depend_on_load(monkeypatch):
     so the tests check what the reader can read; how fast it reads is bench/tangram_pictures.py."""
     from plugins.tangram import decimals, reading
     monkeypatch.setattr(reading, "BUDGET", reading.BUDGET * 10)
+    monkeypatch.setattr(reading, "PIECE_BUDGET", reading.PIECE_BUDGET * 10)
     monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
 
 
@@ -216,3 +218,27 @@ def test_the_bench_measures_a_figure_read_upside_down_as_the_figure_itself():
     sil = parse_silhouette(PRESETS["cat"])
     for turns in range(8):
         assert _cover_distance(symmetric_image(sil, turns), sil) < 1e-6, turns
+
+
+def _rectangle_png(width: int = 300, height: int = 200) -> bytes:
+    """A dark 5 x 3 rectangle (area 15 in the pieces' units: no tangram figure) on white."""
+    from PIL import ImageDraw
+    img = Image.new("L", (width, height), 255)
+    ImageDraw.Draw(img).rectangle((50, 50, 250, 170), fill=20)
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    return out.getvalue()
+
+
+def test_api_refusal_shows_the_closest_partial_cover_on_the_picture(tangram_client):
+    r = tangram_client.post("/api/tangram/trace", data=_rectangle_png(), content_type="image/png")
+    assert r.status_code == 400
+    body = r.get_json()
+    assert "no exact tangram figure lies near this outline" in body["error"]
+    assert re.search(r"the closest fit found places \d pieces?, covering \d+% of the outline", body["error"])
+    cover = body["details"]["partial_cover"]
+    assert 0 < cover["share"] < 1 and 1 <= len(cover["pieces"]) < 7
+    # in the picture's own pixels (y down): every corner on the drawn rectangle (50-250 by
+    # 50-170), give or take the 0.35 units (15 px here) a fit may stray from the drawing
+    corners = [p for piece in cover["pieces"] for p in piece]
+    assert all(35 <= x <= 265 and 35 <= y <= 185 for x, y in corners), corners

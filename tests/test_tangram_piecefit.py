@@ -10,17 +10,18 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shapely.geometry import Polygon
 
 import plugins.tangram.assembly as assembly
 import plugins.tangram.reading as reading
-from engine import SolveContext, Solved
+from engine import InputError, SolveContext, Solved
 from plugins.tangram.assembly import random_assembly, union_silhouette
 from plugins.tangram.contacts import FloatPlacement, exact_placements
 from plugins.tangram.cover_check import is_exact_cover
 from plugins.tangram.decimals import coverable
 from plugins.tangram.outline import hausdorff
 from plugins.tangram.pieces import parse_placement
-from plugins.tangram.silhouette import format_silhouette, parse_exact_text
+from plugins.tangram.silhouette import format_silhouette, parse_exact_text, parse_silhouette
 from plugins.tangram.solver import ExactSolver
 
 
@@ -93,8 +94,23 @@ def test_pieces_slid_by_any_amount_are_read_and_covered(monkeypatch, seed):
     assert is_exact_cover(figure, [parse_placement(m) for m in out.moves])
 
 
-def test_an_outline_no_pieces_make_is_still_refused():
+def test_an_outline_no_pieces_make_is_refused_with_the_closest_partial_cover(monkeypatch):
     # a 5 x 3 rectangle has area 15: scaled to 16 it is 5.16 x 3.10, which neither an exact
     # outline nor the seven pieces come within 0.35 units of
-    rings = [[(0.0, 0.0), (5.0, 0.0), (5.0, 3.0), (0.0, 3.0)]]
-    assert reading._read_by_pieces(reading.normalise(rings), coverable, 5.0) is None
+    rings = [[(0.0, 0.0), (50.0, 0.0), (50.0, 30.0), (0.0, 30.0)]]
+    got, partial = reading._read_by_pieces(reading.normalise(rings), coverable, 5.0)
+    assert got is None
+    assert partial is not None and 0 < partial.share < 1
+    # the partial cover's pieces are real pieces, apart, within the rectangle (figure units)
+    shapes = [Polygon(piece) for piece in partial.pieces]
+    assert 1 <= len(shapes) < 7
+    assert sum(s.area for s in shapes) == pytest.approx(partial.share * 16, rel=0.05)
+    assert all(a.intersection(b).area < 0.05 for i, a in enumerate(shapes) for b in shapes[i + 1:])
+    monkeypatch.setattr(reading, "PIECE_BUDGET", 10.0)  # the same on a busy machine
+    words = r"the closest fit found places \d pieces?, covering \d+% of the outline"
+    with pytest.raises(InputError, match=words) as caught:
+        parse_silhouette("outer 0,0 50.0,0 50.0,30.0 0,30.0")
+    cover = caught.value.details["partial_cover"]
+    assert len(cover["pieces"]) == len(shapes) and 0 < cover["share"] < 1
+    # in the input's own units: every corner of the cover lies on the 50 x 30 rectangle, give or take
+    assert all(-2 < x < 52 and -2 < y < 32 for piece in cover["pieces"] for x, y in piece)

@@ -13,6 +13,7 @@ words (:func:`where_words`), which the pages show instead.
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 from flask import jsonify, render_template, request
 from flask_babel import gettext as _
@@ -67,11 +68,12 @@ def where_words(where: str) -> str:
 
 
 def error_response(message: str, status: int, where: str | None = None, headers=None,
-                   where_text: str | None = None):
+                   where_text: str | None = None, details: Mapping | None = None):
     """The answer for an error: JSON on API paths, a small page elsewhere.
 
-    ``where`` (a machine field, the same in every language) and ``where_text`` (the same place
-    in the reader's language, when the raiser gave one) go into the JSON as they are; the page
+    ``where`` (a machine field, the same in every language), ``where_text`` (the same place
+    in the reader's language, when the raiser gave one) and ``details`` (machine data about an
+    input error, when the raiser gave some) go into the JSON as they are; the page
     shows ``where_text`` when there is one, else ``where`` (said in the reader's language by
     :func:`where_words` when it has a shape the host knows: a request field, "row 3").
     """
@@ -83,6 +85,8 @@ def error_response(message: str, status: int, where: str | None = None, headers=
                 where_text = where_words(where)
         if where_text and where_text != where:  # English answers stay as they always were
             body["where_text"] = where_text
+        if details:
+            body["details"] = dict(details)
         response = jsonify(body)
     else:
         response = render_template("error.html", message=message,
@@ -109,7 +113,7 @@ def install(app) -> None:
 
     @app.errorhandler(InputError)
     def _input_error(exc: InputError):
-        return error_response(exc.message, 400, exc.where, where_text=exc.where_text)
+        return error_response(exc.message, 400, exc.where, where_text=exc.where_text, details=exc.details)
 
     @app.errorhandler(PluginError)
     def _plugin_error(exc: PluginError):

@@ -50,7 +50,7 @@ def read_noisy_rings(rings: list[list[tuple[float, float]]], exact_error: InputE
     except InputError as exc:
         # the exact refusal ("edge 3 runs at 150.0 degrees") would only confuse: the decimals
         # were never meant exactly, so the reader's words are the answer
-        raise InputError(exc.message) from None  # noqa: B904 (exact_error is not the cause)
+        raise InputError(exc.message, details=exc.details) from None  # noqa: B904 (exact_error is not the cause)
     sil = parse_exact_text(reading.text)
     note = Note(N_("read as an exact figure; vertices moved at most {moved} units (the outline was turned by "
                    "{angle} degrees and scaled by {scale})"),

@@ -296,6 +296,7 @@ class _Search:
         self.touch = touch_distance(tolerance.noise)
         self.root = _Node(drawn, Polygon(), [], list(PIECE_NAMES))
         self.exhausted = False  # set when a round met no path it had to cut short
+        self.closest: _Node | None = None  # the partial fit covering the most of the drawing
 
     def round(self, discrepancy: int, deadline: float) -> Iterator[list[FloatPlacement]]:
         """The fits whose choices depart from the likeliest by exactly ``discrepancy`` ranks."""
@@ -335,6 +336,8 @@ class _Search:
                 if _fits_areas(parts, remaining, tol.slack):
                     piece = FloatPlacement(name, anchor.rot, anchor.flip, x0, y0)
                     out.append(_Node(rest, cover, node.placed + [piece], remaining))
+                    if self.closest is None or cover.area > self.closest.cover.area:
+                        self.closest = out[-1]
         return out
 
     def _candidates(self, region: BaseGeometry, cover: BaseGeometry, corner: Corner, left: list[str],
@@ -394,25 +397,56 @@ class Fit:
     scale: float
 
 
-def fit_pieces(rings: Sequence[FloatRing], noise: float, budget: float = 0.5) -> Iterator[Fit]:
-    """Exact placements of the seven pieces fitted to ``rings`` (figure units, area 16, turned
-    so the edges run near the eight directions), likeliest first, within ``budget`` seconds."""
-    tol = Tolerance(noise)
-    drawn = drawing(rings, tol.simplify)
-    if drawn.is_empty or drawn.area <= 0:
-        raise InputError(_("the outline encloses no area"))
-    deadline = time.monotonic() + budget
-    base = math.sqrt(16 / drawn.area)  # the straightened outline's area is the better estimate
-    searches = [(base * f, _Search(affinity.scale(drawn, base * f, base * f, origin=(0, 0)), tol)) for f in SCALES]
-    for discrepancy in range(MAX_DISCREPANCY + 1):
-        for scale, search in searches:
-            for found in search.round(discrepancy, deadline):
-                exact = exact_placements(found, noise)
-                if exact is not None:
-                    yield Fit(exact, (found[0].x, found[0].y), scale)
-            if time.monotonic() > deadline:
-                return
-        searches = [(scale, search) for scale, search in searches if not search.exhausted]
+@dataclass(frozen=True)
+class Partial:
+    """The closest the pieces came where no fit was found: the pieces placed (each its
+    corners, in the drawing's units) and the share of the drawing they cover."""
+
+    pieces: list[list[tuple[float, float]]]
+    share: float
+
+
+class PieceFitter:
+    """Fits of the seven pieces to ``rings`` (figure units, area 16, turned so the edges run
+    near the eight directions), likeliest first (:meth:`fits`), within ``budget`` seconds;
+    then :attr:`partial` says how close the search came if it found none."""
+
+    def __init__(self, rings: Sequence[FloatRing], noise: float, budget: float):
+        self.tol = Tolerance(noise)
+        self.noise = noise
+        self.budget = budget
+        drawn = drawing(rings, self.tol.simplify)
+        if drawn.is_empty or drawn.area <= 0:
+            raise InputError(_("the outline encloses no area"))
+        base = math.sqrt(16 / drawn.area)  # the straightened outline's area is the better estimate
+        self.searches = [(base * f, _Search(affinity.scale(drawn, base * f, base * f, origin=(0, 0)), self.tol))
+                         for f in SCALES]
+
+    def fits(self) -> Iterator[Fit]:
+        deadline = time.monotonic() + self.budget
+        searches = list(self.searches)
+        for discrepancy in range(MAX_DISCREPANCY + 1):
+            for scale, search in searches:
+                for found in search.round(discrepancy, deadline):
+                    exact = exact_placements(found, self.noise)
+                    if exact is not None:
+                        yield Fit(exact, (found[0].x, found[0].y), scale)
+                if time.monotonic() > deadline:
+                    return
+            searches = [(scale, search) for scale, search in searches if not search.exhausted]
+
+    @property
+    def partial(self) -> Partial | None:
+        """The partial fit covering the largest share of the drawing, over every scale tried."""
+        best: Partial | None = None
+        for scale, search in self.searches:
+            node = search.closest
+            if node is None:
+                continue
+            share = node.cover.area / search.drawn.area
+            if best is None or share > best.share:
+                best = Partial([[(x / scale, y / scale) for x, y in p.points()] for p in node.placed], share)
+        return best
 
 
 def drawing_noise(rings: Sequence[FloatRing]) -> float:

@@ -36,14 +36,14 @@ from engine import InputError
 
 from .closing import PRIOR, SIGMA, Walk, closed_walks, joined_walks, length_cost, noise_level, scales
 from .geometry import DIRECTION_STEPS
-from .i18n import _
+from .i18n import _, ngettext
 from .lownoise import read_low_noise
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
-from .piecefit import drawing_noise, fit_pieces
+from .piecefit import Partial, PieceFitter, drawing_noise
 from .refusal import refusal
 
-__all__ = ["BUDGET", "Normalised", "Reading", "hausdorff", "normalise", "read_noisy", "simplify"]
+__all__ = ["BUDGET", "Normalised", "Reading", "hausdorff", "normalise", "read_by_pieces", "read_noisy", "simplify"]
 
 R2 = math.sqrt(2)
 #: Corners bending less than this (degrees) are taken as noise on a straight edge.
@@ -459,19 +459,53 @@ def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -
     return [moved(best, r) for r in rings]
 
 
-def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None = None) -> Reading:
+def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None = None,
+               pieces: bool = True) -> Reading:
     """The nearest exact tangram figure to ``rings`` (input coordinates, y up).
 
     ``accept(text)`` may reject a candidate (e.g. one the solver proves it cannot cover); by
-    default a candidate is kept when it parses with area 16. Raises InputError in words when
-    nothing fits, within about :data:`BUDGET` seconds.
+    default a candidate is kept when it parses with area 16. When no exact outline is found
+    within about :data:`BUDGET` seconds, the pieces are fitted to the drawing itself
+    (:func:`read_by_pieces`, unless ``pieces`` is false) for at most :data:`PIECE_BUDGET`
+    more. Raises InputError in words when nothing fits.
     """
-    from .silhouette import build_silhouette, format_silhouette  # circular at import time
-
     if not rings:
         raise InputError(_("no outline given"))
-    deadline = time.monotonic() + BUDGET
     norm = normalise(rings)
+    try:
+        return _read_outline(norm, accept)
+    except InputError as refused:
+        if not pieces:
+            raise
+        return read_by_pieces(norm, accept, refused)
+
+
+def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refused: InputError) -> Reading:
+    """The figure the seven pieces make fitted to the drawing (:func:`_read_by_pieces`); when
+    there is none, ``refused`` raised again with the closest partial cover in its words and,
+    in input coordinates, in its details (``partial_cover``: the pieces' corners and the share
+    of the outline they cover)."""
+    by_pieces, partial = _read_by_pieces(norm, accept, PIECE_BUDGET)
+    if by_pieces is not None:
+        return by_pieces
+    if partial is None:
+        raise refused
+    count = len(partial.pieces)
+    percent = round(100 * partial.share)  # the words and the details say the same share
+    raise InputError(ngettext("{reason}; the closest fit found places {count} piece, covering {share} of the outline",
+                              "{reason}; the closest fit found places {count} pieces, covering {share} of the "
+                              "outline", count).format(reason=refused.message, count=count, share=f"{percent}%"),
+                     details={"partial_cover": {
+                         "pieces": [[list(norm.to_input(x, y)) for x, y in piece] for piece in partial.pieces],
+                         "share": percent / 100}})
+
+
+def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None) -> Reading:
+    """The nearest exact outline to the normalised drawing that ``accept`` takes: the
+    low-noise path, then the general search; InputError in words (refusal.py) otherwise."""
+    from .silhouette import build_silhouette, format_silhouette  # circular at import time
+
+    deadline = time.monotonic() + BUDGET
     # a nearly exact outline (a clean picture, a program's SVG) is read directly; the general
     # search below is for noisier ones
     low = read_low_noise(norm.rings, accept, min(deadline, time.monotonic() + LOW_NOISE_SHARE * BUDGET))
@@ -520,25 +554,23 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
                 unsolved += 1
                 continue
             return Reading(text, moved, scaled, exact, fitted, tried)
-    by_pieces = _read_by_pieces(norm, accept, PIECE_BUDGET)
-    if by_pieces is not None:
-        return replace(by_pieces, tried=tried + by_pieces.tried)
     raise InputError(refusal(norm, simple, [len(w) for w in walks], tried, unsolved))
 
 
-def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, budget: float) -> Reading | None:
+def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
+                    budget: float) -> tuple[Reading | None, Partial | None]:
     """The figure the seven pieces make when fitted to the drawing itself (piecefit.py): for
     outlines whose exact edges the search above could not find (pieces slid by odd amounts,
     short edges lost in the noise). Covered by construction. The first fit within
     :data:`CLOSE` of the drawing is kept, else the nearest within :data:`MAX_MOVED` found in
-    the budget; None if there is none."""
+    the budget; with none, the closest partial fit (in figure units), if any."""
     from .assembly import union_silhouette  # assembly imports the silhouette module
     from .silhouette import format_silhouette
 
     tried = 0
     best: tuple[float, Reading] | None = None
-    noise = drawing_noise(norm.rings)
-    for found in fit_pieces(norm.rings, noise, budget):
+    fitter = PieceFitter(norm.rings, drawing_noise(norm.rings), budget)
+    for found in fitter.fits():
         tried += 1
         try:
             sil = union_silhouette(found.pieces)
@@ -560,4 +592,6 @@ def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, budg
         best = (far, Reading(text, moved, scaled, exact, fitted, tried))
         if far <= CLOSE:
             break
-    return None if best is None else replace(best[1], tried=tried)
+    if best is None:
+        return None, fitter.partial
+    return replace(best[1], tried=tried), None

@@ -33,7 +33,7 @@ from engine import InputError
 from .decimals import coverable
 from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
-from .reading import fit, nesting_area, read_noisy
+from .reading import fit, nesting_area, normalise, read_by_pieces, read_noisy
 
 FloatRing = list[tuple[float, float]]
 #: Rings smaller than this share of the largest are specks of noise or dust.
@@ -485,23 +485,37 @@ def _area(ring: FloatRing) -> float:
     return float((xs * np.roll(ys, -1) - np.roll(xs, -1) * ys).sum() / 2)
 
 
+def _in_picture_units(refused: InputError) -> InputError:
+    """The refusal with its partial cover (if any) in the picture's own coordinates (y down)."""
+    cover = (refused.details or {}).get("partial_cover")
+    if not cover:
+        return refused
+    pieces = [[[x, -y] for x, y in piece] for piece in cover["pieces"]]
+    return InputError(refused.message, refused.where, refused.where_text,
+                      details={"partial_cover": {**cover, "pieces": pieces}})
+
+
 def trace_figure(fig: Figure) -> Trace:
     """Read the figure-ness map as an exact figure; PictureError or InputError in words."""
     started = time.monotonic()
     traced = outlines(fig)
     up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
     try:
-        reading = read_noisy(up, accept=coverable)
+        reading = read_noisy(up, accept=coverable, pieces=False)
     except InputError as exc:
         # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
         # near the boundary between two frames reads in the other one, so turn it by 45
-        # degrees and try once more before refusing (with the first refusal's words).
+        # degrees and try once more; then fit the pieces to it (they take any of the eight
+        # turns, so one frame is enough), refusing with the first refusal's words.
         turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
         try:
-            reading = read_noisy(turned, accept=coverable)
+            reading = read_noisy(turned, accept=coverable, pieces=False)
+            up = turned
         except InputError:
-            raise exc from None
-        up = turned
+            try:
+                reading = read_by_pieces(normalise(up), coverable, exc)
+            except InputError as refused:
+                raise _in_picture_units(refused) from None
     norm = reading.normalised
     exact = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
     fitted = fit(exact, up)  # the exact outline turned and moved onto the traced one

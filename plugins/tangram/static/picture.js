@@ -30,6 +30,7 @@
     ".picture-preview .halo { fill: none; stroke: #fff; stroke-linejoin: round; }",
     ".picture-preview .outline { fill: rgba(215, 38, 61, 0.12); stroke: #d7263d; stroke-linejoin: round; }",
     ".picture-preview .corner { fill: #d7263d; stroke: #fff; }",
+    ".picture-preview .partial { fill: rgba(31, 111, 235, 0.28); stroke: #1f6feb; stroke-linejoin: round; }",
     ".picture-preview figcaption { margin: 0.4rem 0; }",
     "body.picture-dragging #board { outline: 3px dashed var(--accent); outline-offset: 4px; }",
   ].join("\n");
@@ -120,6 +121,29 @@
     }
   }
 
+  // A refused picture: the pieces of the closest partial fit, over the picture, so the user
+  // sees how close it came (the answer's details.partial_cover, in the picture's pixels).
+  async function drawPartial(file, cover) {
+    const picture = await readAsDataUrl(file);
+    const size = await new Promise((resolve) => {
+      const img = new Image();
+      img.onload = () => resolve([img.naturalWidth, img.naturalHeight]);
+      img.onerror = () => resolve(null);
+      img.src = picture;
+    });
+    if (!size) return false;
+    draw(picture, { width: size[0], height: size[1], outline: [] });
+    const line = Math.max(1.5, Math.max(size[0], size[1]) / 160);
+    for (const piece of cover.pieces) {
+      const shape = document.createElementNS(SVG, "polygon");
+      shape.setAttribute("class", "partial");
+      shape.setAttribute("stroke-width", line);
+      shape.setAttribute("points", piece.map((p) => p[0] + "," + p[1]).join(" "));
+      svg.appendChild(shape);
+    }
+    return true;
+  }
+
   async function read(file) {
     if (!file) return;
     if (TYPES.indexOf(file.type) < 0 && file.type) {
@@ -150,8 +174,16 @@
     if (!response.ok || !body || !body.outline) {
       say(body && body.error ? tr("The picture cannot be read: {error}.", { error: body.error })
         : tr("The picture cannot be read: the server answered {status}.", { status: response.status }), true);
+      const cover = body && body.details && body.details.partial_cover;
+      if (cover && (await drawPartial(file, cover)) && mine === asked) {
+        caption.textContent = tr("The closest fit found (in blue) covers {share} of the figure; no exact tangram figure lies near it.",
+          { share: Math.round(100 * cover.share) + "%" });
+        preview.querySelector("#picture-accept").hidden = true;
+        preview.hidden = false;
+      }
       return;
     }
+    preview.querySelector("#picture-accept").hidden = false;
     const picture = await readAsDataUrl(file);
     if (mine !== asked) return;
     answer = body;
