@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator, Sequence
 
@@ -34,7 +34,7 @@ import numpy as np
 import shapely
 from shapely import affinity, make_valid
 from shapely.errors import GEOSException
-from shapely.geometry import MultiPolygon, Point, Polygon
+from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
@@ -281,7 +281,11 @@ class _Node:
     cover: BaseGeometry
     placed: list[FloatPlacement]
     left: list[str]
-    children: list["_Node"] | None = None
+    # the pieces that may come next, likeliest first (once looked at), how many of them have
+    # been made children so far, and the children that passed the checks
+    candidates: list | None = None
+    checked: int = 0
+    children: list["_Node"] = field(default_factory=list)
 
 
 class _Search:
@@ -292,6 +296,7 @@ class _Search:
 
     def __init__(self, drawn: BaseGeometry, tolerance: Tolerance):
         self.drawn = drawn
+        shapely.prepare(drawn)  # many corners are tested against it
         self.tol = tolerance
         self.touch = touch_distance(tolerance.noise)
         self.root = _Node(drawn, Polygon(), [], list(PIECE_NAMES))
@@ -308,37 +313,57 @@ class _Search:
             if budget == 0 and apart(node.cover, self.drawn) <= FAR:
                 yield node.placed
             return
-        if time.monotonic() > deadline:
-            return
-        if node.children is None:
-            node.children = self._expand(node)
-        if len(node.children) > budget + 1:
-            self.exhausted = False  # a later round has paths here still
-        for rank, child in enumerate(node.children[:budget + 1]):
+        for rank in range(budget + 1):
+            if time.monotonic() > deadline:
+                return
+            child = self._child(node, rank)
+            if child is None:
+                return
             yield from self._visit(child, budget - rank, deadline)
+        if self._child(node, budget + 1) is not None:
+            self.exhausted = False  # a later round has paths here still
 
-    def _expand(self, node: _Node) -> list[_Node]:
+    def _child(self, node: _Node, rank: int) -> _Node | None:
+        """The node's child of this rank (its candidates checked in order, only as far as a
+        round needs: most candidates of most nodes are never reached)."""
+        if node.candidates is None:
+            node.candidates = self._all_candidates(node)
+        while len(node.children) <= rank and node.checked < len(node.candidates):
+            child = self._checked_child(node, node.candidates[node.checked])
+            node.checked += 1
+            if child is not None:
+                node.children.append(child)
+                if self.closest is None or child.cover.area > self.closest.cover.area:
+                    self.closest = child
+        return node.children[rank] if rank < len(node.children) else None
+
+    def _all_candidates(self, node: _Node) -> list:
         tol = self.tol
-        out: list[_Node] = []
         found = corners(opened(node.region, tol.opening), tol.simplify)
         if sum(c.turn == 3 and c.side >= SHARP_SIDE for c in found) > sum(SHARP[name[0]] for name in node.left):
-            return out  # more 45-degree corners than the pieces left have
-        for corner in found[:CORNERS_PER_NODE]:
-            for _score, name, anchor, poly, x0, y0 in self._candidates(node.region, node.cover, corner, node.left,
-                                                                        node.placed):
-                try:
-                    rest = _polygonal(shapely.difference(node.region, poly, grid_size=GRID))
-                    parts = [p for p in _polygons(opened(rest, tol.opening)) if p.area >= tol.crumb]
-                    cover = _polygonal(shapely.union(node.cover, poly, grid_size=GRID))
-                except GEOSException:
-                    continue
-                remaining = [n for n in node.left if n != name]
-                if _fits_areas(parts, remaining, tol.slack):
-                    piece = FloatPlacement(name, anchor.rot, anchor.flip, x0, y0)
-                    out.append(_Node(rest, cover, node.placed + [piece], remaining))
-                    if self.closest is None or cover.area > self.closest.cover.area:
-                        self.closest = out[-1]
-        return out
+            return []  # more 45-degree corners than the pieces left have
+        return [cand for corner in found[:CORNERS_PER_NODE]
+                for cand in self._candidates(node.region, node.cover, corner, node.left, node.placed)]
+
+    def _checked_child(self, node: _Node, candidate) -> _Node | None:
+        """The partial fit one piece further, or None when what it leaves uncovered cannot be
+        the area of the pieces left."""
+        tol = self.tol
+        _score, name, anchor, poly, x0, y0 = candidate
+        try:
+            rest = _polygonal(shapely.difference(node.region, poly, grid_size=GRID))
+            parts = [p for p in _polygons(opened(rest, tol.opening)) if p.area >= tol.crumb]
+        except GEOSException:
+            return None
+        remaining = [n for n in node.left if n != name]
+        if not _fits_areas(parts, remaining, tol.slack):
+            return None
+        try:
+            cover = _polygonal(shapely.union(node.cover, poly, grid_size=GRID))
+        except GEOSException:
+            return None
+        piece = FloatPlacement(name, anchor.rot, anchor.flip, x0, y0)
+        return _Node(rest, cover, node.placed + [piece], remaining)
 
     def _candidates(self, region: BaseGeometry, cover: BaseGeometry, corner: Corner, left: list[str],
                     placed: list[FloatPlacement]):
@@ -373,11 +398,14 @@ class _Search:
         likelier), or None when the piece reaches out of the drawing or into the pieces placed
         further than the noise explains."""
         noise = self.tol.slack
+        xy = np.asarray(poly.exterior.coords)[:-1]
+        out = ~shapely.contains_xy(self.drawn, xy[:, 0], xy[:, 1])
+        if out.any() and shapely.distance(shapely.points(xy[out]), self.drawn).max() > FAR:
+            return None  # a corner sticks out further than any noise explains (the cheap test first)
         if shapely.difference(poly, self.drawn, grid_size=GRID).area > OUTSIDE * noise * poly.length:
             return None
-        if any(self.drawn.distance(Point(p)) > FAR for p in poly.exterior.coords):
-            return None  # a corner sticks out further than any noise explains
-        if shapely.intersection(poly, cover, grid_size=GRID).area > OVERLAP * noise * poly.length:
+        if shapely.intersects(poly, cover) and \
+                shapely.intersection(poly, cover, grid_size=GRID).area > OVERLAP * noise * poly.length:
             return None
         return poly.exterior.intersection(edge).length
 
