@@ -471,7 +471,7 @@ class PieceFitter:
             node = search.closest
             if node is None:
                 continue
-            share = node.cover.area / search.drawn.area
+            share = shapely.intersection(node.cover, search.drawn, grid_size=GRID).area / search.drawn.area
             if best is None or share > best.share:
                 best = Partial([[(x / scale, y / scale) for x, y in p.points()] for p in node.placed], share)
         return best

@@ -491,7 +491,9 @@ def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refus
     if partial is None:
         raise refused
     count = len(partial.pieces)
-    percent = round(100 * partial.share)  # the words and the details say the same share
+    # the words and the details say the same share; one that rounds up to all of it is still
+    # a refusal (the pieces lie too far from the drawing somewhere), so it says 99%
+    percent = min(99, round(100 * partial.share))
     raise InputError(ngettext("{reason}; the closest fit found places {count} piece, covering {share} of the outline",
                               "{reason}; the closest fit found places {count} pieces, covering {share} of the "
                               "outline", count).format(reason=refused.message, count=count, share=f"{percent}%"),
