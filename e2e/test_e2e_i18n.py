@@ -17,7 +17,7 @@ def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, 
     page = zh_page
     page.goto(f"{server}/lights_out?preset=cross")
     expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
-    expect(page.get_by_role("heading", level=1)).to_have_text("点灯游戏")
+    expect(page.get_by_role("heading", level=1)).to_have_text("关灯游戏")
     # An edit first: the board the picker must keep is not the one in the page's own link.
     page.locator('input[name="mode"][value="play"]').check()
     page.locator('#board [data-action="cell:a1"]').click()

@@ -118,6 +118,17 @@ def test_a_plugins_failure_is_one_sentence_in_the_readers_language():
         assert str(bad_input) == "题目无效：x"
 
 
+def test_an_input_error_joins_its_place_and_message_as_the_readers_language_does():
+    # Lights Out says both the place (where_text) and the message in Chinese; the engine joins
+    # them with a full-width colon, as Chinese punctuates, and an English reader sees ": ".
+    args = ["solve", "lights_out", "101/01"]
+    english, chinese = run(args, LANG="C.UTF-8"), run(args, LANG="zh_CN.UTF-8")
+    assert english.returncode == chinese.returncode == 2
+    assert english.stderr.strip() == ("error: row 2: the row has 2 lights but row 1 has 3; all rows must be "
+                                      "the same length")
+    assert chinese.stderr.strip() == "错误：第 2 行：这一行有 2 盏灯，而第 1 行有 3 盏；每一行的长度必须相同"
+
+
 def test_the_engines_own_refusals_are_said_in_the_readers_language():
     from toy import CounterPuzzle
 
