@@ -62,7 +62,7 @@ def walk(page, server, check) -> None:
     check("after Solve")
     page.get_by_role("button", name="下一步").click()
     page.get_by_role("button", name="下一步").click()
-    expect(page.get_by_role("slider", name="步数")).to_have_value("2")
+    expect(page.get_by_role("slider", name="当前步")).to_have_value("2")
     expect(page.locator("#step-status")).to_contain_text(re.compile(r"方块 \d+ 向[上下左右]滑"))
     check("during playback")
 

@@ -30,7 +30,7 @@ def walk(page, server, check) -> None:
     page.wait_for_selector('#board svg[data-view="compose"]')
     page.wait_for_function("() => window.PuzzleEditor !== undefined")
     expect(page.get_by_role("heading", level=1)).to_have_text("七巧板")
-    expect(page.locator("#picture-button")).to_have_text("从图片读取…")  # the plugin's script
+    expect(page.locator("#picture-button")).to_have_text("从图片读取……")  # the plugin's script
     check(page, "on opening a preset")
 
     # an edit: a piece from the tray into the composition

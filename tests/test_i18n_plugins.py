@@ -148,7 +148,7 @@ def test_an_error_keeps_its_where_and_adds_the_place_in_words_outside_english(cl
     assert "where_text" not in en
     limit = client.post("/api/sliding/jobs", json={"instance": "1 2 3/4 5 6/7 0 8", "time_limit": "x"},
                         headers=ZH).get_json()
-    assert limit["where"] == "time_limit" and limit["where_text"] == "时间限制"
+    assert limit["where"] == "time_limit" and limit["where_text"] == "时间上限"
 
 
 def test_the_embed_player_is_written_in_the_readers_language(client):
@@ -219,7 +219,7 @@ def test_a_jobs_stored_message_is_worded_for_each_reader(client):
     killed = "the solver overran its 1.5 s time limit and did not stop, so its worker process was killed"
     # A request in Chinese: Flask-Babel's locale (the request's) and the engine's (set per request).
     with client.application.test_request_context(headers=ZH), use_locale("zh_Hans"):
-        assert job_message_words(killed) == "求解器超过了 1.5 秒的时间限制仍未停止，所以被强行终止了"
+        assert job_message_words(killed) == "求解器超过了 1.5 秒的时间上限仍未停止，所以被强行终止了"
         assert job_message_words("cancelled before it started") == "在开始之前就被取消了"
         assert job_message_words("the plugin's own words") == "the plugin's own words"
 

@@ -155,7 +155,7 @@ def test_the_boards_titles_and_spoken_labels_are_chinese():
         assert spoken, "the board says nothing"
         for text in spoken + shown:
             assert_chinese(text)
-    assert "七巧板：已放好 7 块中的 1 块" in svgs[1]
+    assert "七巧板：已摆好 7 块中的 1 块" in svgs[1]
 
 
 def test_english_is_what_it_was():
@@ -213,7 +213,7 @@ def test_the_editor_scripts_carry_their_own_words_for_each_language():
     assert sorted(table["zh-Hans"]) == messages
     for text in table["zh-Hans"].values():
         assert_chinese(re.sub(r"\{\w+\}", "", text))  # a placeholder is filled in on the page
-    assert '"From a picture…": "从图片读取…"' in PUZZLE.client_script
+    assert '"From a picture…": "从图片读取……"' in PUZZLE.client_script
     # the scripts' own text is unchanged after the table: English stays the fallback
     assert PUZZLE.client_script.endswith((STATIC / SCRIPTS[-1]).read_text(encoding="utf-8"))
 
@@ -316,4 +316,4 @@ def test_the_words_a_picture_reading_gives_back_are_in_the_readers_language(tang
     assert en["notes"][0].startswith("read from a 120 x 120 PNG picture as an exact figure")
     for note in zh["notes"]:
         assert_chinese(note, "a note of the reading")
-    assert zh["notes"][0].startswith("已从一张 120 × 120 的 PNG 图片中读出精确图形")
+    assert zh["notes"][0].startswith("已从一张 120×120 的 PNG 图片中读出精确图形")
