@@ -17,7 +17,7 @@ def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, 
     page = zh_page
     page.goto(f"{server}/lights_out?preset=cross")
     expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
-    expect(page.get_by_role("heading", level=1)).to_have_text("点灯游戏")
+    expect(page.get_by_role("heading", level=1)).to_have_text("关灯游戏")
     # An edit first: the board the picker must keep is not the one in the page's own link.
     page.locator('input[name="mode"][value="play"]').check()
     page.locator('#board [data-action="cell:a1"]').click()
@@ -29,7 +29,7 @@ def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, 
     expect(page.locator("#solve-status")).to_contain_text("已解开", timeout=90_000)
     page.get_by_role("button", name="下一步").click()
     page.get_by_role("button", name="下一步").click()
-    expect(page.get_by_role("slider", name="步数")).to_have_value("2")
+    expect(page.get_by_role("slider", name="当前步")).to_have_value("2")
     expect(page.locator("#step-status")).to_contain_text(re.compile(r"第 2 步，共 \d+ 步：按 [a-e]\d"))
 
     page.get_by_role("navigation", name="语言").get_by_role("link", name="English").click()
@@ -46,7 +46,7 @@ def test_the_picker_switches_language_and_keeps_the_board_and_the_step(zh_page, 
     page.get_by_role("navigation", name="Language").get_by_role("link", name="简体中文").click()
     expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
     expect(page.locator("#instance-text")).to_have_value(instance)
-    expect(page.get_by_role("slider", name="步数")).to_have_value("2")
+    expect(page.get_by_role("slider", name="当前步")).to_have_value("2")
     count, report = axe_violations(page)
     assert count == 0, report
 

@@ -13,6 +13,7 @@ import re
 
 from playwright.sync_api import expect
 from test_e2e_flows import need
+from test_e2e_game import axe_violations
 from zh_text import assert_no_english, english_words
 
 #: Not prose: the command line's own words, quoted in the Count task's refusal
@@ -112,6 +113,15 @@ def test_the_pegs_editor_speaks_chinese_in_every_text_of_the_plugin(zh_page, ser
     assert len(seen) == 7
 
 
-def test_the_pegs_editor_holds_no_english_prose_at_any_moment(zh_page, server, installed):
+def test_the_pegs_editor_holds_no_english_prose_and_no_axe_violation_at_any_moment(zh_page, server, installed):
     need(installed, "pegs")
-    walk(zh_page, server, lambda page, moment: assert_no_english(page, moment, COMMAND_WORDS))
+    axe: dict[str, str] = {}
+
+    def check(page, moment):
+        assert_no_english(page, moment, COMMAND_WORDS)
+        count, report = axe_violations(page)  # html-lang-valid included: lang="zh-Hans"
+        if count:
+            axe[moment] = report
+
+    walk(zh_page, server, check)
+    assert not axe, "\n".join(f"axe, {moment}: {report}" for moment, report in axe.items())

@@ -30,7 +30,7 @@ def walk(page, server, check) -> None:
     page.wait_for_selector('#board svg[data-view="compose"]')
     page.wait_for_function("() => window.PuzzleEditor !== undefined")
     expect(page.get_by_role("heading", level=1)).to_have_text("七巧板")
-    expect(page.locator("#picture-button")).to_have_text("从图片读取…")  # the plugin's script
+    expect(page.locator("#picture-button")).to_have_text("从图片读取……")  # the plugin's script
     check(page, "on opening a preset")
 
     # an edit: a piece from the tray into the composition
@@ -68,7 +68,17 @@ def walk(page, server, check) -> None:
     check(page, "showing an error in the instance text")
 
 
-def test_the_tangram_editor_holds_no_english_prose_at_all(zh_page, server):
+def test_the_tangram_editor_holds_no_english_prose_and_no_axe_violation_at_all(zh_page, server):
+    from test_e2e_game import axe_violations
     from zh_text import assert_no_english
 
-    walk(zh_page, server, assert_no_english)
+    axe: dict[str, str] = {}
+
+    def check(page, moment):
+        assert_no_english(page, moment)
+        count, report = axe_violations(page)  # html-lang-valid included: lang="zh-Hans"
+        if count:
+            axe[moment] = report
+
+    walk(zh_page, server, check)
+    assert not axe, "\n".join(f"axe, {moment}: {report}" for moment, report in axe.items())

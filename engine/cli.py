@@ -26,11 +26,13 @@ import click
 
 from . import tablecache
 from ._ctrl_c import guard_startup
+from .cli_help import TranslatedGroup, click_words
 from .compat import needs_words
 from .contract import PrepareCost
 from .deadlines import DEFAULT_GRACE
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
 from .i18n import (
+    ENGINE,
     N_,
     _,
     format_number,
@@ -95,25 +97,27 @@ def _cache_budget(ctx: click.Context, param: click.Parameter, value: str | None)
     os.environ[tablecache.BUDGET_ENV] = value
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=TranslatedGroup, catalogue=ENGINE, context_settings={"help_option_names": ["-h", "--help"]}, help=N_(
+    "Solve, render and explore puzzles from every installed puzzle plugin."))
 @click.option("--cache-budget", metavar="SIZE", expose_value=False, callback=_cache_budget,
-              help="Bytes the table cache folder may hold, e.g. 2G or 500M (default: "
-                   "$PUZZLE_ENGINE_CACHE_BUDGET, else 4G); least recently used tables go first.")
+              help=N_("Bytes the table cache folder may hold, e.g. 2G or 500M (default: "
+                      "$PUZZLE_ENGINE_CACHE_BUDGET, else 4G); least recently used tables go first."))
 @click.pass_context
 def cli(ctx: click.Context) -> None:
-    """Solve, render and explore puzzles from every installed puzzle plugin."""
+    """``puzzle``: its help (above) is what people read, in their language (engine.cli_help)."""
     # Messages for people follow LC_ALL, LC_MESSAGES, LANG (--json output does not change);
     # the locale is undone when the command ends, so a test runner's process is left as it was.
     ctx.with_resource(use_locale(locale_from_environment()))
 
 
-@cli.command("plugins")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@cli.command("plugins", help=N_(
+    "Each plugin: name, version, hooks it implements, and load failures."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print JSON."))
 @click.option("--requirements", is_flag=True,
-              help="Print the installed plugin distributions as requirement lines for "
-                   "`puzzle install -r` (no plugin is loaded).")
+              help=N_("Print the installed plugin distributions as requirement lines for "
+                      "`puzzle install -r` (no plugin is loaded)."))
 def plugins_command(as_json: bool, requirements: bool) -> None:
-    """Each plugin: name, version, hooks it implements, and load failures."""
+    """``plugins``: its help (above) is what people read."""
     if requirements:
         from .installing import requirement_lines
 
@@ -146,9 +150,10 @@ def plugins_command(as_json: bool, requirements: bool) -> None:
         click.echo(_("warning: {warning}").format(warning=line))
 
 
-@cli.command("list")
+@cli.command("list", help=N_(
+    "Puzzles with their solvers, renderers, tasks and presets."))
 def list_command() -> None:
-    """Puzzles with their solvers, renderers, tasks and presets."""
+    """``list``: its help (above) is what people read."""
     registry = get_registry()
     if not registry.puzzles:
         click.echo(_("no puzzles installed (see `puzzle plugins`)"))
@@ -257,24 +262,23 @@ def read_picture_file(puzzle: Any, path: str) -> Mapping[str, Any]:
     return puzzle.read_picture(data)
 
 
-@cli.command("solve")
+@cli.command("solve", help=N_(
+    "Solve INSTANCE (instance text, a preset name, or - for stdin), or the instance read from "
+    "a picture with --image FILE.\n\n"
+    "The solver runs in a child process: with --timeout, one that is still running --grace "
+    "seconds after it is killed (exit 3); one whose process dies is reported (exit 4)."))
 @click.argument("puzzle_id", metavar="PUZZLE")
 @click.argument("instance", required=False)
 @click.option("--image", "image", metavar="FILE",
-              help="Read the instance from a picture (puzzles that read pictures, e.g. tangram).")
-@click.option("--solver", "solver_name", help="Solver name (default: the puzzle's first).")
-@click.option("--timeout", type=float, help="Give up after this many seconds.")
+              help=N_("Read the instance from a picture (puzzles that read pictures, e.g. tangram)."))
+@click.option("--solver", "solver_name", help=N_("Solver name (default: the puzzle's first)."))
+@click.option("--timeout", type=float, help=N_("Give up after this many seconds."))
 @click.option("--grace", type=click.FloatRange(0, 3600), default=DEFAULT_GRACE, show_default=True,
-              help="Seconds a solver may overrun --timeout (or a Ctrl+C) before it is killed.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+              help=N_("Seconds a solver may overrun --timeout (or a Ctrl+C) before it is killed."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON object."))
 def solve_command(puzzle_id: str, instance: str | None, image: str | None, solver_name: str | None,
                   timeout: float | None, grace: float, as_json: bool) -> None:
-    """Solve INSTANCE (instance text, a preset name, or - for stdin), or the instance read from
-    a picture with --image FILE.
-
-    The solver runs in a child process: with --timeout, one that is still running --grace
-    seconds after it is killed (exit 3); one whose process dies is reported (exit 4).
-    """
+    """``solve``: its help (above) is what people read."""
     progress = _ProgressLine()
     try:
         registry = get_registry()
@@ -331,18 +335,17 @@ def _size(n: int) -> str:
     return _("{size} MB").format(size=format_number(max(1, round(n / 10**6))))
 
 
-@cli.command("prepare")
+@cli.command("prepare", help=N_(
+    "Build the solvers' tables ahead of time (all puzzles, or those named).\n\n"
+    "First says what is left to build and about how much time, memory and disk it takes, and "
+    "asks before going over about 1 GB (unless --yes). Tables are cached on disk, so this is "
+    "quick once done. Unlike the preparing `puzzle serve` does, this may build the biggest "
+    "tables (minutes, gigabytes). Ctrl+C stops it; nothing half-built is kept."))
 @click.argument("puzzle_ids", metavar="[PUZZLE]...", nargs=-1)
 @click.option("--yes", "-y", is_flag=True,
-              help="Build without asking, even past about 1 GB of memory or disk.")
+              help=N_("Build without asking, even past about 1 GB of memory or disk."))
 def prepare_command(puzzle_ids: tuple[str, ...], yes: bool) -> None:
-    """Build the solvers' tables ahead of time (all puzzles, or those named).
-
-    First says what is left to build and about how much time, memory and disk it takes, and
-    asks before going over about 1 GB (unless --yes). Tables are cached on disk, so this is
-    quick once done. Unlike the preparing `puzzle serve` does, this may build the biggest tables
-    (minutes, gigabytes). Ctrl+C stops it; nothing half-built is kept.
-    """
+    """``prepare``: its help (above) is what people read."""
     cancel = threading.Event()
     lines: list[_ProgressLine] = []
 
@@ -395,15 +398,16 @@ def _split_moves(text: str | None) -> list[str]:
     return [m.strip() for m in text.split(",") if m.strip()]
 
 
-@cli.command("render")
+@cli.command("render", help=N_(
+    "Write the SVG of INSTANCE (after STEP of the MOVES) to stdout."))
 @click.argument("puzzle_id", metavar="PUZZLE")
 @click.argument("instance")
-@click.option("--moves", help="Comma-separated moves to play first.")
-@click.option("--step", type=int, help="Render after this many of the moves (default: all).")
-@click.option("--renderer", "renderer_name", help="Renderer (theme) name.")
+@click.option("--moves", help=N_("Comma-separated moves to play first."))
+@click.option("--step", type=int, help=N_("Render after this many of the moves (default: all)."))
+@click.option("--renderer", "renderer_name", help=N_("Renderer (theme) name."))
 def render_command(puzzle_id: str, instance: str, moves: str | None, step: int | None,
                    renderer_name: str | None) -> None:
-    """Write the SVG of INSTANCE (after STEP of the MOVES) to stdout."""
+    """``render``: its help (above) is what people read."""
     registry = get_registry()
     try:
         puzzle = registry.puzzle(puzzle_id)
@@ -441,15 +445,16 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-@cli.command("random")
+@cli.command("random", help=N_(
+    "Print a random solvable instance's text (the same one for the same seed and options)."))
 @click.argument("puzzle_id", metavar="PUZZLE")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="Random seed, 0 to 2^63-1 (the same range as the web app's).")
-@click.option("--size", help="Short for -o size=SIZE, for puzzles with a size option (e.g. 4x4).")
+              help=N_("Random seed, 0 to 2^63-1 (the same range as the web app's)."))
+@click.option("--size", help=N_("Short for -o size=SIZE, for puzzles with a size option (e.g. 4x4)."))
 @click.option("-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A puzzle-specific option (`puzzle list` shows each puzzle's random options).")
+              help=N_("A puzzle-specific option (`puzzle list` shows each puzzle's random options)."))
 def random_command(puzzle_id: str, seed: int, size: str | None, options: tuple[str, ...]) -> None:
-    """Print a random solvable instance's text (the same one for the same seed and options)."""
+    """``random``: its help (above) is what people read."""
     registry = get_registry()
     try:
         puzzle = registry.puzzle(puzzle_id)
@@ -508,12 +513,16 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except click.UsageError as exc:
+        with click_words():  # "Invalid value for ...": worded when it is formatted
+            said = exc.format_message()
         if exc.ctx is not None:
-            _fail(_("{error} (see `{command} --help`)").format(error=exc.format_message(),
-                                                              command=exc.ctx.command_path), exc.exit_code)
-        _fail(exc.format_message(), exc.exit_code)
+            _fail(_("{error} (see `{command} --help`)").format(error=said, command=exc.ctx.command_path),
+                  exc.exit_code)
+        _fail(said, exc.exit_code)
     except click.ClickException as exc:
-        _fail(exc.format_message(), exc.exit_code)
+        with click_words():
+            said = exc.format_message()
+        _fail(said, exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         _fail(_("cancelled"), EXIT_GAVE_UP)
     except (InputError, SolverError, PluginError, EnvironmentProblem) as exc:

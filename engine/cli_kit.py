@@ -10,8 +10,9 @@ import sys
 
 import click
 
+from .cli_help import TranslatedCommand
 from .errors import InputError
-from .i18n import _
+from .i18n import ENGINE, N_, _
 from .plugins import get_registry
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_LAW_FAILED = 0, 2, 4
@@ -22,21 +23,20 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     sys.exit(code)
 
 
-@click.command("check")
+@click.command("check", cls=TranslatedCommand, catalogue=ENGINE, help=N_(
+    "Check an installed PUZZLE against the engine's conformance laws.\n\n"
+    "Prints each law with PASS, FAIL (with a minimal failing example) or SKIP (why it cannot "
+    "be checked here). Exit code 0 when no law fails, 4 when one does, 2 for bad input. "
+    "Writes nothing into the current directory."))
 @click.argument("puzzle_id", metavar="PUZZLE")
 @click.option("--examples", type=click.IntRange(1, 100_000), default=50, show_default=True,
-              help="Generated inputs per junk law (more finds rarer bugs, slower).")
+              help=N_("Generated inputs per junk law (more finds rarer bugs, slower)."))
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="Seed of the random instances and generated inputs (a run is reproducible).")
+              help=N_("Seed of the random instances and generated inputs (a run is reproducible)."))
 @click.option("--law", "laws", multiple=True, metavar="NAME",
-              help="Check only this law (repeatable); names are printed by every run.")
+              help=N_("Check only this law (repeatable); names are printed by every run."))
 def check_command(puzzle_id: str, examples: int, seed: int, laws: tuple[str, ...]) -> None:
-    """Check an installed PUZZLE against the engine's conformance laws.
-
-    Prints each law with PASS, FAIL (with a minimal failing example) or SKIP (why it cannot be
-    checked here). Exit code 0 when no law fails, 4 when one does, 2 for bad input. Writes
-    nothing into the current directory.
-    """
+    """``check``: its help (above) is what people read."""
     from . import conformance
 
     conformance.use_cache_dir()
@@ -63,17 +63,16 @@ def check_command(puzzle_id: str, examples: int, seed: int, laws: tuple[str, ...
     sys.exit(EXIT_OK if report.ok else EXIT_LAW_FAILED)
 
 
-@click.command("new-plugin")
+@click.command("new-plugin", cls=TranslatedCommand, catalogue=ENGINE, help=N_(
+    "Write a complete plugin package for a new puzzle called NAME.\n\n"
+    "The package (pyproject with the entry point, puzzle, solver, renderer, hooks, README and "
+    "tests) installs with `puzzle install -e` and passes `puzzle check` as written: change "
+    "the rules from there."))
 @click.argument("name")
 @click.option("--dir", "directory", type=click.Path(file_okay=False),
-              help="Where to write the package (default: ./puzzle-engine-NAME).")
+              help=N_("Where to write the package (default: ./puzzle-engine-NAME)."))
 def new_plugin_command(name: str, directory: str | None) -> None:
-    """Write a complete plugin package for a new puzzle called NAME.
-
-    The package (pyproject with the entry point, puzzle, solver, renderer, hooks, README and
-    tests) installs with `puzzle install -e` and passes `puzzle check` as written: change the rules
-    from there.
-    """
+    """``new_plugin``: its help (above) is what people read."""
     from .scaffold import names, write_plugin
 
     try:

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Hashable, Literal, Mapping, Sequence
 
 from .context import SolveContext
 from .errors import InputError
-from .i18n import Catalogue
+from .i18n import Catalogue, _, translate
 from .outcomes import GaveUp, Outcome
 
 #: The ``selection`` the host passes to :meth:`Renderer.render` for a still picture of a state
@@ -271,7 +271,7 @@ class Puzzle(ABC):
         ``mode`` is the name of the chosen :class:`EditMode` (None: the first), ``selection`` the
         one a previous edit returned. Raise InputError for an unknown or impossible action.
         """
-        raise InputError(f"{self.title} has no edit actions")
+        raise InputError(_("{puzzle} has no edit actions").format(puzzle=translate(self, self.title)))
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,11 @@ class InputError(PuzzleError, ValueError):
         return self.where_text or self.where
 
     def __str__(self) -> str:
-        return f"{self.place}: {self.message}" if self.place else self.message
+        """The place and the message in one line, joined as the reader's language joins them
+        (``"row 3: ..."``, ``"第 3 行：..."``)."""
+        if not self.place:
+            return self.message
+        return _("{place}: {message}").format(place=self.place, message=self.message)
 
     def to_json(self) -> dict:
         """``{"error", "where"}``, plus ``"where_text"`` when the raiser gave one that says more

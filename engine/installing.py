@@ -34,8 +34,9 @@ import click
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from .cli_help import TranslatedCommand
 from .compat import HOST_DISTRIBUTION, host_version, needs_words
-from .i18n import _, format_number
+from .i18n import ENGINE, N_, _, format_number
 
 #: Entry-point groups that make a distribution a puzzle-engine plugin.
 GROUPS = ("puzzle_engine", "puzzle_engine_commands")
@@ -234,25 +235,25 @@ def _refuse_the_host(names: list[str | None], verb: str) -> None:
                 "README says how to keep your plugins)").format(command=verb, host=HOST_DISTRIBUTION))
 
 
-@click.command("install")
+@click.command("install", cls=TranslatedCommand, catalogue=ENGINE, help=N_(
+    "Install plugins into the environment of this `puzzle`, never changing the host.\n\n"
+    "Uses pip (or `uv pip` where there is no pip) with a constraint pinning puzzle-engine to "
+    "the running version, then says what each new distribution registered. Plugins are not "
+    "loaded by this command itself, so a broken one cannot stop it. Installer settings "
+    "(PIP_INDEX_URL, PIP_FIND_LINKS, UV_INDEX_URL, ...) apply as usual. Exit code 0 when "
+    "installed, 1 when the installer failed, 2 for bad input or an install that would change "
+    "the host."))
 @click.argument("packages", nargs=-1, metavar="PKG|WHEEL|PATH...")
-@click.option("-U", "--upgrade", is_flag=True, help="Upgrade the named packages to their newest versions.")
+@click.option("-U", "--upgrade", is_flag=True, help=N_("Upgrade the named packages to their newest versions."))
 @click.option("-e", "--editable", "editables", multiple=True, metavar="PATH",
-              help="Install the plugin in PATH in editable mode (repeatable).")
+              help=N_("Install the plugin in PATH in editable mode (repeatable)."))
 @click.option("-r", "--requirement", "requirement_files", multiple=True, metavar="FILE",
               type=click.Path(exists=True, dir_okay=False),
-              help="Install the packages listed in FILE, e.g. from `puzzle plugins --requirements`.")
-@click.option("--pre", is_flag=True, help="Allow pre-release versions.")
+              help=N_("Install the packages listed in FILE, e.g. from `puzzle plugins --requirements`."))
+@click.option("--pre", is_flag=True, help=N_("Allow pre-release versions."))
 def install_command(packages: tuple[str, ...], upgrade: bool, editables: tuple[str, ...],
                     requirement_files: tuple[str, ...], pre: bool) -> None:
-    """Install plugins into the environment of this `puzzle`, never changing the host.
-
-    Uses pip (or `uv pip` where there is no pip) with a constraint pinning puzzle-engine to the
-    running version, then says what each new distribution registered. Plugins are not loaded
-    by this command itself, so a broken one cannot stop it. Installer settings (PIP_INDEX_URL,
-    PIP_FIND_LINKS, UV_INDEX_URL, ...) apply as usual. Exit code 0 when installed, 1 when the
-    installer failed, 2 for bad input or an install that would change the host.
-    """
+    """``install``: its help (above) is what people read."""
     if not (packages or editables or requirement_files):
         _fail(_("name what to install: a package, a wheel, a folder, -e PATH or -r FILE"))
     names = requested_names(packages, editables, requirement_files)
@@ -327,14 +328,13 @@ def _run_streaming(command: list[str]) -> _Output:
     return _Output(process.wait(), "".join(lines))
 
 
-@click.command("uninstall")
+@click.command("uninstall", cls=TranslatedCommand, catalogue=ENGINE, help=N_(
+    "Uninstall plugin distributions from the environment of this `puzzle`.\n\n"
+    "Works whatever state the installed plugins are in: no plugin is loaded."))
 @click.argument("packages", nargs=-1, required=True, metavar="PKG...")
-@click.option("-y", "--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("-y", "--yes", is_flag=True, help=N_("Do not ask for confirmation."))
 def uninstall_command(packages: tuple[str, ...], yes: bool) -> None:
-    """Uninstall plugin distributions from the environment of this `puzzle`.
-
-    Works whatever state the installed plugins are in: no plugin is loaded.
-    """
+    """``uninstall``: its help (above) is what people read."""
     names = [_name_of(p) if not Path(p).exists() else _name_of_path(Path(p)) for p in packages]
     _refuse_the_host(names, "uninstall")
     bad = [p for p, n in zip(packages, names) if n is None]

@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 from .context import CancelFlag, ProgressCallback, SolveContext
 from .contract import Instance, PrepareCost, Puzzle, Solver, State
 from .errors import EnvironmentProblem, InputError, PluginError, SolverError, plugin_call
-from .i18n import N_, _, translate
+from .i18n import N_, _, format_number, ngettext, translate
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp, Outcome, Solved, Unsolvable
 from .tablecache import pinned_tables
-from .wording import plural
 
 if TYPE_CHECKING:
     from .plugins import Registry
@@ -72,7 +71,7 @@ def read_instance(puzzle: Puzzle, value: Any, plugin: str | None = None) -> tupl
         elif isinstance(value, str):
             instance = resolve_instance(puzzle, value)
         else:
-            raise InputError("the instance must be text", where="instance")
+            raise InputError(_("the instance must be text"), where="instance", where_text=_("instance"))
         return instance, puzzle.format(instance)
 
 
@@ -98,7 +97,7 @@ def iter_states(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> Ite
     illegal move, after yielding the states before it.
     """
     if len(moves) > MAX_MOVES:
-        raise InputError(f"{len(moves):,} moves given; the limit is {MAX_MOVES:,}")
+        raise _too_many_moves(len(moves))
     state = puzzle.start(instance)
     yield state
     for i, move in enumerate(moves, start=1):
@@ -108,7 +107,7 @@ def iter_states(puzzle: Puzzle, instance: Instance, moves: Sequence[str]) -> Ite
 
 def _apply(puzzle: Puzzle, state: State, move: Any, index: int) -> State:
     if not isinstance(move, str):
-        raise InputError(f"move {move!r} is not a string", where=f"move {index}",
+        raise InputError(_("move {move} is not a string").format(move=repr(move)), where=f"move {index}",
                          where_text=_("move {index}").format(index=index))
     try:
         return puzzle.apply_move(state, move)
@@ -162,7 +161,7 @@ def final_state(puzzle: Puzzle, instance: Instance, moves: Sequence[str],
     :func:`time.monotonic` value) passes first.
     """
     if len(moves) > MAX_MOVES:
-        raise InputError(f"{len(moves):,} moves given; the limit is {MAX_MOVES:,}")
+        raise _too_many_moves(len(moves))
     state = puzzle.start(instance)
     for begin in range(0, len(moves), CHECK_CLOCK_EVERY):
         chunk = moves[begin:begin + CHECK_CLOCK_EVERY]
@@ -174,8 +173,10 @@ def final_state(puzzle: Puzzle, instance: Instance, moves: Sequence[str],
         except InputError:
             # Replay the chunk one move at a time to name the first bad move.
             _apply_each(puzzle, state, chunk, begin)
-            raise InputError("a move was rejected by the puzzle's apply_moves but "
-                             "accepted by apply_move", where=f"moves {begin + 1}-{begin + len(chunk)}") from None
+            raise InputError(_("a move was rejected by the puzzle's apply_moves but accepted by apply_move"),
+                             where=f"moves {begin + 1}-{begin + len(chunk)}",
+                             where_text=_("moves {first} to {last}").format(first=begin + 1, last=begin + len(chunk))
+                             ) from None
         if deadline is not None and time.monotonic() > deadline and begin + len(chunk) < len(moves):
             raise CheckTooSlow(begin + len(chunk), len(moves))
     return state
@@ -187,12 +188,18 @@ def _apply_each(puzzle: Puzzle, state: State, moves: Sequence[str], offset: int)
     return state
 
 
+def _too_many_moves(count: int) -> InputError:
+    return InputError(ngettext("{count} move given; the limit is {limit}", "{count} moves given; the limit is {limit}",
+                               count).format(count=format_number(count), limit=format_number(MAX_MOVES)))
+
+
 class CheckTooSlow(Exception):
     """The check of an answer passed its :func:`check_time_bound` after ``done`` of ``total``
     moves (the puzzle's rules are too slow for that many moves, not the solver's fault)."""
 
     def __init__(self, done: int, total: int):
-        super().__init__(f"checked {done:,} of {plural(total, 'move')}")
+        super().__init__(ngettext("checked {done} of {count} move", "checked {done} of {count} moves", total).format(
+            done=format_number(done), count=format_number(total)))
         self.done = done
         self.total = total
 
@@ -212,15 +219,19 @@ def verify_solution(puzzle: Puzzle, instance: Instance, moves: Sequence[str], so
         index = None
         if exc.where and exc.where.startswith("move "):
             index = int(exc.where.split()[1])
-        raise SolverError(f"solver {solver_name!r} returned an illegal move: {exc}",
-                          solver=solver_name, move_index=index) from None
+        raise SolverError(_("solver {solver} returned an illegal move: {error}").format(
+            solver=repr(solver_name), error=exc), solver=solver_name, move_index=index) from None
     except CheckTooSlow as slow:
-        raise PluginError(f"the {puzzle.id} rules are too slow to check an answer of "
-                          f"{plural(slow.total, 'move')} within {bound:.1f} s ({slow})") from None
+        raise PluginError(ngettext(
+            "the {puzzle} rules are too slow to check an answer of {count} move within {seconds} s ({checked})",
+            "the {puzzle} rules are too slow to check an answer of {count} moves within {seconds} s ({checked})",
+            slow.total).format(puzzle=puzzle.id, count=format_number(slow.total), seconds=format_number(bound, 1),
+                               checked=slow)) from None
     if not puzzle.is_solved(last):
-        raise SolverError(f"solver {solver_name!r} returned {plural(len(moves), 'move')} that "
-                          f"{'does' if len(moves) == 1 else 'do'} not reach "
-                          f"the goal", solver=solver_name, move_index=len(moves))
+        raise SolverError(ngettext("solver {solver} returned {count} move that does not reach the goal",
+                                   "solver {solver} returned {count} moves that do not reach the goal",
+                                   len(moves)).format(solver=repr(solver_name), count=format_number(len(moves))),
+                          solver=solver_name, move_index=len(moves))
 
 
 @dataclass(frozen=True)
@@ -277,17 +288,14 @@ def owner_of(registry: Any, obj: Any) -> str | None:
     return getattr(obj, "_plugin", None)
 
 
-def _of(plugin: str | None) -> str:
-    return f" (plugin {plugin!r})" if plugin else ""
-
-
 def _safe_outcome(outcome: Outcome, solver_name: str, plugin: str | None) -> Outcome:
     """``outcome`` with JSON-safe stats; PluginError naming the solver if they cannot be."""
     try:
         stats = json_safe(dict(outcome.stats), "stats")
     except (NotJSONable, TypeError, ValueError) as exc:
-        who = f" (plugin {plugin!r})" if plugin else ""
-        raise PluginError(f"solver {solver_name!r}{who} returned stats JSON cannot encode: {exc}",
+        message = (_("solver {solver} (plugin {plugin}) returned stats JSON cannot encode: {error}") if plugin
+                   else _("solver {solver} returned stats JSON cannot encode: {error}"))
+        raise PluginError(message.format(solver=repr(solver_name), plugin=repr(plugin), error=exc),
                           plugin=plugin) from None
     return dataclasses.replace(outcome, stats=stats)
 
@@ -320,15 +328,19 @@ def run_solver(
     except InputError:
         raise
     except (OSError, MemoryError) as exc:
-        raise EnvironmentProblem(f"solver {solver.name!r} could not run{_of(solver_plugin)}: "
-                                 f"{type(exc).__name__}: {exc}", plugin=solver_plugin) from exc
+        message = (_("solver {solver} could not run (plugin {plugin}): {kind}: {error}") if solver_plugin
+                   else _("solver {solver} could not run: {kind}: {error}"))
+        raise EnvironmentProblem(message.format(solver=repr(solver.name), plugin=repr(solver_plugin),
+                                                kind=type(exc).__name__, error=exc), plugin=solver_plugin) from exc
     except Exception as exc:
-        raise SolverError(f"solver {solver.name!r} crashed{_of(solver_plugin)}: "
-                          f"{type(exc).__name__}: {exc}", solver=solver.name) from exc
+        message = (_("solver {solver} crashed (plugin {plugin}): {kind}: {error}") if solver_plugin
+                   else _("solver {solver} crashed: {kind}: {error}"))
+        raise SolverError(message.format(solver=repr(solver.name), plugin=repr(solver_plugin),
+                                         kind=type(exc).__name__, error=exc), solver=solver.name) from exc
     seconds = time.perf_counter() - started
     if not isinstance(outcome, (Solved, Unsolvable, GaveUp)):
-        raise SolverError(f"solver {solver.name!r} returned {outcome!r}, not an outcome",
-                          solver=solver.name)
+        raise SolverError(_("solver {solver} returned {value}, not an outcome").format(
+            solver=repr(solver.name), value=repr(outcome)), solver=solver.name)
     outcome = _safe_outcome(outcome, solver.name, solver_plugin)
     details: Mapping[str, Any] = {}
     if isinstance(outcome, Solved):
@@ -345,8 +357,8 @@ def run_solver(
         try:
             details = json_safe(dict(details), "details")
         except (NotJSONable, TypeError, ValueError) as exc:
-            raise PluginError(f"puzzle {puzzle.id!r} described its solution with a value JSON "
-                              f"cannot encode: {exc}", plugin=puzzle_plugin) from None
+            raise PluginError(_("puzzle {puzzle} described its solution with a value JSON cannot encode: "
+                                "{error}").format(puzzle=repr(puzzle.id), error=exc), plugin=puzzle_plugin) from None
         outcome, details = _with_proven_gap(outcome, details, solver.name)
     note = outcome.stats.get("note")
     if isinstance(note, str) and note.strip() and "note" not in details:
@@ -390,8 +402,11 @@ def _with_proven_gap(outcome: Solved, details: Mapping[str, Any],
         return outcome, details
     length = len(outcome.moves)
     if lb > length:
-        raise SolverError(f"solver {solver_name!r} claimed no solution is shorter than {lb} "
-                          f"moves, but returned one of {length}", solver=solver_name)
+        raise SolverError(ngettext("solver {solver} claimed no solution is shorter than {bound} move, but "
+                                   "returned one of {length}",
+                                   "solver {solver} claimed no solution is shorter than {bound} moves, but "
+                                   "returned one of {length}", lb).format(
+            solver=repr(solver_name), bound=format_number(lb), length=format_number(length)), solver=solver_name)
     details = {**details, "shortest_at_least": lb, "longer_than_shortest_at_most": length - lb}
     if lb == length and not outcome.optimal:
         outcome = Solved(outcome.moves, optimal=True, stats=outcome.stats)
@@ -515,6 +530,6 @@ def solve(
                      values={"puzzle": puzzle.id}):
         instance = resolve_instance(puzzle, instance_text)
     if timeout is not None and not timeout > 0:
-        raise InputError("the timeout must be a positive number of seconds")
+        raise InputError(_("the timeout must be a positive number of seconds"))
     ctx = SolveContext.with_timeout(timeout, cancel=cancel, on_progress=on_progress)
     return run_solver(puzzle, solver, instance, ctx, plugins=(puzzle_plugin, owner_of(registry, solver)))

@@ -15,7 +15,7 @@ from typing import Any
 from .context import SolveContext
 from .contract import Instance, Puzzle, Task, TaskResult
 from .errors import InputError, PluginError, plugin_call
-from .i18n import N_
+from .i18n import N_, _, translate
 from .jsonsafe import NotJSONable, json_safe
 from .outcomes import GaveUp
 
@@ -32,16 +32,18 @@ def refusal(task: Task, instance: Instance, plugin: str | None = None) -> str | 
     if reason is None:
         return None
     if not isinstance(reason, str):
-        raise PluginError(f"task {task.name!r} gave {type(reason).__name__} as its refusal, "
-                          f"not a sentence or None", plugin=plugin)
-    return reason.strip() or "this task cannot run on this instance"
+        raise PluginError(_("task {task} gave {kind} as its refusal, not a sentence or None").format(
+            task=repr(task.name), kind=type(reason).__name__), plugin=plugin)
+    return reason.strip() or _("this task cannot run on this instance")
 
 
 def check_can_run(task: Task, instance: Instance, plugin: str | None = None) -> None:
-    """InputError (a 400 in the web app) with the task's reason if it refuses the instance."""
+    """InputError (a 400 in the web app) with the task's reason if it refuses the instance: one
+    sentence in the reader's language, the task named by its label in the plugin's catalogue."""
     reason = refusal(task, instance, plugin)
     if reason is not None:
-        raise InputError(f"{task.label} cannot run on this instance: {reason}", where="task")
+        raise InputError(_("{task} cannot run on this instance: {reason}").format(
+            task=translate(task, task.label), reason=reason), where="task", where_text=_("task"))
 
 
 def run_task(puzzle: Puzzle, task: Task, instance: Instance, ctx: SolveContext | None = None, *,
@@ -69,14 +71,14 @@ def run_task(puzzle: Puzzle, task: Task, instance: Instance, ctx: SolveContext |
                           stats=json_safe(dict(outcome.stats), "stats"))
         elif isinstance(outcome, TaskResult):
             if not isinstance(outcome.summary, str) or not outcome.summary.strip():
-                raise PluginError(f"task {task.name!r} returned a result without a summary sentence",
-                                  plugin=plugin)
+                raise PluginError(_("task {task} returned a result without a summary sentence").format(
+                    task=repr(task.name)), plugin=plugin)
             report.update(status=FINISHED, summary=outcome.summary.strip()[:MAX_SUMMARY],
                           data=json_safe(dict(outcome.data), "data"))
         else:
-            raise PluginError(f"task {task.name!r} returned {type(outcome).__name__}, not a "
-                              f"TaskResult or GaveUp", plugin=plugin)
+            raise PluginError(_("task {task} returned {kind}, not a TaskResult or GaveUp").format(
+                task=repr(task.name), kind=type(outcome).__name__), plugin=plugin)
     except (NotJSONable, TypeError, ValueError) as exc:
-        raise PluginError(f"task {task.name!r} returned a value JSON cannot encode: {exc}",
-                          plugin=plugin) from None
+        raise PluginError(_("task {task} returned a value JSON cannot encode: {error}").format(
+            task=repr(task.name), error=exc), plugin=plugin) from None
     return report

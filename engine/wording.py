@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import warnings
+
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``count`` and the noun that agrees with it: ``plural(1, "move")`` is "1 move",
-    ``plural(12000, "node")`` is "12,000 nodes", ``plural(2, "vertex", "vertices")`` is "2 vertices".
+    """Deprecated: English only. ``plural(1, "move")`` is "1 move", ``plural(2, "vertex",
+    "vertices")`` is "2 vertices".
 
-    ``nouns`` is the plural form when adding "s" is wrong.
+    A message people read is said in their language, whose plural rule may not be English's
+    (Chinese has one form, Russian three): write the whole sentence in both forms with your
+    catalogue's ``ngettext("{count} move", "{count} moves", n)`` instead (docs/plugins.md,
+    section 13). Kept, with a DeprecationWarning, until the next plugin contract.
     """
+    warnings.warn("engine.plural is deprecated: it only knows English plurals; use your catalogue's "
+                  "ngettext (docs/plugins.md, section 13)", DeprecationWarning, stacklevel=2)
     return f"{count:,} {noun if count == 1 else (nouns or noun + 's')}"
 
 

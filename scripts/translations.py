@@ -25,8 +25,8 @@ LOCALES = ("zh_Hans",)
 DOMAINS = {
     "messages": (["web"], ["static"], "web/translations", []),
     "js": (["web/static"], [], "web/translations", ["t", "tn:1,2"]),
-    "engine": (["engine"], ["scaffold"], "engine/locale", []),
-    "puzzle_tangram": (["plugins/tangram"], [], "plugins/tangram/locale", ["tr"]),
+    "engine": (["engine"], ["scaffold"], "engine/locale", ["plural_words:1,2"]),
+    "puzzle_tangram": (["plugins/tangram"], [], "plugins/tangram/locale", ["tr", "PluralNote:1,2"]),
     "puzzle_lights_out": (["examples/lights-out/puzzle_lights_out"], [],
                           "examples/lights-out/puzzle_lights_out/locale", []),
     "puzzle_sliding": (["plugins/sliding"], [], "plugins/sliding/locale", []),

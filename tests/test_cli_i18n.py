@@ -116,3 +116,59 @@ def test_a_plugins_failure_is_one_sentence_in_the_readers_language():
         assert failure() == "插件 'rogue' 在绘制 sliding 的棋盘时出错：RuntimeError: boom"
         bad_input = convert_exception(ValueError("x"), what=N_("the instance"))
         assert str(bad_input) == "题目无效：x"
+
+
+def test_an_input_error_joins_its_place_and_message_as_the_readers_language_does():
+    # Lights Out says both the place (where_text) and the message in Chinese; the engine joins
+    # them with a full-width colon, as Chinese punctuates, and an English reader sees ": ".
+    args = ["solve", "lights_out", "101/01"]
+    english, chinese = run(args, LANG="C.UTF-8"), run(args, LANG="zh_CN.UTF-8")
+    assert english.returncode == chinese.returncode == 2
+    assert english.stderr.strip() == ("error: row 2: the row has 2 lights but row 1 has 3; all rows must be "
+                                      "the same length")
+    assert chinese.stderr.strip() == "错误：第 2 行：这一行有 2 盏灯，而第 1 行有 3 盏；每一行的长度必须相同"
+
+
+def test_the_engines_own_refusals_are_said_in_the_readers_language():
+    from toy import CounterPuzzle
+
+    from engine import InputError, use_locale
+    from engine.solving import MAX_MOVES, iter_states
+
+    puzzle = CounterPuzzle()
+    for locale, words in (("en", ("moves given; the limit is", "Counter has no edit actions")),
+                          ("zh_Hans", ("步；上限是", "Counter没有编辑操作"))):
+        with use_locale(locale):
+            with pytest.raises(InputError) as many:
+                list(iter_states(puzzle, puzzle.parse("0 -> 5"), ["+1"] * (MAX_MOVES + 1)))
+            with pytest.raises(InputError) as edit:
+                puzzle.edit(puzzle.parse("0 -> 5"), "x")
+        assert words[0] in many.value.message and words[1] in edit.value.message, locale
+    # people read str(): the place and the message, joined the way their language joins them
+    assert str(InputError("bad", where="row 1")) == "row 1: bad"
+    with use_locale("zh_Hans"):
+        assert str(InputError("坏", where="row 1", where_text="第 1 行")) == "第 1 行：坏"
+
+
+def test_a_solvers_broken_contract_is_reported_in_the_readers_language():
+    from toy import CounterPuzzle
+
+    from engine import SolveContext, Solved, Solver, SolverError, use_locale
+    from engine.solving import run_solver
+
+    class Wrong(Solver):
+        puzzle_id = "counter"
+        name = "wrong"
+
+        def solve(self, instance, ctx):
+            return Solved(["+1"])  # one move that does not reach the goal
+
+    puzzle = CounterPuzzle()
+    instance = puzzle.parse("0 -> 5")
+    said = {}
+    for locale in ("en", "zh_Hans"):
+        with use_locale(locale), pytest.raises(SolverError) as caught:
+            run_solver(puzzle, Wrong(), instance, SolveContext())
+        said[locale] = caught.value.message
+    assert said["en"] == "solver 'wrong' returned 1 move that does not reach the goal"  # ngettext's singular
+    assert said["zh_Hans"] == "求解器 'wrong' 返回的 1 步走不到目标"

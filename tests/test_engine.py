@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from toy import CounterPuzzle, GreedySolver, ToyPlugin
@@ -258,10 +260,22 @@ def test_a_plugin_whose_commands_raise_is_recorded_and_the_others_are_added():
     assert registry.plugins["good"].ok
 
 
-def test_plural_agrees_with_the_count():
+def test_the_deprecated_plural_still_works_and_warns_that_it_only_knows_english():
     from engine import plural
-    assert [plural(n, "move") for n in (0, 1, 2, 12000)] == ["0 moves", "1 move", "2 moves", "12,000 moves"]
-    assert plural(1, "vertex", "vertices") == "1 vertex" and plural(3, "vertex", "vertices") == "3 vertices"
+    with pytest.warns(DeprecationWarning, match="ngettext"):
+        said = [plural(n, "move") for n in (0, 1, 2, 12000)]
+    assert said == ["0 moves", "1 move", "2 moves", "12,000 moves"]
+    with pytest.warns(DeprecationWarning):
+        assert plural(1, "vertex", "vertices") == "1 vertex" and plural(3, "vertex", "vertices") == "3 vertices"
+
+
+def test_no_code_of_the_engine_or_its_plugins_builds_a_plural_with_the_english_only_helper():
+    # Plurals go through ngettext (CLDR rules); engine.plural stays only for old plugins.
+    root = Path(__file__).resolve().parents[1]
+    folders = ("engine", "plugins", "web", "examples/lights-out/puzzle_lights_out")
+    users = sorted(str(path.relative_to(root)) for folder in folders for path in (root / folder).rglob("*.py")
+                   if re.search(r"\bplural\(", path.read_text()) and path.name != "wording.py")
+    assert not users, users
 
 
 def test_another_package_named_web_is_named_when_the_web_app_fails_to_load(tmp_path, monkeypatch):

@@ -162,7 +162,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 @pytest.mark.parametrize("method, path, body, status, chinese", [
     ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": "soon"}, 400, "时间上限（秒）必须是用数字 0-9"),
-    ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": -3}, 400, "正的秒数"),
+    ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": -3}, 400, "大于 0 的秒数"),
     ("POST", "/api/pairs/jobs", {"instance": "0110", "time_limit": 1000}, 400, "时间上限最多"),
     ("POST", "/api/pairs/jobs", {"instance": "0110", "solver": "nosuch"}, 400, "没有求解器"),
     ("POST", "/api/pairs/jobs", {"instance": "0110", "solver": 5}, 400, "必须是文本"),

@@ -35,16 +35,46 @@ def read(path: Path):
         return read_mo(f) if path.suffix == ".mo" else read_po(f)
 
 
-def key(message) -> str:
-    return message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+Key = tuple[str | None, str]
+
+
+def key(message) -> Key:
+    """A message is its context and its msgid: the same English words in two contexts (", "
+    between names, ", " inside a spoken label) are two messages, translated apart."""
+    return message.context, message.id[0] if isinstance(message.id, (tuple, list)) else message.id
 
 
 def texts(message) -> list[str]:
     return list(message.string) if isinstance(message.string, (tuple, list)) else [message.string]
 
 
+def untranslated(wanted: set[Key], catalogue) -> list[Key]:
+    """The messages of ``wanted`` that ``catalogue`` (read from a .po file) does not translate:
+    absent, fuzzy or with an empty form."""
+    have = {key(m): m for m in catalogue if m.id}
+    return sorted((k for k in wanted if k not in have or have[k].fuzzy or not all(texts(have[k]))),
+                  key=lambda k: (k[0] or "", k[1]))
+
+
+def mo_texts(path: Path) -> dict[Key, list[str]]:
+    """What gettext itself reads from a compiled file, keyed like :func:`key` (Babel's read_mo
+    keys messages by msgid alone, so two contexts of one msgid would collide there)."""
+    import gettext
+
+    with path.open("rb") as f:
+        compiled = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
+    forms: dict[Key, dict[int, str]] = {}
+    for raw, text in compiled.items():
+        name, index = raw if isinstance(raw, tuple) else (raw, 0)
+        if not name:
+            continue  # the header
+        context, sep, msgid = name.rpartition("\x04")
+        forms.setdefault((context if sep else None, msgid), {})[index] = text
+    return {k: [v[i] for i in sorted(v)] for k, v in forms.items()}
+
+
 @pytest.fixture(scope="module")
-def extracted(tmp_path_factory) -> dict[str, set[str]]:
+def extracted(tmp_path_factory) -> dict[str, set[Key]]:
     out = tmp_path_factory.mktemp("pot")
     found = {}
     for domain in DOMAINS:
@@ -56,10 +86,27 @@ def extracted(tmp_path_factory) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_message_in_the_sources_has_a_chinese_translation(extracted, domain):
-    catalogue = {key(m): m for m in read(po_path(domain)) if m.id}
-    missing = sorted(k for k in extracted[domain]
-                     if k not in catalogue or catalogue[k].fuzzy or not all(texts(catalogue[k])))
+    missing = untranslated(extracted[domain], read(po_path(domain)))
     assert not missing, f"{domain}: {len(missing)} messages without a translation: {missing[:10]}"
+
+
+def test_a_message_translated_in_one_context_only_counts_as_missing_in_the_other(tmp_path):
+    # The sliding plugin has ", " twice: between names and, in the context "spoken label",
+    # inside a tile's aria-label. Keyed by msgid alone, one translation hid the other's absence.
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    catalogue = Catalog(locale="zh_Hans")
+    catalogue.add(", ", "、")
+    catalogue.add(", ", "", context="spoken label")
+    wanted = {(None, ", "), ("spoken label", ", ")}
+    assert untranslated(wanted, catalogue) == [("spoken label", ", ")]
+    catalogue.get(", ", context="spoken label").string = "，"
+    assert untranslated(wanted, catalogue) == []
+    # and the compiled file holds both, apart
+    with (tmp_path / "toy.mo").open("wb") as f:
+        write_mo(f, catalogue)
+    assert mo_texts(tmp_path / "toy.mo") == {(None, ", "): ["、"], ("spoken label", ", "): ["，"]}
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -80,8 +127,7 @@ def test_the_committed_mo_file_matches_its_po_file(domain):
     mo = po.with_suffix(".mo")
     assert mo.is_file(), f"{mo.relative_to(ROOT)} is missing: run `make translations`"
     want = {key(m): texts(m) for m in read(po) if m.id and all(texts(m)) and not m.fuzzy}
-    have = {key(m): texts(m) for m in read(mo) if m.id}
-    assert have == want, f"{mo.relative_to(ROOT)} is stale: run `make translations`"
+    assert mo_texts(mo) == want, f"{mo.relative_to(ROOT)} is stale: run `make translations`"
 
 
 def test_chinese_plural_forms_follow_cldr():

@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from engine import N_, Catalogue, TranslatedGroup, use_locale
+from engine import N_, Catalogue, TranslatedCommand, TranslatedGroup, use_locale
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -41,8 +41,8 @@ def test_a_plugins_command_help_follows_the_locale(module, args, chinese, englis
     group = next(v for v in vars(commands).values() if isinstance(v, TranslatedGroup))
     zh = help_of(group, args, "zh_Hans")
     en = help_of(group, args, "en")
-    for words in chinese:
-        assert words in zh, zh
+    for words in chinese:  # (a Chinese line may break between any two characters)
+        assert words in re.sub(r"\s*\n\s*", "", zh), zh
     for words in english:
         assert words in en and words not in zh, en
     assert not CJK.search(en)  # and English comes back after Chinese: nothing was kept
@@ -83,4 +83,105 @@ def test_the_commands_a_plugin_registers_show_their_help_in_chinese():
     with use_locale("zh_Hans"):
         result = CliRunner().invoke(puzzle, ["pegs", "count", "--help"])
     assert result.exit_code == 0, result.output
-    assert "每一种跳法序列" in result.output and "--memory" in result.output
+    assert "每一种跳法序列" in re.sub(r"\s*\n\s*", "", result.output) and "--memory" in result.output
+
+
+# -- the host's own commands -----------------------------------------------------------------------
+
+#: What a Chinese help text keeps as it is typed or named: programs, formats, units, protocols.
+KEPT = frozenset({"JSON", "SVG", "PNG", "JPEG", "WebP", "GIF", "RQ", "Redis", "WSGI", "TCP", "SQLite", "pip",
+                  "uv", "README", "pyproject", "PASS", "FAIL", "SKIP", "Ctrl", "Retry", "After", "Forwarded",
+                  "For", "wheel", "module", "function", "redis", "localhost", "host", "puzzle", "engine"})
+
+
+def english_prose(text: str) -> list[str]:
+    """The English words of a help text, less what people type: `code`, --options, $VARIABLES,
+    METAVARS, file names and URLs, and the names in KEPT."""
+    from engine.cli import cli
+
+    text = text.split("\n", 1)[1]  # the usage line: the command's path and metavars
+    text = re.sub(r"^  [\w-]+  ", " ", text, flags=re.M)  # the names of a group's commands
+    text = re.sub(r"[\w-]+\]", " ", text)  # a flag's default is its name ("[默认：prepare]")
+    text = re.sub(r"`[^`]*`|--?[\w-]+|\$\w+|\w+=\S*|\b[A-Z][A-Z0-9_]+\b|\S+://\S+|\./\S+|\S+\.\w+\b",
+                  " ", text)
+    return [w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in KEPT and w not in cli.commands]
+
+
+def host_commands() -> list[tuple[list[str], click.Command]]:
+    from engine.cli import cli
+    from web.commands import serve
+
+    found: list[tuple[list[str], click.Command]] = [([], cli)]
+    found += [([name], command) for name, command in cli.commands.items()]
+    return found + [(["serve"], serve)]
+
+
+@pytest.mark.parametrize("args, command", host_commands(), ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_every_host_command_prints_its_help_in_the_readers_language(args, command):
+    from engine.cli import cli
+
+    def help_in(locale: str, env_value: str) -> str:
+        group, path = (cli, args) if args != ["serve"] else (command, [])
+        with use_locale(locale):  # the root's --help is printed before its callback reads LANG
+            result = CliRunner().invoke(group, [*path, "--help"], prog_name="puzzle",
+                                        env={"LC_ALL": env_value, "LC_MESSAGES": "", "LANG": ""})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    zh, en = help_in("zh_Hans", "zh_CN.UTF-8"), help_in("en", "C")
+    # click's own words and the command's help, options included
+    assert zh.startswith("用法：puzzle") and "\n选项：\n" in zh and "显示本帮助并退出。" in zh, zh
+    assert en.startswith("Usage: puzzle") and "\nOptions:\n" in en and "Show this message and exit." in en
+    assert not english_prose(zh), (english_prose(zh), zh)
+    assert not CJK.search(en), en
+    # What people type stays: option names and the arguments' names.
+    for name in re.findall(r"--[a-z][a-z-]+|\b[A-Z]{4,}\b", en):
+        assert name in zh, (name, zh)
+    if not args:  # the group lists its commands with their summaries, in Chinese too
+        assert "\n命令：\n" in zh and "求解 INSTANCE" in zh and "…" in zh
+
+
+def test_the_words_of_click_that_the_engine_translates_are_click_s_own():
+    # A click release that rewords one of them would silently show it in English again.
+    import importlib
+    import inspect as inspecting
+
+    from engine.cli_help import CLICK_MODULES, CLICK_PLURAL_WORDS, CLICK_WORDS
+
+    source = "".join(inspecting.getsource(importlib.import_module(name)) for name in CLICK_MODULES)
+    for words in (*CLICK_WORDS, *(w for pair in CLICK_PLURAL_WORDS for w in pair)):
+        assert f'"{words}"' in source, words
+
+
+def test_a_usage_error_is_one_line_in_the_readers_language():
+    import os
+    import subprocess
+    import sys
+
+    def run(args, lang):
+        env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")}
+        return subprocess.run([sys.executable, "-m", "engine.cli", *args], capture_output=True, text=True,
+                              env={**env, "LANG": lang}, timeout=120)
+
+    zh = run(["solve", "--bogus", "x"], "zh_CN.UTF-8")
+    en = run(["solve", "--bogus", "x"], "C.UTF-8")
+    assert zh.returncode == en.returncode == 2
+    assert zh.stderr.strip() == "错误：没有选项 '--bogus'。（详见 `puzzle solve --help`）"
+    assert en.stderr.strip() == "error: No such option '--bogus'. (see `puzzle solve --help`)"
+    assert run(["nosuch"], "zh_CN.UTF-8").stderr.strip() == "错误：没有命令 'nosuch'。（详见 `puzzle --help`）"
+    # --help from the console script, as a person types it
+    said = run(["--help"], "zh_CN.UTF-8")
+    assert said.returncode == 0 and said.stdout.startswith("用法：puzzle [OPTIONS] COMMAND [ARGS]...")
+
+
+def test_a_help_option_made_while_another_language_was_read_prints_in_this_one():
+    # click makes a command's --help option once and keeps it; its text is said at each printing.
+    @click.command("toy", cls=TranslatedCommand, catalogue=None, help=N_("Toy."))
+    def toy() -> None:
+        """Toy."""
+
+    with use_locale("zh_Hans"):
+        assert "显示本帮助并退出。" in CliRunner().invoke(toy, ["--help"]).output
+    with use_locale("en"):
+        out = CliRunner().invoke(toy, ["--help"]).output
+    assert "Show this message and exit." in out and not CJK.search(out)

@@ -4,6 +4,7 @@ with an incomplete catalogue falls back to English for what it lacks, never to a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,12 +12,13 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from pairs_toy import Pairs as PairsPuzzle
 
-from engine import Catalogue, use_locale
+from engine import Catalogue, InputError, use_locale
 from engine.i18n import translate
 from engine.plugins import get_registry
 from web import create_app
 
 ZH = {"Accept-Language": "zh-CN"}
+CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @pytest.fixture(scope="module")
@@ -31,14 +33,14 @@ def client(tmp_path_factory):
 
 def test_lights_out_shows_its_title_rules_and_presets_in_chinese(client):
     gallery = client.get("/", headers=ZH).get_data(as_text=True)
-    assert "点灯游戏" in gallery and "把所有的灯都关掉" in gallery
+    assert "关灯游戏" in gallery and "把所有的灯都关掉" in gallery
     english = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    assert "点灯游戏" not in english and "Lights Out" in english
+    assert "关灯游戏" not in english and "Lights Out" in english
     editor = client.get("/lights_out", headers=ZH).get_data(as_text=True)
-    assert "<h1 id=\"puzzle-title\">点灯游戏</h1>" in editor
+    assert "<h1 id=\"puzzle-title\">关灯游戏</h1>" in editor
     assert '<option value="all-on">全亮</option>' in editor  # the id stays, the name is Chinese
     assert "按下的格子" in editor  # notation
-    assert "游玩：点击即按下一盏灯" in editor  # edit mode label
+    assert "玩：点击即按下一盏灯" in editor  # edit mode label
 
 
 def test_lights_out_notes_moves_and_verdicts_follow_the_request(client):
@@ -133,7 +135,7 @@ def test_the_board_speaks_the_readers_language_and_the_step_cache_keeps_language
     assert "灯" not in en.get_data(as_text=True)
     assert "Accept-Language" in zh.headers["Vary"] and zh.headers["Content-Language"] == "zh-Hans"
     editor = client.get("/lights_out", headers=ZH).get_data(as_text=True)
-    assert '<label for="opt-size">尺寸</label>' in editor  # the Random option's label
+    assert '<label for="opt-size">大小</label>' in editor  # the Random option's label
     english = client.get("/lights_out", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert '<label for="opt-size">Size</label>' in english
 
@@ -146,14 +148,14 @@ def test_an_error_keeps_its_where_and_adds_the_place_in_words_outside_english(cl
     assert "where_text" not in en
     limit = client.post("/api/sliding/jobs", json={"instance": "1 2 3/4 5 6/7 0 8", "time_limit": "x"},
                         headers=ZH).get_json()
-    assert limit["where"] == "time_limit" and limit["where_text"] == "时间限制"
+    assert limit["where"] == "time_limit" and limit["where_text"] == "时间上限"
 
 
 def test_the_embed_player_is_written_in_the_readers_language(client):
     path = "/embed/lights_out?instance=101/010/101&moves=a1,c3"
     zh = client.get(path, headers=ZH).get_data(as_text=True)
     en = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
-    assert '<html lang="zh-Hans"' in zh and "<title>点灯游戏：2 步</title>" in zh
+    assert '<html lang="zh-Hans"' in zh and "<title>关灯游戏：2 步</title>" in zh
     assert 'aria-label="下一步"' in zh and "在编辑器中打开" in zh and "初始局面：还需 2 步。" in zh
     assert '<html lang="en"' in en and "<title>Lights Out: 2 moves</title>" in en
     assert "Start position: 2 moves to go." in en and "Open in the editor" in en
@@ -217,6 +219,90 @@ def test_a_jobs_stored_message_is_worded_for_each_reader(client):
     killed = "the solver overran its 1.5 s time limit and did not stop, so its worker process was killed"
     # A request in Chinese: Flask-Babel's locale (the request's) and the engine's (set per request).
     with client.application.test_request_context(headers=ZH), use_locale("zh_Hans"):
-        assert job_message_words(killed) == "求解器超过了 1.5 秒的时间限制仍未停止，所以被强行终止了"
+        assert job_message_words(killed) == "求解器超过了 1.5 秒的时间上限仍未停止，所以被强行终止了"
         assert job_message_words("cancelled before it started") == "在开始之前就被取消了"
         assert job_message_words("the plugin's own words") == "the plugin's own words"
+
+
+# -- Lights Out's input errors, in the reader's language ----------------------------------------
+
+#: Words of the plugin's notation that a Chinese message quotes as they are typed.
+LIGHTS_NOTATION = frozenset({"cell", "clear", "random", "SEED", "resize", "RxC", "size", "play", "toggle",
+                             "rows"})
+
+
+def _lights_out_refusals():
+    """Each way Lights Out refuses input, as (what, call): parse, from_json, random, edit."""
+    from puzzle_lights_out.board import MAX_SIDE
+    from puzzle_lights_out.puzzle import LightsOut
+
+    p = LightsOut()
+    board = p.parse("101/010/101")
+    return [
+        ("uneven rows", lambda: p.parse("101/01")),
+        ("too many rows", lambda: p.parse("/".join(["1"] * (MAX_SIDE + 1)))),
+        ("too long a row", lambda: p.parse("1" * (MAX_SIDE + 1))),
+        ("an empty row", lambda: p.parse("101//101")),
+        ("an unknown character", lambda: p.parse("10x")),
+        ("rows not strings", lambda: p.from_json({"rows": [1, 2]})),
+        ("a row with a slash", lambda: p.from_json({"rows": ["1/0"]})),
+        ("not a board object", lambda: p.from_json([])),
+        ("options not a mapping", lambda: p.random(1, ["size"])),
+        ("an unknown option (echoed: no English word)", lambda: p.random(1, {"zz": "1"})),
+        ("a size out of range", lambda: p.random(1, {"size": "11x2"})),
+        ("an action not text", lambda: p.edit(board, 5)),
+        ("an unknown mode", lambda: p.edit(board, "cell:a1", mode="qq")),
+        ("an unknown action", lambda: p.edit(board, "zz")),
+        ("a bad seed", lambda: p.edit(board, "random:x")),
+        ("a cell off the board", lambda: p.edit(board, "cell:e9")),
+    ]
+
+
+def test_every_input_error_of_lights_out_is_said_in_the_readers_language():
+    from chinese_text import assert_chinese
+
+    pytest.importorskip("puzzle_lights_out")
+    for what, call in _lights_out_refusals():
+        said = {}
+        for locale in ("en", "zh_Hans"):
+            with use_locale(locale), pytest.raises(InputError) as caught:
+                call()
+            said[locale] = caught.value
+        english, chinese = said["en"], said["zh_Hans"]
+        assert not CJK.search(english.message), (what, english.message)
+        assert_chinese(chinese.message, what, LIGHTS_NOTATION)
+        assert chinese.where == english.where, what  # the machine field is the same words
+        if english.where:  # the place, said to people
+            assert_chinese(chinese.where_text, f"the place of {what}")
+
+
+def test_the_uneven_rows_error_names_the_row_and_counts_its_lights_in_either_language():
+    pytest.importorskip("puzzle_lights_out")
+    from puzzle_lights_out.puzzle import LightsOut
+
+    for locale, message, place in (
+            ("en", "the row has 2 lights but row 1 has 3; all rows must be the same length", "row 2"),
+            ("zh_Hans", "这一行有 2 盏灯，而第 1 行有 3 盏；每一行的长度必须相同", "第 2 行")):
+        with use_locale(locale), pytest.raises(InputError) as caught:
+            LightsOut().parse("101/01/111")
+        assert caught.value.message == message and caught.value.where == "row 2"
+        assert caught.value.place == place
+    with use_locale("en"), pytest.raises(InputError) as one:
+        LightsOut().parse("101/1/111")
+    assert one.value.message.startswith("the row has 1 light but")  # the singular, from ngettext
+
+
+def test_lights_out_writes_sizes_the_chinese_way():
+    pytest.importorskip("puzzle_lights_out")
+    from puzzle_lights_out.puzzle import LightsOut
+
+    p = LightsOut()
+    board = p.parse("1000/0100/0010/0001")
+    with use_locale("zh_Hans"):
+        notes = p.notes(board)
+        resize = next(t for t in p.edit_tools(board) if t.choices)
+    assert any(note.startswith("在 4×4 的棋盘上") for note in notes), notes
+    assert ("4×6", "resize:4x6") in resize.choices
+    with use_locale("en"):
+        assert any("On a 4 x 4 board" in note for note in p.notes(board))
+        assert ("4 x 6", "resize:4x6") in next(t for t in p.edit_tools(board) if t.choices).choices

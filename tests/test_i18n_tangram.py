@@ -155,7 +155,7 @@ def test_the_boards_titles_and_spoken_labels_are_chinese():
         assert spoken, "the board says nothing"
         for text in spoken + shown:
             assert_chinese(text)
-    assert "七巧板：已放好 7 块中的 1 块" in svgs[1]
+    assert "七巧板：已摆好 7 块中的 1 块" in svgs[1]
 
 
 def test_english_is_what_it_was():
@@ -213,7 +213,7 @@ def test_the_editor_scripts_carry_their_own_words_for_each_language():
     assert sorted(table["zh-Hans"]) == messages
     for text in table["zh-Hans"].values():
         assert_chinese(re.sub(r"\{\w+\}", "", text))  # a placeholder is filled in on the page
-    assert '"From a picture…": "从图片读取…"' in PUZZLE.client_script
+    assert '"From a picture…": "从图片读取……"' in PUZZLE.client_script
     # the scripts' own text is unchanged after the table: English stays the fallback
     assert PUZZLE.client_script.endswith((STATIC / SCRIPTS[-1]).read_text(encoding="utf-8"))
 
@@ -232,3 +232,88 @@ def test_notes_kept_with_an_instance_are_said_in_the_language_of_whoever_reads_t
     assert chinese[1:] == ["2.8284 已对齐到 2r2（移动了 2.7e-05）", "面积 8 已精确缩放为 16（坐标乘以 r2）"]
     # the stored value stays the English text (it compares and serialises as before)
     assert list(figure.messages) == english[1:]
+
+
+def test_the_svg_reader_says_its_refusals_and_notes_in_chinese():
+    from plugins.tangram.svg import silhouette_from_svg, union_rings
+
+    # Drawn pieces that enclose no area: refused in the reader's language.
+    flat = [[(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)], [(3.0, 0.0), (4.0, 1.0), (5.0, 2.0)]]
+    with use_locale("en"), pytest.raises(InputError) as english:
+        union_rings(flat)
+    with use_locale("zh_Hans"), pytest.raises(InputError) as chinese:
+        union_rings(flat)
+    assert english.value.message == "the SVG's polygons enclose no area"
+    assert_chinese(chinese.value.message, "the empty-area refusal", {"SVG"})
+    # The seven pieces of the square preset, drawn as polygons: read as their union, said with
+    # the count in the reader's words (a note kept with the instance, said when shown).
+    from plugins.tangram.pieces import parse_placement
+
+    pieces = [parse_placement(move).vertices() for move in solution(PUZZLE.presets()["square"])]
+    svg = '<svg xmlns="http://www.w3.org/2000/svg">' + "".join(
+        '<polygon points="' + " ".join(f"{float(x):.6f},{-float(y):.6f}" for x, y in piece) + '"/>'
+        for piece in pieces) + "</svg>"
+    figure = silhouette_from_svg(svg)
+    note = figure.messages[0]
+    assert note == "read as the union of 7 drawn pieces"
+    with use_locale("zh_Hans"):
+        assert str(note) == "已读成所画 7 块板块的并集"
+
+
+@pytest.fixture(scope="module")
+def tangram_client(tmp_path_factory):
+    from engine.plugins import load_registry
+    from web import create_app
+
+    app = create_app({"REGISTRY": load_registry(), "DATA_DIR": str(tmp_path_factory.mktemp("data")),
+                      "TESTING": True})
+    yield app.test_client()
+    app.extensions["puzzle_jobs"].close()
+
+
+def _png(width: int, height: int, draw=None) -> bytes:
+    import io
+
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (width, height), "white")
+    if draw:
+        draw(ImageDraw.Draw(image))
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("case, body, english", [
+    ("not a picture", b"this is text, not an image", "this is not a PNG, JPEG, WebP or GIF picture"),
+    ("a picture with no figure", _png(64, 64), "no figure stands out from the ground in this picture"),
+])
+def test_a_picture_that_cannot_be_read_is_refused_in_the_readers_language(tangram_client, case, body, english):
+    def ask(language):
+        return tangram_client.post("/api/tangram/trace", data=body, content_type="application/octet-stream",
+                                   headers={"Accept-Language": language})
+
+    en, zh = ask("en"), ask("zh-CN")
+    assert en.status_code == zh.status_code == 400, (en.get_json(), zh.get_json())
+    assert english in en.get_json()["error"]
+    assert_chinese(zh.get_json()["error"], case)
+    assert zh.headers["Content-Language"] == "zh-Hans"
+
+
+def test_the_words_a_picture_reading_gives_back_are_in_the_readers_language(tangram_client):
+    # A black square on white: read as the square figure; its note says how, in Chinese.
+    body = _png(120, 120, lambda d: d.rectangle([20, 20, 99, 99], fill="black"))
+
+    def ask(language):
+        answer = tangram_client.post("/api/tangram/trace", data=body, content_type="image/png",
+                                     headers={"Accept-Language": language})
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()
+
+    en, zh = ask("en"), ask("zh-CN")
+    assert en["instance"] == zh["instance"]  # the figure text is the same in every language
+    assert en["notes"] and len(zh["notes"]) == len(en["notes"])
+    assert en["notes"][0].startswith("read from a 120 x 120 PNG picture as an exact figure")
+    for note in zh["notes"]:
+        assert_chinese(note, "a note of the reading")
+    assert zh["notes"][0].startswith("已从一张 120×120 的 PNG 图片中读出精确图形")

@@ -414,13 +414,36 @@ def test_without_pip_a_plugin_that_needs_another_engine_is_refused_in_uv_s_words
     assert uv_venv.host_state() == before
 
 
+def compiled_catalogues() -> dict[str, list[str]]:
+    """Every compiled catalogue `make translations` writes (scripts/translations.py, one per
+    domain and locale), by the wheel that must carry it: the host's (the engine, the web app
+    and the built-in plugins) or the Lights Out example's, as paths inside the wheel."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("translations_script", ROOT / "scripts" / "translations.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    lights_out = "examples/lights-out/"
+    found: dict[str, list[str]] = {"host": [], "lights_out": []}
+    for domain, (_sources, _left_out, folder, _keywords) in script.DOMAINS.items():
+        for locale in script.LOCALES:
+            path = f"{folder}/{locale}/LC_MESSAGES/{domain}.mo"
+            if path.startswith(lights_out):
+                found["lights_out"].append(path.removeprefix(lights_out))
+            else:
+                found["host"].append(path)
+    return found
+
+
 def test_the_wheels_carry_the_compiled_catalogues(built):
     # The .mo files are committed (docs/i18n.md): a wheel built from the sdist must hold them,
-    # or an installed host and plugin would show English whatever the reader asks.
-    host = set(zipfile.ZipFile(built["host"]).namelist())
-    for path in ("web/translations/zh_Hans/LC_MESSAGES/messages.mo",
-                 "web/translations/zh_Hans/LC_MESSAGES/js.mo",
-                 "engine/locale/zh_Hans/LC_MESSAGES/engine.mo"):
-        assert path in host, path
-    lights = set(zipfile.ZipFile(built["lights_out"]).namelist())
-    assert "puzzle_lights_out/locale/zh_Hans/LC_MESSAGES/puzzle_lights_out.mo" in lights
+    # or an installed host and plugin would show English whatever the reader asks. Every
+    # domain counts: the host's own, each built-in plugin's (sliding, pegs, tangram) and the
+    # example's.
+    wanted = compiled_catalogues()
+    assert "plugins/tangram/locale/zh_Hans/LC_MESSAGES/puzzle_tangram.mo" in wanted["host"]
+    assert len(wanted["host"]) == 6 and len(wanted["lights_out"]) == 1, wanted
+    for wheel_name, paths in wanted.items():
+        inside = set(zipfile.ZipFile(built[wheel_name]).namelist())
+        missing = [path for path in paths if path not in inside]
+        assert not missing, f"the {wheel_name} wheel lacks {missing}"

@@ -5,6 +5,7 @@ against an independent brute force.
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -230,6 +231,27 @@ def test_a_task_of_another_puzzle_is_refused(tmp_path):
     response = client.post("/api/pegs/tasks/count", json={"instance": "european-c1"})
     assert response.status_code == 400 and "GB of memory" in response.get_json()["error"]
     app.extensions["puzzle_jobs"].close()
+
+
+def test_a_task_refusal_is_one_sentence_in_the_readers_language(tmp_path):
+    # The host's sentence around the plugin's reason, and the task's label, both in Chinese.
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    client = app.test_client()
+    try:
+        said = {}
+        for language in ("en", "zh-CN"):
+            response = client.post("/api/pegs/tasks/count", json={"instance": "european-c1"},
+                                   headers={"Accept-Language": language})
+            assert response.status_code == 400
+            said[language] = response.get_json()
+    finally:
+        app.extensions["puzzle_jobs"].close()
+    assert said["en"]["error"].startswith("Count solutions cannot run on this instance: counting it would need")
+    chinese = said["zh-CN"]["error"]
+    assert chinese.startswith("“统计解法数”不能用于这道题：统计这道题大约需要"), chinese
+    assert not re.search(r"[A-Za-z]{3,}", chinese.replace("puzzle pegs count", "")), chinese  # the command stays
+    assert said["en"]["where"] == said["zh-CN"]["where"] == "task"
+    assert said["zh-CN"]["where_text"] == "任务"
 
 
 # -- task jobs on local worker processes --------------------------------------------------------

@@ -10,13 +10,14 @@ import os
 
 import click
 
-from engine import format_number, hookimpl
+from engine import N_, TranslatedCommand, format_number, hookimpl
 from engine.jobs.model import DEFAULT_QUEUE
 from engine.jobs.shares import DEFAULT_JOBS_PER_CLIENT
 from engine.tablecache import KEEP_AFTER_ENV
 
 from . import preparing
 from .editor_view import KEEP_TABLES_AFTER
+from .i18n import MESSAGES
 from .i18n import cli_gettext as gettext
 from .quiet_logs import quiet_waitress_queue
 
@@ -156,59 +157,60 @@ def _exit_on_sigterm(signum, frame):
     raise SystemExit(0)
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port.")
+@click.command("serve", cls=TranslatedCommand, catalogue=MESSAGES, help=N_(
+    "Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."))
+@click.option("--host", default="127.0.0.1", show_default=True, help=N_("Interface to listen on."))
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help=N_("TCP port."))
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
-              help="Request threads of the WSGI server.")
+              help=N_("Request threads of the WSGI server."))
 @click.option("--connection-limit", default=CONNECTION_LIMIT, show_default=True,
               type=click.IntRange(10, 100_000),
-              help="Open connections served at once (idle ones included); past it new ones wait.")
+              help=N_("Open connections served at once (idle ones included); past it new ones wait."))
 @click.option("--channel-timeout", default=CHANNEL_TIMEOUT, show_default=True,
               type=click.FloatRange(1, 3600),
-              help="Seconds a connection may send nothing before it is closed.")
+              help=N_("Seconds a connection may send nothing before it is closed."))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 32),
-              help="Solver worker processes.")
+              help=N_("Solver worker processes."))
 @click.option("--data-dir", default=None, type=click.Path(file_okay=False),
-              help="Where solved results are stored (default: $PUZZLE_ENGINE_DATA or the user data dir).")
+              help=N_("Where solved results are stored (default: $PUZZLE_ENGINE_DATA or the user data dir)."))
 @click.option("--prepare/--no-prepare", default=True, show_default=True, envvar="PUZZLE_ENGINE_PREPARE",
-              help="Build the solvers' tables after the server listens, in the background: the "
-                   "quick ones first, then the big ones; --no-prepare (or "
-                   "$PUZZLE_ENGINE_PREPARE=0) builds nothing ahead of time.")
+              help=N_("Build the solvers' tables after the server listens, in the background: the "
+                      "quick ones first, then the big ones; --no-prepare (or "
+                      "$PUZZLE_ENGINE_PREPARE=0) builds nothing ahead of time."))
 @click.option("--background-prepare/--no-background-prepare", "background", default=True,
               show_default=True, envvar="PUZZLE_ENGINE_BACKGROUND_PREPARE",
-              help="After the server listens, build the tables in one background process: the "
-                   "quick ones (seconds), then the big ones (minutes, up to 2.4 GB) at low "
-                   "priority on one core, when memory and disk allow; solvers use each table once "
-                   "it is finished (--no-background-prepare or "
-                   "$PUZZLE_ENGINE_BACKGROUND_PREPARE=0: the quick ones before listening, "
-                   "nothing big).")
+              help=N_("After the server listens, build the tables in one background process: the "
+                      "quick ones (seconds), then the big ones (minutes, up to 2.4 GB) at low "
+                      "priority on one core, when memory and disk allow; solvers use each table once "
+                      "it is finished (--no-background-prepare or "
+                      "$PUZZLE_ENGINE_BACKGROUND_PREPARE=0: the quick ones before listening, "
+                      "nothing big)."))
 @click.option("--redis", default=None, envvar="PUZZLE_ENGINE_REDIS",
-              help="Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
-                   "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite).")
+              help=N_("Run jobs on RQ workers through this Redis (redis://host:6379/0) and keep "
+                      "answers there (default: $PUZZLE_ENGINE_REDIS; unset: local workers, SQLite)."))
 @click.option("--queue", default=DEFAULT_QUEUE, show_default=True,
-              help="With --redis: the RQ queue jobs go to (workers take them with the same --queue).")
+              help=N_("With --redis: the RQ queue jobs go to (workers take them with the same --queue)."))
 @click.option("--jobs-per-client", default=DEFAULT_JOBS_PER_CLIENT, show_default=True,
               type=click.IntRange(0, 1000),
-              help="Queued and running jobs one client may have at once; past it a submit answers "
-                   "429 with Retry-After (0: no limit).")
+              help=N_("Queued and running jobs one client may have at once; past it a submit answers "
+                      "429 with Retry-After (0: no limit)."))
 @click.option("--client-header", default=None, metavar="HEADER",
-              help="Name clients by this request header (its last entry, e.g. X-Forwarded-For) "
-                   "instead of the remote address; only behind a proxy that always sets it.")
+              help=N_("Name clients by this request header (its last entry, e.g. X-Forwarded-For) "
+                      "instead of the remote address; only behind a proxy that always sets it."))
 @click.option("--heavy-requests", default=None, type=click.IntRange(1, 64),
-              help="Editor requests (validate, edit, ...) served at once; past it they answer 429 "
-                   "(default: half of --threads).")
+              help=N_("Editor requests (validate, edit, ...) served at once; past it they answer 429 "
+                      "(default: half of --threads)."))
 @click.option("--editor-process/--no-editor-process", default=True, show_default=True,
-              help="Serve editor requests in a process of their own, so a flood of them never "
-                   "slows the other pages.")
+              help=N_("Serve editor requests in a process of their own, so a flood of them never "
+                      "slows the other pages."))
 @click.option("--editor-cpu", default=EDITOR_CPU_PER_CLIENT, show_default=True,
               type=click.FloatRange(0, 3600),
-              help="CPU-seconds one client's editor requests may use per minute; past it they "
-                   "answer 429 with Retry-After (0: no limit; needs --editor-process).")
+              help=N_("CPU-seconds one client's editor requests may use per minute; past it they "
+                      "answer 429 with Retry-After (0: no limit; needs --editor-process)."))
 def serve(host, port, threads, connection_limit, channel_timeout, workers, data_dir, prepare,
           background, redis, queue, jobs_per_client, client_header, heavy_requests, editor_process,
           editor_cpu):
-    """Run the web app (gallery, editor, solver jobs, playback) on a production WSGI server."""
+    """``serve``: its help (above) is what people read."""
     if redis:
         from engine.jobs.rq_runner import check_url
         try:

@@ -22,7 +22,6 @@ from ..contract import Assessment, EditResult, Puzzle, Renderer, Solver
 from ..errors import InputError, SolverError
 from ..outcomes import GaveUp, Solved, Unsolvable
 from ..solving import replay, run_solver
-from ..wording import plural
 from . import fuzz
 from .results import LawFailure, LawSkipped
 from .search import shortest_solution
@@ -383,7 +382,7 @@ def optimal_claims(s: Subject) -> str:
                                  f"{_solve_it(truth.moves)}", example)
             if isinstance(outcome, Solved) and report.to_json()["optimal"] and truth.status == "found" \
                     and len(outcome.moves) > len(truth.moves):
-                raise LawFailure(f"solver {solver.name!r} claims its {plural(len(outcome.moves), 'move')} "
+                raise LawFailure(f"solver {solver.name!r} claims its {_count(len(outcome.moves), 'move', 'moves')} "
                                  f"are optimal, but {_solve_it(truth.moves)}", example)
     if not checked:
         raise LawSkipped(f"no preset or random instance is small enough for a breadth-first search "
@@ -492,9 +491,15 @@ def edits(s: Subject) -> str:
     return f"{done} edit(s) applied cleanly in {len(modes)} mode(s); the rest refused with InputError"
 
 
+def _count(n: int, one: str, many: str) -> str:
+    """A count in the laws' reports, which are for plugin authors and English only: both forms
+    written out (a message people read goes through a catalogue's ngettext instead)."""
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def _solve_it(moves: tuple[str, ...]) -> str:
     verb = "solves" if len(moves) == 1 else "solve"
-    return f"{plural(len(moves), 'move')} {verb} it: {' '.join(moves)}"
+    return f"{_count(len(moves), 'move', 'moves')} {verb} it: {' '.join(moves)}"
 
 
 # -- junk ------------------------------------------------------------------------------------
@@ -661,7 +666,7 @@ def tasks(s: Subject) -> str:
         if report["status"] == "gave_up" and report["reason"] != "cancelled":
             raise LawFailure(f"task {task.name!r}, cancelled, gave up for {short(report['reason'])} "
                              f"instead (return ctx.gave_up())", _text_example(s.puzzle, text))
-    return f"{plural(len(found), 'task')}: refusals are sentences and quick; a cancelled task stops"
+    return f"{_count(len(found), 'task', 'tasks')}: refusals are sentences and quick; a cancelled task stops"
 
 
 # -- translations ---------------------------------------------------------------------------------

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 import click
 
+from ..cli_help import TranslatedCommand
 from ..deadlines import kill_time
+from ..i18n import ENGINE, N_
 from . import rq_runner as _rq
 from .model import DEFAULT_QUEUE, DEFAULT_REGISTRY_FACTORY, GAVE_UP, load_object
 from .rq_runner import (
@@ -571,24 +573,26 @@ def _no_orphan(worker: Worker | None) -> None:
             pass
 
 
-@click.command("worker")
+@click.command("worker", cls=TranslatedCommand, catalogue=ENGINE, help=N_(
+    "Run a solve worker on RQ (Redis): many of them, on many machines, serve `puzzle serve "
+    "--redis`."))
 @click.option("--redis", "redis_url", default=None, envvar="PUZZLE_ENGINE_REDIS",
-              help="Redis URL, e.g. redis://localhost:6379/0 (default: $PUZZLE_ENGINE_REDIS).")
-@click.option("--queue", default=DEFAULT_QUEUE, show_default=True, help="The RQ queue to take jobs from.")
-@click.option("--burst", is_flag=True, help="Exit once the queue is empty.")
-@click.option("--name", default=None, help="The worker's name in RQ (default: a random one).")
+              help=N_("Redis URL, e.g. redis://localhost:6379/0 (default: $PUZZLE_ENGINE_REDIS)."))
+@click.option("--queue", default=DEFAULT_QUEUE, show_default=True, help=N_("The RQ queue to take jobs from."))
+@click.option("--burst", is_flag=True, help=N_("Exit once the queue is empty."))
+@click.option("--name", default=None, help=N_("The worker's name in RQ (default: a random one)."))
 @click.option("--prepare/--no-prepare", default=True, show_default=True, envvar="PUZZLE_ENGINE_PREPARE",
-              help="Load every solver's tables (building the quick ones) before taking jobs; "
-                   "--no-prepare builds nothing ahead of time.")
+              help=N_("Load every solver's tables (building the quick ones) before taking jobs; "
+                      "--no-prepare builds nothing ahead of time."))
 @click.option("--background-prepare/--no-background-prepare", "background", default=True,
               show_default=True, envvar="PUZZLE_ENGINE_BACKGROUND_PREPARE",
-              help="Meanwhile build the big tables on this machine in one low-priority process "
-                   "(not with --burst); jobs use each one once it is finished.")
+              help=N_("Meanwhile build the big tables on this machine in one low-priority process "
+                      "(not with --burst); jobs use each one once it is finished."))
 @click.option("--registry-factory", default=DEFAULT_REGISTRY_FACTORY, show_default=True, hidden=True,
-              help="module:function that returns the plugin registry (for tests).")
+              help=N_("module:function that returns the plugin registry (for tests)."))
 def worker_command(redis_url: str | None, queue: str, burst: bool, name: str | None, prepare: bool,
                    background: bool, registry_factory: str) -> None:
-    """Run a solve worker on RQ (Redis): many of them, on many machines, serve `puzzle serve --redis`."""
+    """``worker``: its help (above) is what people read."""
     if not redis_url:
         raise click.UsageError("give the Redis URL with --redis or $PUZZLE_ENGINE_REDIS")
     from .rq_runner import check_url

@@ -54,7 +54,7 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
     try:
         inst = _instance(instance)
     except InputError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(_("error: {message}").format(message=exc), err=True)
         sys.exit(2)
     started = time.monotonic()
 
@@ -68,13 +68,13 @@ def count_command(instance: str, as_json: bool, memory: float) -> None:
     try:
         result = count_solutions(inst, memory=int(memory * 2**30), progress=progress)
     except CountRefused as exc:
-        click.echo("error: " + _("refused: {reason}").format(reason=exc), err=True)
+        click.echo(_("error: {message}").format(message=_("refused: {reason}").format(reason=exc)), err=True)
         sys.exit(2)
     except OverflowError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(_("error: {message}").format(message=exc), err=True)
         sys.exit(4)
     except KeyboardInterrupt:
-        click.echo("error: " + _("stopped"), err=True)
+        click.echo(_("error: {message}").format(message=_("stopped")), err=True)
         sys.exit(3)
     if as_json:
         click.echo(json.dumps(result.to_json()))
@@ -107,7 +107,7 @@ def table_command(instance: str) -> None:
     try:
         inst = _instance(instance)
     except InputError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(_("error: {message}").format(message=exc), err=True)
         sys.exit(2)
     started = time.monotonic()
 
@@ -135,7 +135,7 @@ def table_command(instance: str) -> None:
         with pinned_tables():  # built on purpose: the cache's budget evicts them last
             judge = prepare_table(inst, progress, library_progress, book_progress)
     except KeyboardInterrupt:
-        click.echo("error: " + _("stopped"), err=True)
+        click.echo(_("error: {message}").format(message=_("stopped")), err=True)
         sys.exit(3)
     click.echo(_("{positions} with at most {pegs} can reach the goal ({seconds} s)").format(
         positions=count_positions(judge.backward_size), pegs=count_pegs(judge.top),

@@ -457,28 +457,42 @@ def cannot_sentence(goal_words: str) -> str:
 def pagoda_assessment(pg: Pagoda, pos: int, goal: int, board, judge: Judge | None = None) -> Assessment:
     """"cannot" by a pagoda; with ``judge``, against the table's bound (:meth:`Judge.bound`)
     rather than the goal's value."""
-    have = format_number(pg.value(pos))
+    facts = {"value": format_number(pg.value(pos))}
+    # One whole sentence for each case (a named or a computed pagoda; the goal's own weight or
+    # the table's bound), so each language words the comparison its own way.
     if judge is None:
-        target = _("{value} at the goal").format(value=format_number(pg.value(goal)))
+        facts["target"] = format_number(pg.value(goal))
     else:
-        target = _("at least {value} for every position with {pegs} that can reach the goal (the "
-                   "table holds them all), and every way to the goal passes through one").format(
-                       value=format_number(judge.bound(pg)), pegs=count_pegs(judge.top))
+        facts.update(target=format_number(judge.bound(pg)), pegs=count_pegs(judge.top))
     if pg.name != LP_NAME:
         name = pagoda_label(pg.name)
+        if judge is None:
+            proof = _("Pagoda function ({name}): every jump keeps or lowers the total weight of the pegs; "
+                      "it is {value} now but {target} at the goal, so the goal is out of reach.")
+        else:
+            proof = _("Pagoda function ({name}): every jump keeps or lowers the total weight of the pegs; "
+                      "it is {value} now, but every position with {pegs} that can reach the goal weighs at "
+                      "least {target} (the table holds them all) and every way to the goal passes through "
+                      "one, so the goal is out of reach.")
         return Assessment(
             "cannot", _("No: too few pegs are left near the goal ({name}).").format(name=name),
-            _("Pagoda function ({name}): every jump keeps or lowers the total weight of the pegs; "
-              "it is {value} now but {target}, so the goal is out of reach.").format(
-                  name=name, value=have, target=target))
+            proof.format(name=name, **facts))
     weights = _(", ").join(_("{hole} {weight}").format(hole=name, weight=format_number(w))
                            for name, w in zip(board.names, pg.weights, strict=True) if w)
+    if judge is None:
+        proof = _("Pagoda function found by linear programming, weights {weights} (0 elsewhere): for every "
+                  "jump, checked one by one, the hole landed in weighs at most the two emptied, so no jump "
+                  "raises the total weight of the pegs; it is {value} now but {target} at the goal, so the "
+                  "goal is out of reach.")
+    else:
+        proof = _("Pagoda function found by linear programming, weights {weights} (0 elsewhere): for every "
+                  "jump, checked one by one, the hole landed in weighs at most the two emptied, so no jump "
+                  "raises the total weight of the pegs; it is {value} now, but every position with {pegs} "
+                  "that can reach the goal weighs at least {target} (the table holds them all) and every "
+                  "way to the goal passes through one, so the goal is out of reach.")
     return Assessment(
         "cannot", _("No: a weighting of the holes shows the goal is out of reach (pagoda function)."),
-        _("Pagoda function found by linear programming, weights {weights} (0 elsewhere): for every "
-          "jump, checked one by one, the hole landed in weighs at most the two emptied, so no jump "
-          "raises the total weight of the pegs; it is {value} now but {target}, so the goal is out "
-          "of reach.").format(weights=weights, value=have, target=target))
+        proof.format(weights=weights, **facts))
 
 
 def book_assessment(alive: bool, goal_words: str, judge: Judge) -> Assessment:

@@ -42,7 +42,7 @@ def trace_command(image: str, as_json: bool) -> None:
                 path=repr(image), error=exc.strerror or exc)) from None
         result = trace_picture(data)
     except InputError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(_("error: {message}").format(message=exc), err=True)
         sys.exit(2)
     if as_json:
         click.echo(json.dumps(result.to_json()))

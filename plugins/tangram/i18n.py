@@ -20,7 +20,6 @@ _ = CATALOGUE.gettext
 ngettext = CATALOGUE.ngettext
 
 
-
 class Note(str):
     """A note stored with an instance (a snapped decimal, a scaling) that is shown later, maybe
     to a reader of another language: the host caches parsed instances by their text alone.
@@ -43,4 +42,23 @@ class Note(str):
             return super().__str__()
 
 
-__all__ = ["CATALOGUE", "_", "ngettext", "count", "Note"]
+class PluralNote(Note):
+    """A :class:`Note` whose words agree with a number (the language's CLDR plural rule):
+    ``PluralNote("read as the union of {count} drawn piece", "... {count} drawn pieces", n,
+    count=n)``. ``make translations`` extracts its first two arguments as one plural message."""
+
+    def __new__(cls, singular: str, plural: str, n: int, **params: object) -> "PluralNote":
+        english = singular if n == 1 else plural
+        note = super().__new__(cls, english, **params)
+        note._plural = (singular, plural, n)
+        return note
+
+    def __str__(self) -> str:
+        singular, plural, n = self._plural
+        try:
+            return ngettext(singular, plural, n).format(**self._params)
+        except (KeyError, IndexError, ValueError):  # a broken translation: the English text
+            return str.__str__(self)
+
+
+__all__ = ["CATALOGUE", "_", "ngettext", "count", "Note", "PluralNote"]

@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from engine import N_, InputError
 
 from . import decimals
-from .i18n import Note, _
+from .i18n import Note, PluralNote, _
 from .numbers import format_number, parse_coordinate
 from .silhouette import Silhouette, build_silhouette
 
@@ -101,7 +101,8 @@ def _exact_union(raw_rings: list[list[tuple[str, str]]]) -> Silhouette | None:
     # pieces that overlap cover less than their areas add up to: not a union of drawn pieces
     if abs(region - total) > 1e-6 * max(1.0, total):
         return None
-    note = f"read as the union of {len(polys)} drawn pieces"
+    note = PluralNote("read as the union of {count} drawn piece", "read as the union of {count} drawn pieces",
+                      len(polys), count=len(polys))
     return Silhouette(sil.components, sil.draft, (note, *sil.messages))
 
 
@@ -121,7 +122,7 @@ def union_rings(rings: list[list[tuple[float, float]]]) -> list[list[tuple[float
     polys = [Polygon(r).buffer(0) for r in rings if len(r) >= 3]
     area = sum(p.area for p in polys)
     if not area > 0:
-        raise InputError("the SVG's polygons enclose no area")
+        raise InputError(_("the SVG's polygons enclose no area"))
     gap = GAP * math.sqrt(area / 16)
     union = unary_union(polys).buffer(gap, join_style="mitre", mitre_limit=10.0) \
         .buffer(-gap, join_style="mitre", mitre_limit=10.0)
@@ -135,7 +136,7 @@ def union_rings(rings: list[list[tuple[float, float]]]) -> list[list[tuple[float
             if len(pts) >= 3:
                 out.append(pts)
     if not out:
-        raise InputError("the SVG's polygons enclose no area")
+        raise InputError(_("the SVG's polygons enclose no area"))
     return out
 
 

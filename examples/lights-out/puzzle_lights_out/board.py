@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import InputError, plural
+from engine import InputError
 
-from .i18n import _
+from .i18n import _, ngettext
 
 MIN_SIDE = 1
 MAX_SIDE = 10
@@ -97,8 +97,8 @@ def cell_index(name: str, rows: int, cols: int) -> int:
     row = int(match.group(2)) - 1
     if col >= cols or row >= rows:
         last = f"{COLUMN_LETTERS[cols - 1]}{rows}"
-        raise InputError(_("cell {name} is off the {rows} x {cols} board (cells run from a1 to {last})").format(
-            name=name.strip(), rows=rows, cols=cols, last=last))
+        raise InputError(_("cell {name} is off the {size} board (cells run from a1 to {last})").format(
+            name=name.strip(), size=size_text(rows, cols), last=last))
     return row * cols + col
 
 
@@ -108,8 +108,13 @@ def cell_index(name: str, rows: int, cols: int) -> int:
 def check_size(rows: int, cols: int) -> None:
     """InputError unless a ``rows x cols`` board is within the limits."""
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
-        raise InputError(_("a {rows} x {cols} board is not allowed: rows and columns must each be between "
-                           "{min} and {max}").format(rows=rows, cols=cols, min=MIN_SIDE, max=MAX_SIDE))
+        raise InputError(_("a {size} board is not allowed: rows and columns must each be between "
+                           "{min} and {max}").format(size=size_text(rows, cols), min=MIN_SIDE, max=MAX_SIDE))
+
+
+def size_text(rows: int, cols: int) -> str:
+    """A board's size as people read it: "4 x 6" in English, "4×6" in Chinese."""
+    return _("{rows} x {cols}").format(rows=rows, cols=cols)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -137,22 +142,33 @@ def parse_board(text: str) -> Board:
                            "\"/\", like \"010/111/010\""))
     raw_rows = re.split(r"\s*(?:/|\r\n|\n|\r)\s*", body)
     if len(raw_rows) > MAX_SIDE:
-        raise InputError(f"the board has {len(raw_rows)} rows; at most {MAX_SIDE} are allowed")
+        raise InputError(ngettext("the board has {count} row; at most {max} are allowed",
+                                  "the board has {count} rows; at most {max} are allowed",
+                                  len(raw_rows)).format(count=len(raw_rows), max=MAX_SIDE))
     rows: list[str] = []
     for r, raw in enumerate(raw_rows, start=1):
         cells = raw.replace(" ", "").replace("\t", "")
+        # `where` for programs (the same in every language), `where_text` for people.
+        where, where_text = f"row {r}", _("row {row}").format(row=r)
         if not cells:
-            raise InputError(_("this row is empty"), where=f"row {r}")
+            raise InputError(_("this row is empty"), where=where, where_text=where_text)
         if len(cells) > MAX_SIDE:
-            raise InputError(f"the row has {len(cells)} lights; at most {MAX_SIDE} are allowed",
-                             where=f"row {r}")
+            raise InputError(ngettext("the row has {count} light; at most {max} are allowed",
+                                      "the row has {count} lights; at most {max} are allowed",
+                                      len(cells)).format(count=len(cells), max=MAX_SIDE),
+                             where=where, where_text=where_text)
         for c, ch in enumerate(cells, start=1):
             if ch not in ON_CHARS and ch not in OFF_CHARS:
                 raise InputError(_("unknown character {char}: use 1 or # for a light that is on, "
-                                   "0 or . for one that is off").format(char=repr(ch)), where=f"row {r}, column {c}")
+                                   "0 or . for one that is off").format(char=repr(ch)),
+                                 where=f"row {r}, column {c}",
+                                 where_text=_("row {row}, column {column}").format(row=r, column=c))
         if rows and len(cells) != len(rows[0]):
-            raise InputError(f"the row has {plural(len(cells), 'light')} but row 1 has {len(rows[0])}; "
-                             f"all rows must be the same length", where=f"row {r}")
+            raise InputError(ngettext("the row has {count} light but row 1 has {first}; all rows must be the "
+                                      "same length",
+                                      "the row has {count} lights but row 1 has {first}; all rows must be the "
+                                      "same length", len(cells)).format(count=len(cells), first=len(rows[0])),
+                             where=where, where_text=where_text)
         rows.append(cells)
     n_rows, n_cols = len(rows), len(rows[0])
     check_size(n_rows, n_cols)

@@ -21,6 +21,7 @@ from .board import (
     parse_board,
     parse_size,
     press_masks,
+    size_text,
 )
 from .gf2 import Reduction, reduce_system
 from .i18n import CATALOGUE, _, ngettext
@@ -82,13 +83,13 @@ class LightsOut(Puzzle):
         if isinstance(data, dict) and "rows" in data:
             rows = data["rows"]
             if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
-                raise InputError('"rows" must be a list of strings such as "01010"')
+                raise InputError(_('"rows" must be a list of strings such as "01010"'))
             if any("/" in row or "\n" in row for row in rows):
-                raise InputError('each string in "rows" must be one row, without "/" or newlines')
+                raise InputError(_('each string in "rows" must be one row, without "/" or newlines'))
             return parse_board("/".join(rows))
         if isinstance(data, dict) and isinstance(data.get("text"), str):
             return parse_board(data["text"])
-        raise InputError('expected a JSON object like {"rows": ["010", "111", "010"]}')
+        raise InputError(_('expected a JSON object like {example}').format(example='{"rows": ["010", "111", "010"]}'))
 
     def presets(self) -> Mapping[str, str]:
         return dict(PRESETS)
@@ -112,11 +113,11 @@ class LightsOut(Puzzle):
 
     def _random_size(self, options: Mapping[str, str] | None) -> tuple[int, int]:
         if options is not None and not isinstance(options, Mapping):
-            raise InputError("random options must be a mapping of option name to value")
+            raise InputError(_("random options must be a mapping of option name to value"))
         options = dict(options or {})
         unknown = sorted(str(key) for key in options if key != "size")
         if unknown:
-            raise InputError(f"unknown option {unknown[0]!r}; Lights Out understands: size")
+            raise InputError(_("unknown option {option}; Lights Out understands: size").format(option=repr(unknown[0])))
         if "size" not in options:
             return DEFAULT_SIZE
         return parse_size(str(options["size"]))
@@ -128,7 +129,7 @@ class LightsOut(Puzzle):
             notes.append(_("All lights are off: the board is solved."))
         reduction = reduce_system(instance.rows, instance.cols)
         k = len(reduction.null_basis)
-        size = f"{instance.rows} x {instance.cols}"
+        size = size_text(instance.rows, instance.cols)
         if k == 0:
             notes.append(_("Every {size} board can be solved, and in only one way (pressing each "
                            "light at most once).").format(size=size))
@@ -186,7 +187,7 @@ class LightsOut(Puzzle):
         # The random[:SEED] action stays for API clients.
         return (
             EditTool(_("Clear"), "clear"),
-            EditTool(_("Resize"), choices=tuple((f"{r} x {c}", f"resize:{r}x{c}")
+            EditTool(_("Resize"), choices=tuple((size_text(r, c), f"resize:{r}x{c}")
                                              for r, c in RESIZE_CHOICES)),
         )
 
@@ -195,7 +196,7 @@ class LightsOut(Puzzle):
         """Actions: ``cell:b3`` (press or toggle, by mode), ``clear``, ``random[:SEED]``,
         ``resize:RxC`` (keeps the lights that still fit)."""
         if not isinstance(action, str):
-            raise InputError("an edit action must be text")
+            raise InputError(_("an edit action must be text"))
         verb, _colon, argument = action.strip().partition(":")
         if verb == "cell":
             index = cell_index(argument, instance.rows, instance.cols)
@@ -203,18 +204,19 @@ class LightsOut(Puzzle):
                 return EditResult(instance.press(index))
             if mode == "toggle":
                 return EditResult(instance.toggle(index))
-            raise InputError(f"unknown edit mode {str(mode)[:20]!r}; choose play or toggle")
+            raise InputError(_("unknown edit mode {mode}; choose play or toggle").format(mode=repr(str(mode)[:20])))
         if verb == "clear" and not argument:
             return EditResult(Board(instance.rows, instance.cols))
         if verb == "random":
             seed = _parse_seed(argument) if argument else 0
             size = f"{instance.rows}x{instance.cols}"
-            return EditResult(self.random(seed, {"size": size}), message=f"Random board (seed {seed})")
+            return EditResult(self.random(seed, {"size": size}),
+                              message=_("Random board (seed {seed})").format(seed=seed))
         if verb == "resize":
             rows, cols = parse_size(argument)
             return EditResult(_resized(instance, rows, cols))
-        raise InputError(f"unknown edit action {action[:30]!r}; Lights Out understands cell:b3, "
-                         f"clear, random:SEED and resize:RxC")
+        raise InputError(_("unknown edit action {action}; Lights Out understands cell:b3, clear, random:SEED "
+                           "and resize:RxC").format(action=repr(action[:30])))
 
 
 def fewest_presses(reduction: Reduction, lights: int) -> int:
@@ -239,7 +241,7 @@ def _resized(board: Board, rows: int, cols: int) -> Board:
 
 def _parse_seed(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,12}", text.strip()):
-        raise InputError(f"seed {text[:20]!r} is not a whole number (at most 12 digits)")
+        raise InputError(_("seed {seed} is not a whole number (at most 12 digits)").format(seed=repr(text[:20])))
     return int(text.strip())
 
 
