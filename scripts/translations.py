@@ -57,10 +57,19 @@ def update() -> None:
             for locale in LOCALES:
                 po = ROOT / out / locale / "LC_MESSAGES" / f"{domain}.po"
                 if po.exists():
+                    before = po.read_text(encoding="utf-8")
                     run("update", "-D", domain, "-i", str(pot), "-d", out, "-l", locale,
                         "--no-fuzzy-matching", "--ignore-obsolete")
+                    # A catalogue whose messages did not change keeps its old header date, so
+                    # that two branches touching other catalogues do not conflict over it.
+                    if _undated(po.read_text(encoding="utf-8")) == _undated(before):
+                        po.write_text(before, encoding="utf-8")
                 else:
                     run("init", "-D", domain, "-i", str(pot), "-d", out, "-l", locale)
+
+
+def _undated(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith('"POT-Creation-Date:'))
 
 
 def compile_all() -> None:
