@@ -286,6 +286,7 @@ class _Node:
     candidates: list | None = None
     checked: int = 0
     children: list["_Node"] = field(default_factory=list)
+    clean: BaseGeometry | None = None  # the region opened (its slivers gone), once computed
 
 
 class _Search:
@@ -339,11 +340,13 @@ class _Search:
 
     def _all_candidates(self, node: _Node) -> list:
         tol = self.tol
-        found = corners(opened(node.region, tol.opening), tol.simplify)
+        clean = node.clean if node.clean is not None else opened(node.region, tol.opening)
+        found = corners(clean, tol.simplify)
         if sum(c.turn == 3 and c.side >= SHARP_SIDE for c in found) > sum(SHARP[name[0]] for name in node.left):
             return []  # more 45-degree corners than the pieces left have
+        edge = node.region.boundary.buffer(max(0.03, 2 * tol.slack))
         return [cand for corner in found[:CORNERS_PER_NODE]
-                for cand in self._candidates(node.region, node.cover, corner, node.left, node.placed)]
+                for cand in self._candidates(node.cover, edge, corner, node.left, node.placed)]
 
     def _checked_child(self, node: _Node, candidate) -> _Node | None:
         """The partial fit one piece further, or None when what it leaves uncovered cannot be
@@ -352,7 +355,8 @@ class _Search:
         _score, name, anchor, poly, x0, y0 = candidate
         try:
             rest = _polygonal(shapely.difference(node.region, poly, grid_size=GRID))
-            parts = [p for p in _polygons(opened(rest, tol.opening)) if p.area >= tol.crumb]
+            clean = opened(rest, tol.opening)
+            parts = [p for p in _polygons(clean) if p.area >= tol.crumb]
         except GEOSException:
             return None
         remaining = [n for n in node.left if n != name]
@@ -363,14 +367,14 @@ class _Search:
         except GEOSException:
             return None
         piece = FloatPlacement(name, anchor.rot, anchor.flip, x0, y0)
-        return _Node(rest, cover, node.placed + [piece], remaining)
+        return _Node(rest, cover, node.placed + [piece], remaining, clean=clean)
 
-    def _candidates(self, region: BaseGeometry, cover: BaseGeometry, corner: Corner, left: list[str],
+    def _candidates(self, cover: BaseGeometry, edge: BaseGeometry, corner: Corner, left: list[str],
                     placed: list[FloatPlacement]):
-        """The pieces that can sit on ``corner``, snuggest first: (score, name, anchor, polygon,
+        """The pieces that can sit on ``corner``, snuggest first (the most outline along the
+        uncovered region's, ``edge`` being a thin band about it): (score, name, anchor, polygon,
         x, y of vertex 0)."""
         out = []
-        edge = region.boundary.buffer(max(0.03, 2 * self.tol.slack))
         shapes: dict[str, str] = {}
         for name in left:
             shapes.setdefault(name[0], name)  # L1 before L2, S1 before S2: the same shape
@@ -402,7 +406,8 @@ class _Search:
         out = ~shapely.contains_xy(self.drawn, xy[:, 0], xy[:, 1])
         if out.any() and shapely.distance(shapely.points(xy[out]), self.drawn).max() > FAR:
             return None  # a corner sticks out further than any noise explains (the cheap test first)
-        if shapely.difference(poly, self.drawn, grid_size=GRID).area > OUTSIDE * noise * poly.length:
+        if not shapely.contains(self.drawn, poly) and \
+                shapely.difference(poly, self.drawn, grid_size=GRID).area > OUTSIDE * noise * poly.length:
             return None
         if shapely.intersects(poly, cover) and \
                 shapely.intersection(poly, cover, grid_size=GRID).area > OVERLAP * noise * poly.length:
