@@ -68,7 +68,7 @@ LOW_NOISE_SHARE = 0.5
 #: one only if nothing closer is found within the budget.
 CLOSE = 0.25
 #: Seconds for fitting the seven pieces to the drawing when no exact outline was found.
-PIECE_BUDGET = 0.6
+PIECE_BUDGET = 1.0
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
 #: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
