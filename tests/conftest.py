@@ -32,6 +32,18 @@ def client(app):
 
 
 @pytest.fixture(scope="module")
+def tangram_client(tmp_path_factory):
+    """A test client of the web app over the installed puzzles (the tangram's picture routes)."""
+    from engine.plugins import load_registry
+    from web import create_app
+
+    app = create_app({"REGISTRY": load_registry(), "DATA_DIR": str(tmp_path_factory.mktemp("data")),
+                      "TESTING": True})
+    yield app.test_client()
+    app.extensions["puzzle_jobs"].close()
+
+
+@pytest.fixture(scope="module")
 def redis_server(tmp_path_factory):
     """A real ``redis-server`` on a free port in a temporary folder, for one test module."""
     from redis_helpers import RedisServer

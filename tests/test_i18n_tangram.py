@@ -260,16 +260,6 @@ def test_the_svg_reader_says_its_refusals_and_notes_in_chinese():
         assert str(note) == "已读成所画 7 块板块的并集"
 
 
-@pytest.fixture(scope="module")
-def tangram_client(tmp_path_factory):
-    from engine.plugins import load_registry
-    from web import create_app
-
-    app = create_app({"REGISTRY": load_registry(), "DATA_DIR": str(tmp_path_factory.mktemp("data")),
-                      "TESTING": True})
-    yield app.test_client()
-    app.extensions["puzzle_jobs"].close()
-
 
 def _png(width: int, height: int, draw=None) -> bytes:
     import io

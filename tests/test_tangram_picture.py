@@ -163,15 +163,6 @@ def test_cli_trace_and_solve_from_a_picture(tmp_path):
         assert "Traceback" not in bad.stderr
 
 
-@pytest.fixture(scope="module")
-def tangram_client(tmp_path_factory):
-    from engine.plugins import load_registry
-    from web import create_app
-    app = create_app({"REGISTRY": load_registry(), "DATA_DIR": str(tmp_path_factory.mktemp("data")),
-                      "TESTING": True})
-    yield app.test_client()
-    app.extensions["puzzle_jobs"].close()
-
 
 def test_api_trace_takes_the_body_or_a_multipart_file(tangram_client):
     data = draw(parse_silhouette(PRESETS["square"]), 200, random.Random(4))

@@ -7,9 +7,11 @@ the pieces' positions: ``g . (P_i + u) = g . (P_j + w)``, with ``g`` one of the 
 (0,1), (1,0), (1,-1), (1,1) of the pieces' edge directions and ``u``, ``w`` exact vertices of the
 oriented shapes. The coefficients are integers and the constants are in Q(sqrt2), so the
 rational and the sqrt2 parts of the positions solve as two separate rational systems with one
-matrix (Gaussian elimination in Fractions: nothing is rounded). What the contacts leave free
-(a slide along an edge, an island's offset) is set to a simple exact number near its float
-value, so a piece slid by any amount keeps that amount as an exact rational.
+matrix (Gaussian elimination in Fractions: nothing is rounded). Contacts are added nearest
+first and one that contradicts those before it is left out; pieces that then overlap are made
+to touch where they overlap. What the contacts leave free (a slide along an edge, an island's
+offset) is set where the whole placement lies best on the float one, then to a simple exact
+number near that, so a piece slid by any amount keeps about that amount as an exact rational.
 """
 
 from __future__ import annotations
@@ -54,11 +56,12 @@ class FloatPlacement:
         return oriented_shape(self.name[0], self.rot, self.flip)
 
     def points(self) -> list[tuple[float, float]]:
-        return [(self.x + vx, self.y + vy) for vx, vy in _float_shape(self.name[0], self.rot, self.flip)]
+        return [(self.x + vx, self.y + vy) for vx, vy in float_shape(self.name[0], self.rot, self.flip)]
 
 
 @lru_cache(maxsize=None)
-def _float_shape(shape: str, rot: int, flip: int) -> tuple[tuple[float, float], ...]:
+def float_shape(shape: str, rot: int, flip: int) -> tuple[tuple[float, float], ...]:
+    """The oriented shape's vertices as floats (vertex 0 at the origin)."""
     return tuple((float(x), float(y)) for x, y in oriented_shape(shape, rot, flip))
 
 
@@ -68,7 +71,8 @@ def _apart(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], g
             or min(p[1] for p in a) > max(p[1] for p in b) + gap or min(p[1] for p in b) > max(p[1] for p in a) + gap)
 
 
-def _dir(p: tuple[float, float], q: tuple[float, float]) -> int:
+def direction_of(p: tuple[float, float], q: tuple[float, float]) -> int:
+    """The nearest of the eight directions (0..7, in 45-degree steps) of the edge p -> q."""
     return round(math.atan2(q[1] - p[1], q[0] - p[0]) / (math.pi / 4)) % 8
 
 
@@ -113,7 +117,7 @@ def _on_edges(pts, ex, other, oex, touch: float, edges_too: bool):
     it, the other way round), so that g . (P_first + u) = g . (P_other + w)."""
     for e in range(len(other)):
         s0, s1 = other[e], other[(e + 1) % len(other)]
-        k = _dir(s0, s1)
+        k = direction_of(s0, s1)
         g = NORMALS[k % 4]
         norm = math.hypot(*g)
         ux, uy = s1[0] - s0[0], s1[1] - s0[1]
@@ -127,7 +131,7 @@ def _on_edges(pts, ex, other, oex, touch: float, edges_too: bool):
             continue
         for f in range(len(pts)):
             q0, q1 = pts[f], pts[(f + 1) % len(pts)]
-            if _dir(q0, q1) != (k + 4) % 8 or abs(_dot(g, q0) - _dot(g, s0)) / norm >= touch:
+            if direction_of(q0, q1) != (k + 4) % 8 or abs(_dot(g, q0) - _dot(g, s0)) / norm >= touch:
                 continue
             t0 = ((q0[0] - s0[0]) * ux + (q0[1] - s0[1]) * uy) / length
             t1 = ((q1[0] - s0[0]) * ux + (q1[1] - s0[1]) * uy) / length

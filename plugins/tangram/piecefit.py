@@ -40,10 +40,10 @@ from shapely.geometry.polygon import orient
 
 from engine import InputError
 
-from .contacts import FloatPlacement, exact_placements, snapped, touch_distance
+from .contacts import FloatPlacement, direction_of, exact_placements, float_shape, snapped, touch_distance
 from .i18n import _
 from .outline import FloatRing
-from .pieces import AREA, PIECE_NAMES, distinct_orientations, oriented_shape
+from .pieces import AREA, PIECE_NAMES, distinct_orientations
 
 #: The least noise assumed (units per coordinate): three decimals of a program's export.
 MIN_NOISE = 0.002
@@ -90,17 +90,13 @@ def _anchors() -> dict[tuple[str, int], list[Anchor]]:
     out: dict[tuple[str, int], list[Anchor]] = {}
     for shape in "LMSQP":
         for rot, flip in distinct_orientations(shape):
-            pts = [(float(x), float(y)) for x, y in oriented_shape(shape, rot, flip)]
+            pts = float_shape(shape, rot, flip)
             n = len(pts)
             for j in range(n):
-                d_in = _direction(pts[j - 1], pts[j])
-                d_out = _direction(pts[j], pts[(j + 1) % n])
+                d_in = direction_of(pts[j - 1], pts[j])
+                d_out = direction_of(pts[j], pts[(j + 1) % n])
                 out.setdefault((shape, d_out), []).append(Anchor(shape, rot, flip, j, (d_out - d_in) % 8))
     return out
-
-
-def _direction(p: tuple[float, float], q: tuple[float, float]) -> int:
-    return round(math.atan2(q[1] - p[1], q[0] - p[0]) / (math.pi / 4)) % 8
 
 
 @dataclass(frozen=True)
@@ -266,7 +262,7 @@ def _fits_areas(parts: list[Polygon], left: Sequence[str], noise: float) -> bool
 
 
 def _shape_polygon(anchor: Anchor, at: tuple[float, float]) -> tuple[Polygon, float, float]:
-    pts = [(float(x), float(y)) for x, y in oriented_shape(anchor.shape, anchor.rot, anchor.flip)]
+    pts = float_shape(anchor.shape, anchor.rot, anchor.flip)
     vx, vy = pts[anchor.vertex]
     x0, y0 = at[0] - vx, at[1] - vy
     return Polygon([(x0 + x, y0 + y) for x, y in pts]), x0, y0
