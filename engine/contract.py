@@ -356,7 +356,9 @@ class Solver(ABC):
         limit left no room to build it, say so in ``stats["note"]``: one plain sentence naming
         what builds it and how long that takes ("`puzzle prepare pegs` (about 2 minutes, once)
         makes it ..."). The engine copies it into the answer's ``details["note"]``; the CLI
-        and the web page show it under the answer.
+        and the web page show it under the answer. Only where the table could change the
+        answer: the engine drops the note from a proven-shortest answer and from a proof of
+        impossibility (:func:`engine.solving.note_changes_answer`).
         """
 
 
