@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import math
 import random
+import re
+import threading
 
 import numpy as np
 import pytest
 from sliding_reference import bfs_codes, bfs_distances, bfs_within, brute_force_pattern, decode
 
 import engine.resources as engine_resources
-from engine import SolveContext
+from engine import GaveUp, SolveContext
 from engine.solving import run_solver
 from plugins.sliding import ida, pdb, small_boards
+from plugins.sliding import optimal as optimal_mod
 from plugins.sliding.auto import AutoSolver
 from plugins.sliding.board import Board, slide, standard_goal
 from plugins.sliding.goals import home_mapping
@@ -269,6 +272,67 @@ def test_a_generous_limit_builds_the_tables_and_a_tight_one_says_what_would_help
     for move in outcome.moves:
         final = slide(final, int(move))
     assert final.tiles == board.goal and outcome.optimal
+
+
+def test_when_the_build_runs_out_of_time_the_default_solver_still_answers(monkeypatch):
+    """The 2 x 7 case: a limit just above the build's estimate, and a build (or a quick try)
+    slower than estimated on a busy machine. Here the build is made as slow as the limit, so
+    it always runs out: the default solver must still answer, with a proven bound, from the
+    time it kept back, and its note must not name the limit that failed."""
+    board = _random_board(2, 7, 5)      # too hard for linear conflict alone in the reserve
+    monkeypatch.setattr(OptimalSolver, "quick_try_nodes", 0)
+    monkeypatch.setattr(small_boards, "BUILD_SECONDS_PER_ENTRY", 1e-12)   # "it fits"
+    started = []
+
+    def build_until_stopped(rows, cols, progress=None, should_stop=None, blank=None):
+        started.append((rows, cols))
+        while not should_stop():
+            threading.Event().wait(0.01)
+        raise pdb.BuildCancelled()
+
+    monkeypatch.setattr(small_boards, "get_tables", build_until_stopped)
+    limit = 2.0
+    report = run_solver(PUZZLE, AutoSolver(), board, SolveContext.with_timeout(limit))
+    assert started == [(2, 7)], "the build was meant to start"
+    assert report.status == "solved"                  # replayed to the goal by the engine
+    stats = report.outcome.stats
+    assert stats["solver_used"] == "bounded"
+    assert stats["optimal_stopped_while"] == "building pattern database"
+    assert 0 < report.details["shortest_at_least"] <= len(report.outcome.moves)
+    assert not small_boards.available(2, 7)
+    if report.outcome.optimal:          # the bounded search proved it: nothing would help
+        assert "note" not in report.details
+    else:
+        note = report.details["note"]
+        named = int(re.search(r"a time limit of (\d+) s or more", note).group(1))
+        assert named > limit
+
+
+def test_a_note_never_names_a_limit_that_was_not_enough():
+    estimate = optimal_mod.build_limit(2, 7)
+    assert estimate >= small_boards.BUILD_MARGIN * small_boards.build_seconds(2, 7)
+    assert optimal_mod.build_limit(2, 7, given=estimate - 1) == estimate
+    for given in (estimate, estimate + 0.5, 3 * estimate):
+        assert optimal_mod.build_limit(2, 7, given=given) > given
+
+
+def test_when_the_exact_solver_gives_up_the_default_solver_answers_with_a_bound():
+    """Whatever ``optimal`` runs out on (here it gives up at once, as at a deadline), the
+    default solver answers with ``bounded`` in the time it kept."""
+    class OutOfTime(OptimalSolver):
+        def solve(self, instance, ctx):
+            return GaveUp("deadline", stats={"phase": "searching"})
+
+    board = Board(3, 3, (8, 6, 7, 2, 5, 4, 3, 0, 1), standard_goal(3, 3))   # 31 moves
+    report = run_solver(PUZZLE, AutoSolver(optimal=OutOfTime()), board,
+                        SolveContext.with_timeout(1.0))
+    assert report.status == "solved" and report.outcome.stats["solver_used"] == "bounded"
+    assert report.details["shortest_at_least"] <= 31 <= len(report.outcome.moves)
+    # A cancel is not a deadline: no answer is owed.
+    stop = threading.Event()
+    stop.set()
+    outcome = AutoSolver(optimal=OutOfTime()).solve(board, SolveContext.with_timeout(1.0, cancel=stop))
+    assert outcome.status == "gave_up"
 
 
 def test_a_build_that_does_not_fit_on_disk_is_not_started(monkeypatch):
