@@ -144,8 +144,7 @@ class BoundedSolver(Solver):
         """The 5x5 tables, when :meth:`prepare` would build them (``big_builds``, not on disk)."""
         if not big_builds:
             return PrepareCost()
-        seconds, memory, disk = pdb_compact.missing_cost(5, 5, PARTITIONS[5])
-        return PrepareCost(seconds, memory, disk, ("5x5 6-6-6-6 pattern databases",) if seconds else ())
+        return pdb_compact.prepare_cost(5, 5, PARTITIONS[5], "5x5 6-6-6-6 pattern databases")
 
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)

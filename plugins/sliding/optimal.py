@@ -108,13 +108,19 @@ class OptimalSolver(Solver):
             for rows, cols in small_boards.PREPARED_SHAPES:
                 entries = small_boards.build_entries(rows, cols)
                 if entries:
-                    cost += PrepareCost(small_boards.build_seconds(rows, cols), 4 * entries,
-                                        entries, (f"{rows}x{cols} pattern databases",))
-            seconds, memory, disk = pdb_compact.missing_cost(4, 4, self.partition78)
-            if seconds:
-                return cost + PrepareCost(seconds, memory, disk, ("4x4 7-8 pattern databases",))
+                    # All the shape's tables stay loaded once built (a byte per entry).
+                    kept = sum((rows * cols) ** len(p) for p in small_boards.patterns(rows, cols))
+                    cost += PrepareCost(small_boards.build_seconds(rows, cols),
+                                        small_boards.build_memory(rows, cols), entries,
+                                        (f"{rows}x{cols} pattern databases",), kept=kept)
+            big = pdb_compact.prepare_cost(4, 4, self.partition78, "4x4 7-8 pattern databases")
+            if big.seconds:
+                return cost + big
         if not pdb.cached_on_disk(4, 4, self.partition):
-            cost += PrepareCost(10.0, 286 * 10**6, 32 * 2**20, ("4x4 6-6-3 pattern databases",))
+            memory = max(pdb.build_bytes(4, 4, p) for p in self.partition)
+            kept = sum(16 ** len(p) for p in self.partition)
+            cost += PrepareCost(SECONDS_663, memory, kept, ("4x4 6-6-3 pattern databases",),
+                                kept=kept)
         return cost
 
     def solve(self, instance: Board, ctx: SolveContext):

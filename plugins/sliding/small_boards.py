@@ -127,13 +127,18 @@ def build_fits(rows: int, cols: int, seconds_left: float | None, blank: int | No
 
 def room(rows: int, cols: int, blank: int | None = None) -> str | None:
     """Why the missing tables cannot be built here now (memory or disk, in words), or None."""
+    if not missing(rows, cols, blank):
+        return None
+    return build_room(build_memory(rows, cols, blank), build_entries(rows, cols, blank))
+
+
+def build_memory(rows: int, cols: int, blank: int | None = None) -> int:
+    """The peak bytes of building the missing tables: one build per thread at once, each of
+    the largest (:func:`.pdb.build_bytes`). 0 when none is missing."""
     todo = missing(rows, cols, blank)
     if not todo:
-        return None
-    threads = build_threads(rows, cols, todo)
-    memory = threads * max(pdb.build_bytes(rows, cols, p) for p in todo)
-    disk = sum((rows * cols) ** len(p) for p in todo)
-    return build_room(memory, disk)
+        return 0
+    return build_threads(rows, cols, todo) * max(pdb.build_bytes(rows, cols, p) for p in todo)
 
 
 def _strip_order(rows: int, cols: int, blank: int | None = None) -> list[int]:
