@@ -50,13 +50,15 @@ class AutoSolver(Solver):
     name = "auto"
     optimal = False
     catalogue = CATALOGUE
-    description = N_("Picks by board size. Up to 16 cells (4 x 4, 2 x 8, 3 x 5): optimal (shortest "
-                     "answers; pattern databases make the 15-puzzle and thin boards take about a "
-                     "second). Up to 25 cells (5 x 5): "
-                     "bounded (a near-shortest answer within the time limit, with a proven 'at most "
-                     "N moves longer than the shortest'), because exact search there can take "
-                     "hours. Bigger: fast (row-and-column reduction), because nothing exact scales "
-                     "that far.")
+    description = N_("Picks by board size. Up to 16 cells (4 x 4, 2 x 8, 3 x 5), any goal: optimal, "
+                     "shortest answers in about a second with pattern databases, built on first "
+                     "use when the time limit allows (seconds on thin boards) or by `puzzle "
+                     "prepare sliding`. Up to 25 cells (5 x 5): bounded, a near-shortest answer "
+                     "within the time limit with a proven 'at most N moves longer than the "
+                     "shortest', much closer to the shortest once the 5 x 5 pattern databases are "
+                     "built (`puzzle prepare sliding`, or a time limit of about 4 minutes); exact "
+                     "search there can take hours. Bigger: fast (row-and-column reduction), "
+                     "because nothing exact scales that far.")
 
     def __init__(self, optimal: Solver | None = None, bounded: Solver | None = None,
                  fast: Solver | None = None):

@@ -23,6 +23,7 @@
     preset: $("preset"), seed: $("seed"), random: $("random"),
     text: $("instance-text"), textError: $("instance-error"), apply: $("apply"),
     share: $("share-link"), copy: $("copy-link"), solver: $("solver"), timeLimit: $("time-limit"),
+    solverDescription: $("solver-description"),
     solve: $("solve"), cancel: $("cancel"), tryFast: $("try-fast"), progress: $("progress"),
     status: $("solve-status"), solveNote: $("solve-note"), why: $("why"), whyText: $("why-text"), solveDetails: $("solve-details"),
     stats: $("stats"), viewSwitch: $("view-switch"), viewEdit: $("view-edit"), viewSolution: $("view-solution"),
@@ -555,9 +556,17 @@
     if (!fresh || fresh.refusal) return;  // the new text's board is refused: its note says why
     submit("/tasks/" + encodeURIComponent(task.name), {}, task.label);
   }
+  function showSolverDescription() {
+    // What the chosen solver does, beside its menu (the options' titles are a tooltip only).
+    const chosen = puzzle.solvers.find((s) => s.name === el.solver.value);
+    el.solverDescription.textContent = chosen ? chosen.description || "" : "";
+    el.solverDescription.hidden = !el.solverDescription.textContent;
+  }
+  el.solver.addEventListener("change", showSolverDescription);
+
   el.tryFast.addEventListener("click", () => {
     const fast = fastSolver();
-    if (fast) { el.solver.value = fast.name; solve(); }
+    if (fast) { el.solver.value = fast.name; showSolverDescription(); solve(); }
   });
 
   el.cancel.addEventListener("click", async () => {
@@ -822,6 +831,7 @@
   if (page.solution && !page.error) {
     if (page.solution.solver) {
       for (const option of el.solver.options) if (option.value === page.solution.solver) el.solver.value = option.value;
+      showSolverDescription();
     }
     setSolution(page.solution, stepFromHash(initialHash) || 0);
     setView("solution");
