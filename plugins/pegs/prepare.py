@@ -45,18 +45,19 @@ SECONDS_PER_POSITION = 3.0e-6
 #: Peak bytes of memory per position of a large table's build, above what the process held
 #: before it: the levels kept (8), the file made in memory before it is written (8, twice: the
 #: buffer and its copy) and the hash table of the level being grown. Measured with
-#: ``/usr/bin/time -v puzzle pegs table english`` into an empty cache: 774 MB peak, of which
-#: about 185 MB is the process before the build, for 23.5 million positions (25 per position).
-MEMORY_PER_POSITION = 26
+#: ``/usr/bin/time -v puzzle pegs table english`` into an empty cache: a maximum resident set
+#: of 773,552 KiB (792 MB), of which about 186 MB is the process before the build, for 23.5
+#: million positions (26 per position), rounded up.
+MEMORY_PER_POSITION = 28
 #: The same with the pagoda library, the filter of the level above and the opening book that
 #: ``puzzle prepare`` adds on the 37-hole board: ``puzzle pegs table european-c1`` peaked at
-#: 1.20 GB for 21.2 million positions (48 per position above the process).
-EXTRAS_MEMORY_PER_POSITION = 50
+#: 1,197,804 KiB (1.23 GB) for 21.2 million positions (49 per position above the process).
+EXTRAS_MEMORY_PER_POSITION = 52
 #: Bytes per position a built table keeps in the process afterwards (the judge, with its
-#: levels and look-up structures), under the next build: `puzzle prepare pegs` peaked at
-#: 1.59 GB, 0.39 GB above the 37-hole build alone, which ran after the English table's
-#: (23.5 million positions: 17 per position).
-KEPT_PER_POSITION = 17
+#: levels and look-up structures), under the next build: ``puzzle prepare pegs`` peaked at
+#: 1,590,204 KiB (1.63 GB), 0.40 GB above the 37-hole build alone, which ran after the English
+#: table's (23.5 million positions: 17 per position), rounded up.
+KEPT_PER_POSITION = 18
 #: Bytes of disk per position (the levels, 8 bytes each, in an uncompressed .npz).
 DISK_PER_POSITION = 8
 #: A build starts inside a solve only if the time left is this many times its estimate: the
