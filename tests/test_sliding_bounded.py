@@ -252,3 +252,18 @@ def test_the_5x5_decision_and_note(tmp_path, monkeypatch):
     assert not bounded_mod.build_plan(5, 10_000.0).go
     report = run_solver(PUZZLE, solver(0.3), board, SolveContext.with_timeout(5))
     assert "cannot be built here now: not enough memory" in report.details["note"]
+
+
+def test_tables_partly_on_disk_and_partly_built_now_search_together(no_3x3_tables):
+    """A build stopped after some tables (kept on disk) and finished by a later solve: the
+    tables loaded from files and the ones just built are searched together."""
+    tables = pc.get_tables(3, 3, SMALL_3X3)
+    first = pc.pattern_path(3, 3, pc.table_patterns(3, 3, SMALL_3X3)[0])
+    first.unlink()
+    pc.forget_loaded()
+    report = run_solver(PUZZLE, solver(5.0), make_board(3, 3, HARD_8),
+                        SolveContext.with_timeout(60))
+    assert report.outcome.stats["table_build_seconds"] >= 0 and first.exists()
+    check_honest(report, 31)
+    assert "pattern databases" in report.outcome.stats["heuristic"]
+    assert len(tables.packed) == len(pc.get_tables(3, 3, SMALL_3X3).packed)

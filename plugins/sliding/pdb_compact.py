@@ -304,6 +304,11 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]], build: 
                             pdb_file.save(path, table, _meta(rows, cols, pattern))
                         except OSError as exc:
                             warn_unwritable(exc)
+                        # Read-only like the tables loaded from files (memory-mapped): the
+                        # search kernel takes them as one tuple, and numba cannot index a
+                        # tuple that mixes read-only and writable arrays (a partition partly
+                        # on disk, partly built now).
+                        table.flags.writeable = False
             before += placements(n, len(pattern))
             tables.append(table)
         result = CompactTables.from_tables(rows, cols, key[2], tuple(patterns), tables, clamped)
