@@ -101,6 +101,11 @@ class AutoSolver(Solver):
                         and not pdb.available(4, 4, pdb.PARTITION_4X4):
                     note = small_tables_note(4, 4, None, ctx)
                 outcome = _with_stats(outcome, optimal_stopped_while=_exact_summary(exact_stats))
+            elif "note" in outcome.stats and aim is not None \
+                    and not small_boards.available(aim.rows, aim.cols, aim.blank):
+                # Said again for the whole time limit (optimal saw it less the reserve).
+                outcome = _with_stats(outcome, note=small_tables_note(aim.rows, aim.cols,
+                                                                      aim.blank, ctx))
         else:
             outcome = chosen.solve(instance, ctx)
         stats = dict(outcome.stats, solver_used=chosen.name)
