@@ -28,7 +28,7 @@ budget) and memory and disk suffice: with progress, honouring cancel, each finis
 at once and one stopped midway never written. A build that runs past the time it was given (a
 busy machine) is stopped, and the solve answers without it in the time kept for the search.
 Otherwise the answer's note says, in one sentence, what the tables would change and what
-builds them (:func:`tables_note`).
+builds them (:func:`_tables_note`).
 """
 
 from __future__ import annotations
@@ -164,7 +164,9 @@ class BoundedSolver(Solver):
         if tables is not None:
             outcome = self._anytime(instance, mapping, tables, clock)
         else:
-            outcome = self._from_fast(instance, clock, note=built.get("note") or _tables_note(instance))
+            # (Only a goal the tables serve, blank in a corner, is helped by them.)
+            note = built.get("note") or (_tables_note(instance) if mapping is not None else None)
+            outcome = self._from_fast(instance, clock, note=note)
         if "table_build_seconds" in built and isinstance(outcome, Solved):
             outcome = Solved(outcome.moves, outcome.optimal,
                              {**outcome.stats, "table_build_seconds": built["table_build_seconds"]})
