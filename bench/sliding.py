@@ -466,13 +466,27 @@ def fresh_24(instances, cache, label: str, limit: float) -> dict:
     return {"ratio": statistics.mean(ratios), "max": max(ratios)}
 
 
-def table_timeline(cache: Path, since: float) -> list[tuple[float, str, int]]:
-    """(seconds after ``since``, file name, bytes) of each table file in ``cache``, in the order
-    they were finished (a file is renamed into place whole, so its time is its build's end)."""
-    files = [p for p in cache.iterdir() if p.is_file() and p.suffix in (".pdb", ".npz")
-             and not p.name.startswith(".")]
-    return sorted((p.stat().st_mtime - since, p.name, p.stat().st_size) for p in files
-                  if p.stat().st_mtime >= since)
+class TableWatch:
+    """When each table file first appeared in a cache folder, seen by looking every second (a
+    file is renamed into place whole, so that is its build's end; its modification time is no
+    use, the table cache sets it on every use)."""
+
+    def __init__(self, cache: Path):
+        self.cache, self.started = cache, time.perf_counter()
+        self.seen: dict[tuple[str, int], float] = {}
+        self.look()
+        self.before = set(self.seen)
+
+    def look(self) -> None:
+        for p in self.cache.iterdir():
+            if p.is_file() and p.suffix in (".pdb", ".npz") and not p.name.startswith("."):
+                self.seen.setdefault((p.name, p.stat().st_ino), time.perf_counter() - self.started)
+
+    def new(self) -> list[tuple[float, str, int]]:
+        """(seconds after the start, file name, bytes) of the files that appeared, in order."""
+        return sorted((at, name, (self.cache / name).stat().st_size)
+                      for (name, ino), at in self.seen.items()
+                      if (name, ino) not in self.before and (self.cache / name).exists())
 
 
 def background_build(cache: Path, how: str) -> None:
@@ -481,13 +495,17 @@ def background_build(cache: Path, how: str) -> None:
     own) or as `puzzle prepare sliding --yes` does (every core); print the time each table
     took, the whole wall and CPU time and the peak memory."""
     before_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started_wall, started = time.time(), time.perf_counter()
+    watch = TableWatch(cache)
     if how == "prepare":
         exe = Path(sys.executable).with_name("puzzle")
-        done = subprocess.run([str(exe), "prepare", "sliding", "--yes"], capture_output=True,
-                              text=True, env=dict(os.environ, PUZZLE_ENGINE_CACHE=str(cache)))
-        if done.returncode:
-            print(f"  puzzle prepare failed: {done.stderr.strip()[-300:]}")
+        child = subprocess.Popen([str(exe), "prepare", "sliding", "--yes"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PUZZLE_ENGINE_CACHE=str(cache)))
+        while child.poll() is None:
+            watch.look()
+            time.sleep(1.0)
+        if child.returncode:
+            print(f"  puzzle prepare failed: {(child.stderr.read() if child.stderr else '')[-300:]}")
         label = "`puzzle prepare sliding --yes`"
     else:
         from engine.background import BackgroundPreparer
@@ -495,19 +513,21 @@ def background_build(cache: Path, how: str) -> None:
         os.environ["PUZZLE_ENGINE_CACHE"] = str(cache)      # the preparing process inherits it
         preparer = BackgroundPreparer(DEFAULT_REGISTRY_FACTORY, ("sliding",))
         preparer.start()
-        preparer.wait()
+        while not preparer.wait(1.0):
+            watch.look()
         preparer.close()
         bad = [s.words() for s in preparer.statuses() if s.state not in ("ready",)]
         if bad:
             print("  not all ready: " + "; ".join(bad))
         label = "the background preparer (as `puzzle serve` runs it: one core, idle priority)"
-    wall = time.perf_counter() - started
+    watch.look()
+    wall = time.perf_counter() - watch.started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before_cpu.ru_utime + before_cpu.ru_stime)
     print(f"  built by {label}: {wall:.0f} s wall, {cpu:.0f} s CPU, peak memory of the largest "
           f"child so far {after.ru_maxrss / 2**20:.2f} GiB")
     last = 0.0
-    for at, name, size in table_timeline(cache, started_wall):
+    for at, name, size in watch.new():
         print(f"    {name}: done at {at:.0f} s ({at - last:.0f} s after the one before), "
               f"{size / 2**20:.1f} MiB")
         last = at
