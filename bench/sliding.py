@@ -28,9 +28,11 @@ Sections:
 instance, with PUZZLE_ENGINE_CACHE at an empty temporary folder: the first pass over Korf's
 15-puzzles (total time, lengths against the published optima; the tables are built inside the
 first solve that needs them), then the 24-puzzles with ``--timeout 10`` before any background
-build (length over the optimum), and the time each table took where a solve built it. Beside
-them, the same runs on the cache folder ``puzzle prepare sliding`` fills (PUZZLE_ENGINE_CACHE
-as given, else the user's), where it holds the 7-8 or 5x5 tables.
+build (length over the optimum); then the tables a server builds in the background after it
+starts (engine.background's preparer, as ``puzzle serve`` runs it: one core, idle priority; or
+``--fresh-build prepare``: ``puzzle prepare sliding --yes``), with the time each table took;
+then the same 24-puzzles and 15-puzzles again on that folder: "24-puzzle quality before and
+after a background build", all from one run.
 
 Timings depend on the machine's load: say how loaded it was when quoting them.
 """
@@ -435,8 +437,8 @@ def fresh_korf(instances, cache, label: str) -> None:
         print(f"    tables built inside the solve of #{number} ({heuristic}): {seconds:.1f} s")
 
 
-def fresh_24(instances, cache, label: str, limit: float) -> None:
-    """Korf and Felner's 24-puzzles through `puzzle solve sliding --timeout LIMIT`."""
+def fresh_24(instances, cache, label: str, limit: float) -> dict:
+    """Korf and Felner's 24-puzzles through `puzzle solve sliding --timeout LIMIT`; the figures."""
     ratios, walls, bounds, notes, failed = [], [], [], set(), 0
     for _number, tiles, optimum in instances:
         wall, answer = puzzle_json(["solve", "sliding", korf_text(tiles), "--timeout", f"{limit:g}"],
@@ -454,50 +456,109 @@ def fresh_24(instances, cache, label: str, limit: float) -> None:
             notes.add(note)
     if not ratios:
         print(f"  {label}: none solved")
-        return
+        return {}
     print(f"  {label}: solved {len(ratios)}/{len(instances)}, length / optimum mean "
           f"{statistics.mean(ratios):.3f} (max {max(ratios):.3f})"
           + (f", length / proven bound mean {statistics.mean(bounds):.3f}" if bounds else "")
           + f"; whole processes mean {statistics.mean(walls):.1f} s", flush=True)
     for note in sorted(notes):
         print(f"    the answer says: {note}")
+    return {"ratio": statistics.mean(ratios), "max": max(ratios)}
 
 
-def bench_fresh(n_korf: int, n_24: int, limit: float) -> None:
-    from plugins.sliding import pdb_compact
-    prepared = Path(os.environ.get("PUZZLE_ENGINE_CACHE") or _default_cache())
-    print(f"what a new user gets: `puzzle solve sliding` per instance (a whole process each), "
-          f"cache folder empty at first; beside it the prepared cache {prepared}")
+class TableWatch:
+    """When each table file first appeared in a cache folder, seen by looking every second (a
+    file is renamed into place whole, so that is its build's end; its modification time is no
+    use, the table cache sets it on every use)."""
+
+    def __init__(self, cache: Path):
+        self.cache, self.started = cache, time.perf_counter()
+        self.seen: dict[tuple[str, int], float] = {}
+        self.look()
+        self.before = set(self.seen)
+
+    def look(self) -> None:
+        for p in self.cache.iterdir():
+            if p.is_file() and p.suffix in (".pdb", ".npz") and not p.name.startswith("."):
+                self.seen.setdefault((p.name, p.stat().st_ino), time.perf_counter() - self.started)
+
+    def new(self) -> list[tuple[float, str, int]]:
+        """(seconds after the start, file name, bytes) of the files that appeared, in order."""
+        return sorted((at, name, (self.cache / name).stat().st_size)
+                      for (name, ino), at in self.seen.items()
+                      if (name, ino) not in self.before and (self.cache / name).exists())
+
+
+def background_build(cache: Path, how: str) -> None:
+    """Build the sliding tables into ``cache`` as a server would after it starts (``how`` =
+    "background": engine.background's preparer, one core at idle priority, in a process of its
+    own) or as `puzzle prepare sliding --yes` does (every core); print the time each table
+    took, the whole wall and CPU time and the peak memory."""
+    before_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    watch = TableWatch(cache)
+    if how == "prepare":
+        exe = Path(sys.executable).with_name("puzzle")
+        child = subprocess.Popen([str(exe), "prepare", "sliding", "--yes"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PUZZLE_ENGINE_CACHE=str(cache)))
+        while child.poll() is None:
+            watch.look()
+            time.sleep(1.0)
+        if child.returncode:
+            print(f"  puzzle prepare failed: {(child.stderr.read() if child.stderr else '')[-300:]}")
+        label = "`puzzle prepare sliding --yes`"
+    else:
+        from engine.background import BackgroundPreparer
+        from engine.jobs import DEFAULT_REGISTRY_FACTORY
+        os.environ["PUZZLE_ENGINE_CACHE"] = str(cache)      # the preparing process inherits it
+        preparer = BackgroundPreparer(DEFAULT_REGISTRY_FACTORY, ("sliding",))
+        preparer.start()
+        while not preparer.wait(1.0):
+            watch.look()
+        preparer.close()
+        bad = [s.words() for s in preparer.statuses() if s.state not in ("ready",)]
+        if bad:
+            print("  not all ready: " + "; ".join(bad))
+        label = "the background preparer (as `puzzle serve` runs it: one core, idle priority)"
+    watch.look()
+    wall = time.perf_counter() - watch.started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before_cpu.ru_utime + before_cpu.ru_stime)
+    print(f"  built by {label}: {wall:.0f} s wall, {cpu:.0f} s CPU, peak memory of the largest "
+          f"child so far {after.ru_maxrss / 2**20:.2f} GiB")
+    last = 0.0
+    for at, name, size in watch.new():
+        print(f"    {name}: done at {at:.0f} s ({at - last:.0f} s after the one before), "
+              f"{size / 2**20:.1f} MiB")
+        last = at
+
+
+def bench_fresh(n_korf: int, n_24: int, limit: float, how: str = "background") -> None:
+    print("what a new user gets: `puzzle solve sliding` per instance (a whole process each), "
+          "cache folder empty at first; then the tables a server builds after it starts, and "
+          "the same runs again")
     with tempfile.TemporaryDirectory(prefix="sliding-fresh-") as folder:
         fresh = Path(folder) / "cache"
-        print(f"15-puzzle, Korf's instances 1-{n_korf}, default solver, no time limit")
+        fresh.mkdir()
         instances = korf_instances(KORF_FILE)[:n_korf]
+        k24 = korf_instances(K24_FILE)[:n_24]
+        print(f"15-puzzle, Korf's instances 1-{n_korf}, default solver, no time limit")
         fresh_korf(instances, fresh, "fresh   ")
-        os.environ["PUZZLE_ENGINE_CACHE"] = str(prepared)
-        has_78 = pdb_compact.cached_on_disk(4, 4, pdb_compact.PARTITION_4X4_78)
-        has_55 = pdb_compact.cached_on_disk(5, 5, pdb_compact.PARTITION_5X5)
-        if has_78:
-            fresh_korf(instances, prepared, "prepared")
-        else:
-            print("  prepared: no 7-8 tables there (`puzzle prepare sliding` builds them)")
         if n_24:
-            print(f"24-puzzle, Korf & Felner's instances 1-{n_24}, default solver, "
-                  f"--timeout {limit:g}")
-            k24 = korf_instances(K24_FILE)[:n_24]
-            fresh_24(k24, fresh, "fresh, before a background build", limit)
-            if has_55:
-                fresh_24(k24, prepared, "prepared (5x5 tables)", limit)
-            else:
-                print("  prepared: no 5x5 tables there (`puzzle prepare sliding` builds them)")
+            print(f"24-puzzle quality before and after a background build: Korf & Felner's "
+                  f"instances 1-{n_24}, default solver, --timeout {limit:g}")
+            before = fresh_24(k24, fresh, "before a background build", limit)
+        print("the build" + (" (background)" if how == "background" else ""))
+        background_build(fresh, how)
+        if n_24:
+            after = fresh_24(k24, fresh, "after the build (5x5 tables)", limit)
+            if before and after:
+                print(f"  24-puzzle length / optimum: {before['ratio']:.3f} before, "
+                      f"{after['ratio']:.3f} after")
+        fresh_korf(instances, fresh, "after   ")
         files = sorted(p for p in fresh.iterdir() if p.is_file() and not p.name.startswith("."))
-        print("tables the fresh runs left in the cache folder: "
-              + (", ".join(f"{p.name} ({p.stat().st_size / 2**20:.1f} MiB)" for p in files)
-                 or "none"))
-
-
-def _default_cache() -> Path:
-    from engine import cache_dir
-    return cache_dir()
+        print(f"tables in the cache folder at the end: {len(files)} files, "
+              f"{sum(p.stat().st_size for p in files) / 2**20:.0f} MiB")
 
 
 # -- main --------------------------------------------------------------------------------------
@@ -519,6 +580,10 @@ def main(argv=None) -> None:
     ap.add_argument("--verbose", action="store_true", help="one line per instance")
     ap.add_argument("--fresh", action="store_true",
                     help="what a new user gets: the `puzzle` command from an empty cache folder")
+    ap.add_argument("--fresh-build", choices=("background", "prepare"), default="background",
+                    help="with --fresh: build the tables between the two passes as `puzzle serve` "
+                         "does in the background (one core, idle priority; default) or with "
+                         "`puzzle prepare sliding --yes` (every core, quicker)")
     ap.add_argument("--build-child", nargs=2, metavar=("DIR", "WHICH"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.build_child:
@@ -537,7 +602,8 @@ def main(argv=None) -> None:
     if args.fresh:
         # Whole processes cost a second or more each: the quick mode keeps to a few minutes.
         bench_fresh(args.korf or (5 if quick else 100),
-                    args.k24 if args.k24 is not None else (3 if quick else 50), args.limit)
+                    args.k24 if args.k24 is not None else (3 if quick else 50), args.limit,
+                    args.fresh_build)
         return
     with tempfile.TemporaryDirectory(prefix="puzzle-pdb-") as cache:
         found = bench_tables(cache, args.build_big)

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from e2e_helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -22,46 +19,11 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Base URL of a real `puzzle serve` (waitress + worker processes) with a temp data dir."""
-    port = _free_port()
-    data_dir = tmp_path_factory.mktemp("e2e-data")
-    env = {**os.environ, "PUZZLE_ENGINE_DATA": str(data_dir), "PYTHONUNBUFFERED": "1"}
-    log = open(data_dir / "server.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "web.commands", "--host", "127.0.0.1", "--port", str(port),
-         "--data-dir", str(data_dir), "--workers", "2",
-         # Not the big builds (minutes, up to 2.4 GB) during the browser tests: the background
-         # preparer has its own tests with a small stand-in (tests/test_background_prepare.py).
-         "--no-background-prepare"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/puzzles", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"the server did not start; see {data_dir / 'server.log'}")
-        time.sleep(0.2)
-    yield base
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    with serving(tmp_path_factory.mktemp("e2e-data")) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

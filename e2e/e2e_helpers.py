@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
+import subprocess
+import sys
+import time
 import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def api(server: str, path: str, body: dict | None = None) -> dict:
@@ -13,3 +22,47 @@ def api(server: str, path: str, body: dict | None = None) -> dict:
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(data_dir: Path, **env: str):
+    """A real `puzzle serve` (waitress + worker processes) with ``data_dir``, on a free port,
+    ``env`` added to its environment: its base URL."""
+    port = _free_port()
+    env = {**os.environ, "PUZZLE_ENGINE_DATA": str(data_dir), "PYTHONUNBUFFERED": "1", **env}
+    log = open(data_dir / "server.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "web.commands", "--host", "127.0.0.1", "--port", str(port),
+         "--data-dir", str(data_dir), "--workers", "2",
+         # Not the big builds (minutes, up to 2.4 GB) during the browser tests: the background
+         # preparer has its own tests with a small stand-in (tests/test_background_prepare.py).
+         "--no-background-prepare"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/puzzles", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the server did not start; see {data_dir / 'server.log'}")
+        time.sleep(0.2)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()

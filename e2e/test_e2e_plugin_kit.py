@@ -13,8 +13,7 @@ import time
 import urllib.request
 
 import pytest
-
-from conftest import ROOT, _free_port
+from e2e_helpers import ROOT, _free_port
 
 
 @pytest.fixture(scope="module")

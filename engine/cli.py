@@ -45,6 +45,7 @@ from .i18n import (
 from .isolation import Stopped, solve_isolated
 from .jobs.worker import worker_command
 from .plugins import get_registry, loaded_registry, shadowing_warnings
+from .resources import process_memory
 from .solving import (
     MAX_INPUT_CHARS,
     final_state,
@@ -363,9 +364,11 @@ def prepare_command(puzzle_ids: tuple[str, ...], yes: bool) -> None:
                 what = ", ".join(cost.what) or _("tables")
                 click.echo(_("to build: {puzzle} {solver}: {what} ({duration})").format(
                     puzzle=pid, solver=name, what=what, duration=_duration(cost.seconds)))
+            # The builds run in this process, on top of what it holds already (the plugins).
+            memory = process_memory() + total.memory
             click.echo(_("in all: {duration}, up to {memory} of memory, {disk} of disk").format(
-                duration=_duration(total.seconds), memory=_size(total.memory), disk=_size(total.disk)))
-            if max(total.memory, total.disk) > ASK_ABOVE_BYTES and not yes:
+                duration=_duration(total.seconds), memory=_size(memory), disk=_size(total.disk)))
+            if max(memory, total.disk) > ASK_ABOVE_BYTES and not yes:
                 try:
                     go = click.confirm(_("Build them now?"), default=False, err=True)
                 except click.Abort:  # no answer (stdin closed): ask again with --yes

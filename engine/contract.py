@@ -279,17 +279,27 @@ class PrepareCost:
     """What :meth:`Solver.prepare` would still build, so ``puzzle prepare`` can say it first
     (and ask before a big one): about how many ``seconds``, the most ``memory`` it holds at
     once and the ``disk`` it adds, in bytes, and ``what`` in a few words per table
-    (``("4x4 7-8 pattern databases",)``). All zero when nothing is left to build."""
+    (``("4x4 7-8 pattern databases",)``). All zero when nothing is left to build.
+
+    ``memory`` is the build's own peak, above what the process held before it (the engine adds
+    the process's own size); ``kept`` is what the built tables still hold in memory after it
+    (loaded for the solves to come), on top of which the next build in the same process runs.
+    Measure both (``/usr/bin/time -v``, the maximum resident set size) rather than count
+    arrays: buffers, threads and compiled code add up."""
 
     seconds: float = 0.0
     memory: int = 0
     disk: int = 0
     what: tuple[str, ...] = ()
+    kept: int = 0
 
     def __add__(self, other: PrepareCost) -> PrepareCost:
-        """Both, one after the other: times and disk add up, memory is the larger peak."""
-        return PrepareCost(self.seconds + other.seconds, max(self.memory, other.memory),
-                           self.disk + other.disk, self.what + other.what)
+        """Both, one after the other: times, disk and what stays in memory add up; the peak
+        is the larger of the first's and the second's on top of what the first kept."""
+        return PrepareCost(self.seconds + other.seconds,
+                           max(self.memory, self.kept + other.memory),
+                           self.disk + other.disk, self.what + other.what,
+                           self.kept + other.kept)
 
 
 class Solver(ABC):
@@ -356,7 +366,9 @@ class Solver(ABC):
         limit left no room to build it, say so in ``stats["note"]``: one plain sentence naming
         what builds it and how long that takes ("`puzzle prepare pegs` (about 2 minutes, once)
         makes it ..."). The engine copies it into the answer's ``details["note"]``; the CLI
-        and the web page show it under the answer.
+        and the web page show it under the answer. Only where the table could change the
+        answer: the engine drops the note from a proven-shortest answer and from a proof of
+        impossibility (:func:`engine.solving.note_changes_answer`).
         """
 
 

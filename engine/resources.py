@@ -7,6 +7,7 @@ reason, answers without the table and says why.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -28,6 +29,21 @@ def available_memory() -> int | None:
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def process_memory() -> int:
+    """The memory this process holds now (resident set size) in bytes; 0 where unknown. What a
+    build needs comes on top of it."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024   # the peak so far
+    except (ImportError, OSError):
+        return 0
 
 
 def free_disk(folder: Path | None = None) -> int | None:

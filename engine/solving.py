@@ -361,12 +361,26 @@ def run_solver(
                                 "{error}").format(puzzle=repr(puzzle.id), error=exc), plugin=puzzle_plugin) from None
         outcome, details = _with_proven_gap(outcome, details, solver.name)
     note = outcome.stats.get("note")
-    if isinstance(note, str) and note.strip() and "note" not in details:
+    if "note" in outcome.stats and not note_changes_answer(outcome):
+        # A proven-shortest answer or a proof of impossibility: no table would change it, so
+        # what would help is noise there (the stats drop it too, which the page also reads).
+        outcome = dataclasses.replace(
+            outcome, stats={k: v for k, v in outcome.stats.items() if k != "note"})
+    elif isinstance(note, str) and note.strip() and "note" not in details:
         # What would help (a table to build, and how long it takes): with the answer, in words.
         details = {**details, "note": note.strip()}
     return SolveReport(puzzle_id=puzzle.id, solver=solver.name, instance_text=puzzle.format(instance),
                        outcome=outcome, seconds=seconds, details=details,
                        labels=_labels(puzzle, solver, outcome.stats, details))
+
+
+def note_changes_answer(outcome: Outcome) -> bool:
+    """Whether a solver's ``stats["note"]`` (what would help: a table to build) could change
+    this answer: a give-up, or an answer not proven shortest. A shortest answer or a proof of
+    impossibility stays what it is, whatever is built, so its note is not shown."""
+    if isinstance(outcome, Unsolvable):
+        return False
+    return not (isinstance(outcome, Solved) and outcome.optimal)
 
 
 def _labels(puzzle: Puzzle, solver: Solver, stats: Mapping[str, Any],

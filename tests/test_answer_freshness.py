@@ -36,9 +36,19 @@ def test_the_better_answer_wins_and_a_final_one_stays():
     assert merged(final, answer(["0", "0", "1"], tables="t")) is None
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "memory"])
-def test_each_store_replaces_a_provisional_answer_under_the_same_key(tmp_path, kind):
-    store = ResultStore(tmp_path / "answers.db") if kind == "sqlite" else MemoryAnswerStore()
+@pytest.mark.parametrize("kind", ["sqlite", "memory", "redis"])
+def test_each_store_replaces_a_provisional_answer_under_the_same_key(tmp_path, kind, request):
+    if kind == "redis":
+        # A real redis-server of this module's own (tests/redis_helpers.py), emptied first.
+        import redis
+
+        from engine.jobs.redis_store import RedisAnswerStore
+        connection = redis.Redis.from_url(request.getfixturevalue("redis_server").url)
+        connection.flushdb()
+        store = RedisAnswerStore(connection)
+        request.addfinalizer(connection.close)
+    else:
+        store = ResultStore(tmp_path / "answers.db") if kind == "sqlite" else MemoryAnswerStore()
     try:
         key = store.put(answer(["0", "0", "1"], tables=""))
         assert store.put(answer(["0", "0", "0", "0", "1"], tables="")) == key  # first kept

@@ -143,6 +143,7 @@ def test_puzzle_prepare_gives_the_solvers_the_big_build_permission(monkeypatch):
 
     monkeypatch.setattr(cli_module, "prepare_solvers", prepare_solvers)
     monkeypatch.setattr(cli_module, "get_registry", lambda: None)
+    monkeypatch.setattr(cli_module, "process_memory", lambda: 0)
     monkeypatch.setattr(cli_module, "preparation_costs", lambda registry, ids, big_builds: [])
     result = CliRunner().invoke(cli_module.cli, ["prepare"])
     assert result.exit_code == 0, result.output
@@ -165,6 +166,7 @@ def _fake_prepare(monkeypatch, cost):
 
     monkeypatch.setattr(cli_module, "prepare_solvers", prepare_solvers)
     monkeypatch.setattr(cli_module, "get_registry", lambda: None)
+    monkeypatch.setattr(cli_module, "process_memory", lambda: 0)
     monkeypatch.setattr(cli_module, "preparation_costs", lambda registry, ids, big_builds: [
         ("toy", "fast", PrepareCost(*cost, what=("a table",)))])
     return cli_module, prepared
@@ -188,6 +190,26 @@ def test_puzzle_prepare_says_the_cost_and_asks_before_a_big_one(monkeypatch):
     forced = CliRunner().invoke(cli_module.cli, ["prepare", "--yes"])
     assert forced.exit_code == 0 and "Build them now?" not in forced.output
     assert prepared == [(), ()]
+
+
+def test_puzzle_prepare_counts_the_process_and_what_earlier_builds_keep(monkeypatch):
+    """The builds run in the `puzzle prepare` process, after one another: its own memory and
+    the tables an earlier build keeps loaded come on top of a build's peak. 0.9 GB of build
+    alone would not be asked about; with them it is over a gigabyte."""
+    from click.testing import CliRunner
+
+    from engine import PrepareCost
+
+    cli_module, prepared = _fake_prepare(monkeypatch, (60.0, 9 * 10**8, 10**8))
+    monkeypatch.setattr(cli_module, "process_memory", lambda: 2 * 10**8)
+    result = CliRunner().invoke(cli_module.cli, ["prepare"], input="n\n")
+    assert "up to 1.1 GB of memory" in result.output and "Build them now?" in result.output
+    first = PrepareCost(10.0, 6 * 10**8, 10**8, ("a",), kept=2 * 10**8)
+    second = PrepareCost(20.0, 9 * 10**8, 10**8, ("b",), kept=10**8)
+    both = first + second
+    assert both.memory == 11 * 10**8 and both.kept == 3 * 10**8
+    assert (both.seconds, both.disk, both.what) == (30.0, 2 * 10**8, ("a", "b"))
+    assert (PrepareCost() + first).memory == first.memory
 
 
 def test_puzzle_prepare_does_not_ask_below_a_gigabyte(monkeypatch):

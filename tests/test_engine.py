@@ -166,6 +166,37 @@ def test_optimal_is_the_class_promise_or_a_per_answer_proof():
     assert run_solver(puzzle, AlwaysOptimal(), puzzle.parse("1 -> 4")).to_json()["optimal"] is True
 
 
+def test_a_note_is_shown_only_where_a_table_could_change_the_answer():
+    """``stats["note"]`` (what would help) reaches the answer's details on a give-up and on an
+    answer not proven shortest, and is dropped from a proven-shortest answer (by the class
+    promise, its own flag, or a lower bound equal to its length) and from an "unsolvable"."""
+    note = "`puzzle prepare toy` (about 5 s, once) makes it shortest"
+
+    def answering(outcome_of):
+        class Noted(GreedySolver):
+            name = "noted"
+
+            def solve(self, instance, ctx):
+                return outcome_of(super().solve(instance, ctx).moves)
+        return Noted()
+
+    puzzle = CounterPuzzle()
+    start = puzzle.parse("1 -> 5")      # greedy: 4 moves; the shortest is 3 (+1 *2 +1)
+    cases = {
+        "not proven": (lambda m: Solved(m, stats={"note": note}), True),
+        "gave up": (lambda m: GaveUp("deadline", stats={"note": note}), True),
+        "flagged optimal": (lambda m: Solved(m, optimal=True, stats={"note": note}), False),
+        "bound meets length": (lambda m: Solved(m, stats={"note": note, "lower_bound": len(m)}), False),
+        "unsolvable": (lambda m: Unsolvable("No.", stats={"note": note}), False),
+    }
+    for name, (outcome_of, shown) in cases.items():
+        report = run_solver(puzzle, answering(outcome_of), start).to_json()
+        assert ("note" in report["details"]) == shown, name
+        assert ("note" in report["stats"]) == shown, name      # the page reads the stats too
+        if shown:
+            assert report["details"]["note"] == note
+
+
 def test_solve_by_name_resolves_presets_and_reports_json():
     registry = toy_registry()
     data = solve(registry, "counter", "small").to_json()

@@ -6,6 +6,7 @@ and reduced tables only (the 5x5 6-6-6-6 tables are never built here)."""
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from sliding_reference import bfs_distances
@@ -18,6 +19,7 @@ from plugins.sliding.auto import AutoSolver
 from plugins.sliding.board import make_board
 from plugins.sliding.bounded import BoundedSolver
 from plugins.sliding.ida_compact import CompactSearch
+from plugins.sliding.pdb import BuildCancelled
 from plugins.sliding.puzzle import SlidingPuzzle
 
 PUZZLE = SlidingPuzzle()
@@ -145,3 +147,123 @@ def test_engine_rejects_a_lower_bound_above_the_answer():
     board = make_board(3, 3, [1, 2, 3, 4, 5, 6, 7, 0, 8])
     with pytest.raises(SolverError, match="claimed no solution is shorter than 3"):
         run_solver(PUZZLE, Liar(), board)
+
+
+# -- tables built inside a solve when the time limit leaves room ---------------------------------
+
+@pytest.fixture
+def no_3x3_tables(tmp_path, monkeypatch):
+    """An empty cache, and the bounded solver's compact tables on the 3x3 (a reduced
+    partition, built in a moment) standing in for the 5x5's (minutes)."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    pc.forget_loaded()
+    monkeypatch.setitem(bounded_mod.PARTITIONS, 3, SMALL_3X3)
+    yield tmp_path
+    pc.forget_loaded()
+
+
+HARD_8 = [8, 6, 7, 2, 5, 4, 3, 0, 1]        # 31 moves, the most an 8-puzzle needs
+
+
+def table_files(folder):
+    return sorted(p.name for p in folder.iterdir() if p.suffix == ".pdb")
+
+
+def test_a_generous_limit_builds_the_tables_and_uses_them(no_3x3_tables):
+    events = []
+    ctx = SolveContext.with_timeout(60, on_progress=events.append, progress_interval=0)
+    assert bounded_mod.build_plan(3, ctx.remaining(), 0.3).go
+    report = run_solver(PUZZLE, solver(0.3), make_board(3, 3, HARD_8), ctx)
+    check_honest(report, 31)
+    stats = report.outcome.stats
+    assert "pattern databases" in stats["heuristic"] and stats["table_build_seconds"] >= 0
+    building = [e for e in events if e.get("phase") == "building pattern database"]
+    assert building and building[-1]["done"] == building[-1]["total"]
+    assert len(table_files(no_3x3_tables)) == len(pc.table_patterns(3, 3, SMALL_3X3))
+    assert "note" not in report.details
+
+
+def test_a_tight_limit_does_not_build(no_3x3_tables, monkeypatch):
+    monkeypatch.setattr(pc, "SECONDS_PER_PLACEMENT", 1.0)     # the build would take hours
+    ctx = SolveContext.with_timeout(30)
+    assert not bounded_mod.build_plan(3, ctx.remaining(), 0.3).go
+    report = run_solver(PUZZLE, solver(0.3), make_board(3, 3, HARD_8), ctx)
+    check_honest(report, 31)
+    assert report.outcome.stats["heuristic"] == "linear conflict"
+    assert table_files(no_3x3_tables) == []
+    # Without a time limit the solver answers in its own budget and builds nothing either.
+    assert not bounded_mod.build_plan(3, None, 0.3).go
+
+
+def test_a_cancelled_build_keeps_nothing_half_built(no_3x3_tables, monkeypatch):
+    cancel = threading.Event()
+
+    def progress(stats):
+        if stats.get("phase") == "building pattern database" and stats["done"] < stats["total"]:
+            cancel.set()
+
+    # Many small pieces, so the cancel is seen in the middle of a table.
+    real = pc.build_compact
+    monkeypatch.setattr(pc, "build_compact", lambda *a, **k: real(*a, **{**k, "chunk": 64}))
+    ctx = SolveContext.with_timeout(60, cancel=cancel, on_progress=progress, progress_interval=0)
+    solver(0.3).solve(make_board(3, 3, HARD_8), ctx)
+    assert cancel.is_set()
+    built = table_files(no_3x3_tables)
+    assert len(built) < len(pc.table_patterns(3, 3, SMALL_3X3))
+    for name in built:           # whatever is there is whole: it loads, checksum and all
+        pattern = tuple(int(t) for t in name.rsplit("-", 1)[1][:-4].split("."))
+        assert pc.load_pattern(3, 3, pattern) is not None
+    assert not [p for p in no_3x3_tables.iterdir() if p.suffix != ".pdb" and not p.name.startswith(".")]
+
+
+def test_a_build_slower_than_its_estimate_is_stopped_and_the_solve_still_answers(no_3x3_tables,
+                                                                                  monkeypatch):
+    def slow(rows, cols, pattern, progress=None, should_stop=None, **kwargs):
+        while not should_stop():
+            threading.Event().wait(0.01)
+        raise BuildCancelled()
+
+    monkeypatch.setattr(pc, "build_compact", slow)
+    s = solver(0.3)
+    s.seconds = 0.3
+    # Room for the build by the estimate, and 1 s kept for the search.
+    ctx = SolveContext.with_timeout(bounded_mod.build_plan(3, None, 0.3).needs + 0.5)
+    report = run_solver(PUZZLE, s, make_board(3, 3, HARD_8), ctx)
+    check_honest(report, 31)
+    if not report.outcome.optimal:
+        assert "took longer here than the time limit left" in report.details["note"]
+    assert table_files(no_3x3_tables) == []
+
+
+def test_the_5x5_decision_and_note(tmp_path, monkeypatch):
+    """The real 6-6-6-6 tables are never built here: the plan and the note are checked."""
+    monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
+    plan = bounded_mod.build_plan(5, 10.0)
+    assert not plan.go and plan.seconds > 60
+    assert plan.needs > bounded_mod.BUILD_MARGIN * plan.seconds + bounded_mod.DEFAULT_SECONDS
+    monkeypatch.setattr(pc, "available_memory", lambda: 64 << 30)
+    assert bounded_mod.build_plan(5, plan.needs + 1).go
+    board = PUZZLE.random(3, {"size": "5x5"})
+    report = run_solver(PUZZLE, solver(0.3), board, SolveContext.with_timeout(5))
+    note = report.details["note"]
+    assert "`puzzle prepare sliding`" in note and f"a time limit of {plan.limit} s or more" in note
+    assert plan.limit >= plan.needs
+    monkeypatch.setattr(pc, "available_memory", lambda: 1 << 20)
+    assert not bounded_mod.build_plan(5, 10_000.0).go
+    report = run_solver(PUZZLE, solver(0.3), board, SolveContext.with_timeout(5))
+    assert "cannot be built here now: not enough memory" in report.details["note"]
+
+
+def test_tables_partly_on_disk_and_partly_built_now_search_together(no_3x3_tables):
+    """A build stopped after some tables (kept on disk) and finished by a later solve: the
+    tables loaded from files and the ones just built are searched together."""
+    tables = pc.get_tables(3, 3, SMALL_3X3)
+    first = pc.pattern_path(3, 3, pc.table_patterns(3, 3, SMALL_3X3)[0])
+    first.unlink()
+    pc.forget_loaded()
+    report = run_solver(PUZZLE, solver(5.0), make_board(3, 3, HARD_8),
+                        SolveContext.with_timeout(60))
+    assert report.outcome.stats["table_build_seconds"] >= 0 and first.exists()
+    check_honest(report, 31)
+    assert "pattern databases" in report.outcome.stats["heuristic"]
+    assert len(tables.packed) == len(pc.get_tables(3, 3, SMALL_3X3).packed)

@@ -42,10 +42,22 @@ log = logging.getLogger("puzzle_engine.pegs")
 #: Seconds per position of a large table's build, measured on a busy 2-core machine: the
 #: English table, 23.5 million positions, in 64 s (2.7 us each), rounded up.
 SECONDS_PER_POSITION = 3.0e-6
-#: Peak bytes of memory per position of a build: the levels kept (8), the file made in memory
-#: before it is written (8, twice: the buffer and its copy) and the hash table of the level
-#: being grown. Measured: 843 MB peak for the English table (36 per position).
-MEMORY_PER_POSITION = 40
+#: Peak bytes of memory per position of a large table's build, above what the process held
+#: before it: the levels kept (8), the file made in memory before it is written (8, twice: the
+#: buffer and its copy) and the hash table of the level being grown. Measured with
+#: ``/usr/bin/time -v puzzle pegs table english`` into an empty cache: a maximum resident set
+#: of 773,552 KiB (792 MB), of which about 186 MB is the process before the build, for 23.5
+#: million positions (26 per position), rounded up.
+MEMORY_PER_POSITION = 28
+#: The same with the pagoda library, the filter of the level above and the opening book that
+#: ``puzzle prepare`` adds on the 37-hole board: ``puzzle pegs table european-c1`` peaked at
+#: 1,197,804 KiB (1.23 GB) for 21.2 million positions (49 per position above the process).
+EXTRAS_MEMORY_PER_POSITION = 52
+#: Bytes per position a built table keeps in the process afterwards (the judge, with its
+#: levels and look-up structures), under the next build: ``puzzle prepare pegs`` peaked at
+#: 1,590,204 KiB (1.63 GB), 0.40 GB above the 37-hole build alone, which ran after the English
+#: table's (23.5 million positions: 17 per position), rounded up.
+KEPT_PER_POSITION = 18
 #: Bytes of disk per position (the levels, 8 bytes each, in an uncompressed .npz).
 DISK_PER_POSITION = 8
 #: A build starts inside a solve only if the time left is this many times its estimate: the
@@ -210,15 +222,17 @@ def prepare_cost(big_builds: bool) -> PrepareCost:
     cost = PrepareCost()
     for name, inst in preset_states():
         if not _on_disk(inst, tables.LIVE_POSITIONS):
-            cost += PrepareCost(SMALL_SECONDS, 64 << 20, 4 << 20, (_("{board} small table").format(
+            cost += PrepareCost(SMALL_SECONDS, 64 << 20, 4 << 20, kept=4 << 20, what=(_("{board} small table").format(
                 board=board_label(name)),))
         if big_builds and name in LARGE_PRESETS and not _on_disk(inst, tables.LARGE_POSITIONS):
             n = tables.LARGE_POSITIONS
             extras = LARGE_PRESETS[name]
             what = (_("{board} large table, pagoda library and opening book") if extras
                     else _("{board} large table")).format(board=board_label(name))
-            cost += PrepareCost(SECONDS_PER_POSITION * n + extras, MEMORY_PER_POSITION * n,
-                                DISK_PER_POSITION * n + (128 << 20 if extras else 0), (what,))
+            memory = (EXTRAS_MEMORY_PER_POSITION if extras else MEMORY_PER_POSITION) * n
+            cost += PrepareCost(SECONDS_PER_POSITION * n + extras, memory,
+                                DISK_PER_POSITION * n + (128 << 20 if extras else 0), (what,),
+                                kept=KEPT_PER_POSITION * n)
     return cost
 
 
@@ -248,7 +262,8 @@ def prepare(ctx: SolveContext, big_builds: bool) -> bool:
                 continue
             fresh = not _on_disk(inst, tables.LARGE_POSITIONS)
             n = tables.LARGE_POSITIONS
-            short = build_room(MEMORY_PER_POSITION * n, DISK_PER_POSITION * n) if fresh else None
+            per = EXTRAS_MEMORY_PER_POSITION if LARGE_PRESETS[name] else MEMORY_PER_POSITION
+            short = build_room(per * n, DISK_PER_POSITION * n) if fresh else None
             if short is not None:
                 log.warning("warning: the %s large table is not built (%s); fewest-moves "
                             "answers there may give up", name, short)

@@ -21,11 +21,21 @@ solver's answer and raise the Manhattan + linear-conflict bound by exact IDA* it
 
 The budget is the caller's deadline (less a margin for checking the answer) or, without one,
 :data:`DEFAULT_SECONDS`.
+
+Tables not on disk are built inside the solve when the time limit leaves room for the build
+(:func:`build_plan`: the measured build time, :data:`BUILD_MARGIN` over, plus the search
+budget) and memory and disk suffice: with progress, honouring cancel, each finished table saved
+at once and one stopped midway never written. A build that runs past the time it was given (a
+busy machine) is stopped, and the solve answers without it in the time kept for the search.
+Otherwise the answer's note says, in one sentence, what the tables would change and what
+builds them (:func:`_tables_note`).
 """
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass
 
 from engine import N_, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
@@ -33,7 +43,7 @@ from . import pdb, pdb_compact, pdb_file
 from .board import Board, unsolvable_detail, unsolvable_reason
 from .fast import FastSolver
 from .heuristics import lower_bound
-from .i18n import CATALOGUE, _
+from .i18n import CATALOGUE, _, ngettext
 from .ida import R_BOUND
 from .ida_compact import INF, CompactSearch
 from .ida_lc import LinearConflictSearch
@@ -55,6 +65,15 @@ WEIGHTED_SHARE = 0.7
 SHORTEN_WINDOWS = (12, 20)
 
 PARTITIONS = {5: pdb_compact.PARTITION_5X5, 4: pdb_compact.PARTITION_4X4_78}
+#: A build starts inside a solve only if the time left is this many times its estimate, plus
+#: the search's budget: the estimate is a quiet machine's (docs/sliding-pdb.md, Figures).
+BUILD_MARGIN = 1.5
+#: Measured on Korf and Felner's 24-puzzles with a 10 s limit (docs/sliding-pdb.md, On a fresh
+#: install): mean answer length over the optimum without the 5x5 tables (1.343 on instances
+#: 1-10, `bench/sliding.py --fresh`) and with them (1.048 on all 50; 1.066 on 1-10 in that
+#: bench run, busier). The note of an answer without them says these.
+LONGER_WITHOUT_5X5 = 0.34
+LONGER_WITH_5X5 = 0.05
 #: The phase of the exact search that raises the proven bound, in progress reports.
 RAISING = N_("IDA* (raising the lower bound)")
 
@@ -126,8 +145,7 @@ class BoundedSolver(Solver):
         """The 5x5 tables, when :meth:`prepare` would build them (``big_builds``, not on disk)."""
         if not big_builds:
             return PrepareCost()
-        seconds, memory, disk = pdb_compact.missing_cost(5, 5, PARTITIONS[5])
-        return PrepareCost(seconds, memory, disk, ("5x5 6-6-6-6 pattern databases",) if seconds else ())
+        return pdb_compact.prepare_cost(5, 5, PARTITIONS[5], "5x5 6-6-6-6 pattern databases")
 
     def solve(self, instance: Board, ctx: SolveContext):
         reason = unsolvable_reason(instance)
@@ -135,15 +153,49 @@ class BoundedSolver(Solver):
             return Unsolvable(reason, detail=unsolvable_detail(instance))
         if tuple(instance.tiles) == tuple(instance.goal):
             return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
-        clock = _Clock(ctx, self.seconds)
         rows, cols = instance.rows, instance.cols
         mapping = goal_mapping(instance) if rows == cols and rows in PARTITIONS else None
         tables = None
+        built: dict = {}
         if mapping is not None:
             tables = pdb_compact.get_tables(rows, cols, PARTITIONS[rows], build=False)
+            if tables is None:
+                tables, built = self._build(rows, ctx)
+        clock = _Clock(ctx, self.seconds)
         if tables is not None:
-            return self._anytime(instance, mapping, tables, clock)
-        return self._from_fast(instance, clock)
+            outcome = self._anytime(instance, mapping, tables, clock)
+        else:
+            # (Only a goal the tables serve, blank in a corner, is helped by them.)
+            note = built.get("note") or (_tables_note(instance) if mapping is not None else None)
+            outcome = self._from_fast(instance, clock, note=note)
+        if "table_build_seconds" in built and isinstance(outcome, Solved):
+            outcome = Solved(outcome.moves, outcome.optimal,
+                             {**outcome.stats, "table_build_seconds": built["table_build_seconds"]})
+        return outcome
+
+    def _build(self, size: int, ctx: SolveContext):
+        """The square board's compact tables built now, when the time limit, memory and disk
+        leave room (:func:`build_plan`), else None; and what to say: ``{"table_build_seconds":
+        ...}`` when built, ``{"note": ...}`` when a build was started and stopped."""
+        plan = build_plan(size, ctx.remaining(), self._search_seconds())
+        if not plan.go:
+            return None, {}
+        part = PARTITIONS[size]
+        # Stop the build in time for the search's budget: an answer is owed either way.
+        build_end = time.monotonic() + (ctx.remaining() or 0.0) - plan.search - 1.0
+        started = time.monotonic()
+        progress = lambda d, t, p: ctx.progress(phase=_(BUILDING), done=d, total=t, pattern=p)
+        try:
+            tables = pdb_compact.get_tables(size, size, part, True, progress,
+                                            lambda: ctx.should_stop() or time.monotonic() >= build_end)
+        except pdb.BuildCancelled:
+            if ctx.should_stop():
+                return None, {}
+            return None, {"note": _tables_note_slow(size, time.monotonic() - started)}
+        return tables, {"table_build_seconds": round(time.monotonic() - started, 3)}
+
+    def _search_seconds(self) -> float:
+        return DEFAULT_SECONDS if self.seconds is None else self.seconds
 
     # -- with compact tables ------------------------------------------------------------------
 
@@ -234,7 +286,8 @@ class BoundedSolver(Solver):
 
     # -- without ------------------------------------------------------------------------------
 
-    def _from_fast(self, instance: Board, clock: _Clock, known_lb: int = 0):
+    def _from_fast(self, instance: Board, clock: _Clock, known_lb: int = 0,
+                   note: str | None = None):
         """The fast solver's answer, then exact linear-conflict IDA* to raise the bound (and
         replace the answer by a shortest one if the search finishes in time)."""
         ctx = clock.ctx
@@ -249,8 +302,7 @@ class BoundedSolver(Solver):
         lb = max(lower_bound(instance), known_lb)
         stats = {"nodes": int(first.stats.get("nodes", 0)), "heuristic": _("linear conflict"),
                  "first": _("fast: {length}").format(length=len(moves))}
-        note = None if known_lb else _tables_note(instance)
-        if note:
+        if note and not known_lb:
             stats["note"] = note
         if lb < len(moves) and not clock.over():
             search = LinearConflictSearch(instance.tiles, instance.rows, instance.cols,
@@ -289,8 +341,75 @@ def _plain(stats: dict) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class BuildPlan:
+    """Whether a solve builds a square board's missing compact tables (``go``), what that
+    takes (``seconds``, an estimate; ``short``: why memory or disk do not allow it, else None)
+    and the search's budget after it (``search``)."""
+
+    go: bool
+    seconds: float
+    search: float
+    short: str | None
+
+    @property
+    def needs(self) -> float:
+        """The least time left, in seconds, with which a solve builds them."""
+        return BUILD_MARGIN * self.seconds + self.search / (1 - MARGIN) + 2.0
+
+    @property
+    def limit(self) -> int:
+        """A time limit that builds them, in whole tens of seconds (for the note)."""
+        return 10 * math.ceil(self.needs / 10)
+
+
+def build_plan(size: int, seconds_left: float | None, search: float = DEFAULT_SECONDS) -> BuildPlan:
+    """Whether a solve with ``seconds_left`` (None: no limit) builds the ``size`` x ``size``
+    board's missing tables. Without a limit it does not: the solver answers in
+    :data:`DEFAULT_SECONDS`, and a build takes minutes; ``puzzle prepare`` is the way then."""
+    part = PARTITIONS[size]
+    seconds = pdb_compact.missing_cost(size, size, part)[0]
+    if not seconds:
+        return BuildPlan(False, 0.0, search, None)
+    short = pdb_compact.shortfall(size, size, part)
+    plan = BuildPlan(False, seconds, search, short)
+    go = short is None and seconds_left is not None and seconds_left >= plan.needs
+    return BuildPlan(go, seconds, search, short)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return _("about {seconds} s").format(seconds=max(5, 5 * round(seconds / 5)))
+    minutes = round(seconds / 60)
+    return ngettext("about {minutes} minute", "about {minutes} minutes", minutes).format(
+        minutes=minutes)
+
+
 def _tables_note(instance: Board) -> str | None:
-    if instance.rows == instance.cols == 5:
-        return _("the 5x5 pattern databases are not prepared (`puzzle prepare sliding` builds "
-                 "them); the bound is looser")
-    return None
+    """What the missing tables would change, in one sentence: the cost and the effect."""
+    if not (instance.rows == instance.cols == 5):
+        return None
+    plan = build_plan(5, None)
+    if not plan.seconds:
+        return None
+    # The per cent sign goes with the number (a "%" in a message would read as a format).
+    longer = f"{round(100 * LONGER_WITHOUT_5X5)}%"
+    with_tables = f"{round(100 * LONGER_WITH_5X5)}%"
+    if plan.short is not None:
+        return _("answers here run about {longer} longer than the shortest; the 5x5 pattern "
+                 "databases would bring that to about {with_tables}, but they cannot be built "
+                 "here now: {short}").format(longer=longer, with_tables=with_tables,
+                                             short=plan.short)
+    return _("answers here run about {longer} longer than the shortest; `puzzle prepare "
+             "sliding` ({duration}, once) builds the 5x5 pattern databases that bring that to "
+             "about {with_tables}, and so does a solve with a time limit of {limit} s or "
+             "more").format(longer=longer, duration=_duration(plan.seconds),
+                            with_tables=with_tables, limit=plan.limit)
+
+
+def _tables_note_slow(size: int, spent: float) -> str:
+    """The note of a solve whose build of the tables was stopped (slower than estimated)."""
+    return _("building the {size}x{size} pattern databases took longer here than the time "
+             "limit left ({seconds} s, stopped; the finished tables are kept): `puzzle prepare "
+             "sliding` builds them once, with no time limit").format(
+        size=size, seconds=round(spent))

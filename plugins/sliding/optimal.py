@@ -22,67 +22,20 @@ unchanged.
 
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable
 
 from engine import N_, GaveUp, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
 from . import pdb, pdb_compact, pdb_file, small_boards
 from .board import Board, unsolvable_detail, unsolvable_reason
+from .goals import goal_mapping
 from .i18n import CATALOGUE, _
 from .ida import PdbSearch
 from .ida_compact import CompactSearch
 from .ida_lc import LinearConflictSearch
 from .small_boards import PartitionSearch
-
-
-@dataclass(frozen=True)
-class GoalMapping:
-    """A board symmetry plus tile relabelling that turns an instance's goal into the standard one.
-
-    ``cell_map[i]`` is where cell i goes; ``to_std[t]`` is tile t's new name and ``from_std``
-    the inverse (both keep the blank as 0).
-    """
-
-    cell_map: tuple[int, ...]
-    to_std: tuple[int, ...]
-    from_std: tuple[int, ...]
-
-    def tiles(self, tiles: Sequence[int]) -> list[int]:
-        out = [0] * len(tiles)
-        for i, t in enumerate(tiles):
-            out[self.cell_map[i]] = self.to_std[t]
-        return out
-
-    def moves_back(self, moves: Sequence[int]) -> list[str]:
-        return [str(self.from_std[m]) for m in moves]
-
-
-def goal_mapping(board: Board) -> GoalMapping | None:
-    """A mapping onto the standard goal, or None if the goal's blank is not in a corner."""
-    rows, cols, n = board.rows, board.cols, board.rows * board.cols
-    blank = board.goal.index(0)
-    r, c = divmod(blank, cols)
-    if r not in (0, rows - 1) or c not in (0, cols - 1):
-        return None
-    flip_rows, flip_cols = r != rows - 1, c != cols - 1
-    cell_map = []
-    for i in range(n):
-        ri, ci = divmod(i, cols)
-        if flip_rows:
-            ri = rows - 1 - ri
-        if flip_cols:
-            ci = cols - 1 - ci
-        cell_map.append(ri * cols + ci)
-    to_std = [0] * n
-    for i, t in enumerate(board.goal):
-        if t != 0:
-            to_std[t] = cell_map[i] + 1
-    from_std = [0] * n
-    for t, s in enumerate(to_std):
-        from_std[s] = t
-    return GoalMapping(tuple(cell_map), tuple(to_std), tuple(from_std))
 
 
 def _poll(ctx: SolveContext, heuristic: str) -> Callable[[dict], bool]:
@@ -155,13 +108,19 @@ class OptimalSolver(Solver):
             for rows, cols in small_boards.PREPARED_SHAPES:
                 entries = small_boards.build_entries(rows, cols)
                 if entries:
-                    cost += PrepareCost(small_boards.build_seconds(rows, cols), 4 * entries,
-                                        entries, (f"{rows}x{cols} pattern databases",))
-            seconds, memory, disk = pdb_compact.missing_cost(4, 4, self.partition78)
-            if seconds:
-                return cost + PrepareCost(seconds, memory, disk, ("4x4 7-8 pattern databases",))
+                    # All the shape's tables stay loaded once built (a byte per entry).
+                    kept = sum((rows * cols) ** len(p) for p in small_boards.patterns(rows, cols))
+                    cost += PrepareCost(small_boards.build_seconds(rows, cols),
+                                        small_boards.build_memory(rows, cols), entries,
+                                        (f"{rows}x{cols} pattern databases",), kept=kept)
+            big = pdb_compact.prepare_cost(4, 4, self.partition78, "4x4 7-8 pattern databases")
+            if big.seconds:
+                return cost + big
         if not pdb.cached_on_disk(4, 4, self.partition):
-            cost += PrepareCost(10.0, 286 * 10**6, 32 * 2**20, ("4x4 6-6-3 pattern databases",))
+            memory = max(pdb.build_bytes(4, 4, p) for p in self.partition)
+            kept = sum(16 ** len(p) for p in self.partition)
+            cost += PrepareCost(SECONDS_663, memory, kept, ("4x4 6-6-3 pattern databases",),
+                                kept=kept)
         return cost
 
     def solve(self, instance: Board, ctx: SolveContext):
@@ -172,10 +131,8 @@ class OptimalSolver(Solver):
             return Solved((), optimal=True, stats={"nodes": 0, "lower_bound": 0})
         rows, cols = instance.rows, instance.cols
         started = time.perf_counter()
-        if small_boards.covers(rows, cols):
-            mapping = goal_mapping(instance)
-            if mapping is not None:
-                return self._solve_small(instance, mapping, ctx, started)
+        if small_boards.handles(instance):
+            return self._solve_small(instance, ctx, started)
         mapping = goal_mapping(instance) if (rows, cols) == (4, 4) else None
         note = None
         if mapping is not None and self.use_78:
@@ -221,33 +178,33 @@ class OptimalSolver(Solver):
             return ctx.gave_up(**search.stats())
         return None
 
-    def _solve_small(self, instance: Board, mapping: GoalMapping, ctx: SolveContext, started):
-        """A board of 10 to 16 cells other than 4x4 (:mod:`.small_boards`): its shape's tables,
-        built now if missing and the time limit leaves room, else linear conflict and a note
-        saying what the tables would take. A tall board is searched transposed, so a shape and
-        its transpose share tables; the moves (tile numbers) are the same either way."""
-        board = small_boards.wide(instance)
-        if board is not instance:
-            mapping = goal_mapping(board)
-            assert mapping is not None      # transposing keeps the goal's blank in a corner
-        rows, cols = board.rows, board.cols
-        note = None
-        if not small_boards.available(rows, cols):
+    def _solve_small(self, instance: Board, ctx: SolveContext, started):
+        """A board of 10 to 16 cells other than 4x4, or a 4x4 whose goal's blank is not in a
+        corner (:mod:`.small_boards`): the tables of its shape and goal, built now if missing
+        and the time limit, memory and disk leave room, else linear conflict and a note saying
+        what the tables would take. A tall board is searched transposed, so a shape and its
+        transpose share tables; the moves (tile numbers) are the same either way. Any goal is
+        mapped onto a goal the tables are built for (:func:`.goals.home_mapping`)."""
+        aim = small_boards.target(instance)
+        board, mapping, rows, cols, blank = aim.board, aim.mapping, aim.rows, aim.cols, aim.blank
+        if not small_boards.available(rows, cols, blank):
             quick = self._quick_try(board, ctx, started)
             if quick is not None:
                 return quick
-            if not small_boards.build_fits(rows, cols, ctx.remaining()):
-                note = small_tables_note(rows, cols)
+            if not small_boards.build_fits(rows, cols, ctx.remaining(), blank):
+                note = small_tables_note(rows, cols, blank, ctx)
                 search = LinearConflictSearch(board.tiles, rows, cols, board.goal)
                 return self._run(search, None, _("linear conflict"), ctx, started, note)
-        missing, t0 = not small_boards.available(rows, cols), time.perf_counter()
+        missing, t0 = not small_boards.available(rows, cols, blank), time.perf_counter()
         try:
-            tables = small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop)
+            tables = small_boards.get_tables(rows, cols, _build_progress(ctx), ctx.should_stop,
+                                             blank)
         except pdb.BuildCancelled:
             return ctx.gave_up(phase=_(BUILDING))
         built = time.perf_counter() - t0 if missing else None
         search = PartitionSearch(mapping.tiles(board.tiles), rows, cols, tables)
-        return self._run(search, mapping, small_boards.label(rows, cols), ctx, started, None, built)
+        return self._run(search, mapping, small_boards.label(rows, cols, blank), ctx, started,
+                         None, built)
 
     def _run(self, search, mapping, heuristic, ctx, started, note, built=None):
         path = search.run(_poll(ctx, heuristic))
@@ -284,14 +241,62 @@ class OptimalSolver(Solver):
             return ctx.gave_up(phase=_(BUILDING))
 
 
-def small_tables_note(rows: int, cols: int) -> str:
-    """What would make shortest answers on this shape fast, in one sentence."""
-    seconds = small_boards.build_seconds(rows, cols)
-    return _("shortest answers on {rows} x {cols} boards need pattern databases that take about "
-             "{seconds} s to build once (then cached): `puzzle prepare sliding` builds them, and "
-             "so does a solve with a time limit of {limit} s or more").format(
-        rows=rows, cols=cols, seconds=max(1, round(seconds)),
-        limit=max(5, round(small_boards.BUILD_MARGIN * seconds) + 1))
+#: Seconds a solve spends besides building the tables, in :func:`build_limit`: the quick
+#: linear-conflict try, the search on the new tables and the default solver's reserve for an
+#: answer with a bound when the shortest is not found in time (:mod:`.auto`).
+OTHER_SECONDS = 3.0
+
+
+#: Seconds the 4x4 6-6-3 tables take to build (7-16 s measured, docs/sliding-pdb.md).
+SECONDS_663 = 10.0
+
+
+def tables_seconds(rows: int, cols: int, blank: int | None = None) -> float:
+    """About how long the tables a shortest answer on this shape and goal needs take to build
+    (0 when they are on disk): the 6-6-3 tables on a 4x4 with its blank in a corner, else
+    :mod:`.small_boards`' tables."""
+    if (rows, cols) == (4, 4) and blank is None:
+        return 0.0 if pdb.cached_on_disk(4, 4, pdb.PARTITION_4X4) else SECONDS_663
+    return small_boards.build_seconds(rows, cols, blank)
+
+
+def build_limit(rows: int, cols: int, blank: int | None = None,
+                given: float | None = None) -> int:
+    """The least time limit, in whole seconds, with which a solve builds the missing tables:
+    above ``given``, the limit a solve had that could not (the machine was slower than the
+    estimate, or the quick try took the time), so a note never names a limit that failed."""
+    seconds = tables_seconds(rows, cols, blank)
+    limit = max(5, math.ceil(small_boards.BUILD_MARGIN * seconds + OTHER_SECONDS))
+    if given is not None and limit <= given:
+        limit = 2 * math.ceil(given)
+    return limit
+
+
+def small_tables_note(rows: int, cols: int, blank: int | None = None,
+                      ctx: SolveContext | None = None) -> str:
+    """What would make shortest answers on this shape and goal fast, in one sentence: what
+    building the tables takes and which command or time limit does it (``ctx``: the solve
+    that went without, whose time limit the sentence must go beyond), or why they cannot be
+    built here now (memory, disk)."""
+    seconds = max(1, round(tables_seconds(rows, cols, blank)))
+    short = None if (rows, cols) == (4, 4) and blank is None else small_boards.room(rows, cols, blank)
+    if short is not None:
+        return _("shortest answers on {rows} x {cols} boards need pattern databases that take "
+                 "about {seconds} s to build once, but {short}").format(
+            rows=rows, cols=cols, seconds=seconds, short=short)
+    given = None
+    if ctx is not None and ctx.deadline is not None:
+        given = ctx.deadline - ctx.started
+    limit = build_limit(rows, cols, blank, given)
+    if blank is None:
+        return _("shortest answers on {rows} x {cols} boards need pattern databases that take "
+                 "about {seconds} s to build once (then cached): `puzzle prepare sliding` builds "
+                 "them, and so does a solve with a time limit of {limit} s or more").format(
+            rows=rows, cols=cols, seconds=seconds, limit=limit)
+    return _("shortest answers on {rows} x {cols} boards with this goal need pattern databases "
+             "that take about {seconds} s to build once (then cached): a solve with a time limit "
+             "of {limit} s or more builds them").format(
+        rows=rows, cols=cols, seconds=seconds, limit=limit)
 
 
 #: The phase of a progress report while tables are built (tests look for it in English).

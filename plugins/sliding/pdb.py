@@ -16,9 +16,14 @@ occupied by pattern tiles, so a state is a placement plus which region holds the
 as a bit for the region's lowest cell. The search runs level by level in compiled chunks so the
 caller can show progress and cancel between chunks.
 
-Databases assume the standard goal (tiles 1..N-1 in order, blank last); other goals are mapped
-onto it by the solver. Files live in the user cache directory (see :func:`cache_dir`), written
-atomically: a cancelled or failed build never leaves a file behind.
+Databases assume a goal in *home order*: tile t's home is the t-th cell other than the blank's
+home, counting row by row. The standard goal (tiles 1..N-1 in order, blank last) is the case
+``blank = N - 1``; a table for another blank home (``blank=``, the thin boards' goals with the
+blank away from a corner) has that home in its file name. Other goals are mapped onto one of
+these by the solver (a symmetry of the board and a renaming of the tiles, :mod:`.goals`).
+
+Files live in the user cache directory (see :func:`cache_dir`), written atomically: a cancelled
+or failed build never leaves a file behind.
 """
 
 from __future__ import annotations
@@ -51,8 +56,22 @@ class BuildCancelled(Exception):
     """Raised when ``should_stop`` said stop during a build; nothing was saved."""
 
 
-def pattern_path(rows: int, cols: int, pattern: Sequence[int]) -> Path:
-    name = f"sliding-pdb-v{FORMAT_VERSION}-{rows}x{cols}-{'.'.join(map(str, pattern))}.pdb"
+def standard_blank(rows: int, cols: int, blank: int | None) -> int:
+    """The blank's home cell: ``blank``, or the last cell when None."""
+    return rows * cols - 1 if blank is None else blank
+
+
+def home(tile: int, blank: int) -> int:
+    """Tile ``tile``'s home cell in home order (see the module doc) with the blank's home at
+    ``blank``: the tile-th cell other than ``blank``."""
+    return tile - 1 if tile - 1 < blank else tile
+
+
+def pattern_path(rows: int, cols: int, pattern: Sequence[int], blank: int | None = None) -> Path:
+    """A table's file. Tables for the standard goal keep their names; another blank home is
+    named (``-b9-``), so each goal has files of its own."""
+    where = "" if standard_blank(rows, cols, blank) == rows * cols - 1 else f"b{blank}-"
+    name = f"sliding-pdb-v{FORMAT_VERSION}-{rows}x{cols}-{where}{'.'.join(map(str, pattern))}.pdb"
     return cache_dir() / name
 
 
@@ -268,8 +287,10 @@ def placements(ncells: int, k: int) -> int:
 
 def build_pattern(rows: int, cols: int, pattern: Sequence[int],
                   progress: ProgressFn | None = None, should_stop: StopFn | None = None,
-                  chunk: int = 1 << 21, region_table: bool | None = None) -> np.ndarray:
-    """The dense distance table of one pattern for the standard goal (see the module doc).
+                  chunk: int = 1 << 21, region_table: bool | None = None,
+                  blank: int | None = None) -> np.ndarray:
+    """The dense distance table of one pattern for the goal in home order whose blank's home
+    is ``blank`` (default: the last cell, the standard goal; see the module doc).
 
     Calls ``progress(done, total)`` (placements with a known distance) between chunks and
     raises :class:`BuildCancelled` if ``should_stop()`` turns true. ``region_table`` (default:
@@ -292,9 +313,13 @@ def build_pattern(rows: int, cols: int, pattern: Sequence[int],
     cur = np.zeros(padded, dtype=mask_type)
     nxt = np.zeros(padded, dtype=mask_type)
 
-    goal_idx = sum((t - 1) * n ** j for j, t in enumerate(pattern))
-    occ = sum(1 << (t - 1) for t in pattern)
-    region = flood_region(np.int64(1 << (n - 1)), np.int64(full & ~occ), cols, np.int64(nfirst), np.int64(nlast))
+    b = standard_blank(rows, cols, blank)
+    if not 0 <= b < n:
+        raise ValueError(f"the blank's home must be a cell of the board, not {b}")
+    goal_idx = sum(home(t, b) * n ** j for j, t in enumerate(pattern))
+    occ = sum(1 << home(t, b) for t in pattern)
+    # The goal's blank region: the free cells connected to the blank's home.
+    region = flood_region(np.int64(1 << b), np.int64(full & ~occ), cols, np.int64(nfirst), np.int64(nlast))
     canon = region & -region
     dist[goal_idx] = 0
     seen[goal_idx] = canon
@@ -347,15 +372,20 @@ def _neighbours(rows: int, cols: int) -> np.ndarray:
 # Saving and loading
 # --------------------------------------------------------------------------------------------
 
-def _meta(rows: int, cols: int, pattern: Sequence[int]) -> dict:
-    return {"kind": "dense", "rows": rows, "cols": cols, "pattern": list(pattern)}
+def _meta(rows: int, cols: int, pattern: Sequence[int], blank: int | None = None) -> dict:
+    meta = {"kind": "dense", "rows": rows, "cols": cols, "pattern": list(pattern)}
+    if standard_blank(rows, cols, blank) != rows * cols - 1:
+        meta["blank"] = blank
+    return meta
 
 
-def save_table(rows: int, cols: int, pattern: Sequence[int], table: np.ndarray) -> bool:
+def save_table(rows: int, cols: int, pattern: Sequence[int], table: np.ndarray,
+               blank: int | None = None) -> bool:
     """Save a built table in the cache directory; False (after one warning per process) if the
     directory cannot be written, in which case the caller keeps the table in memory only."""
     try:
-        pdb_file.save(pattern_path(rows, cols, pattern), table, _meta(rows, cols, pattern))
+        pdb_file.save(pattern_path(rows, cols, pattern, blank), table,
+                      _meta(rows, cols, pattern, blank))
         return True
     except OSError as exc:
         warn_unwritable(exc)
@@ -374,9 +404,11 @@ def warn_unwritable(exc: OSError) -> None:
                              exc.strerror or type(exc).__name__)
 
 
-def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | None:
+def load_pattern(rows: int, cols: int, pattern: Sequence[int],
+                 blank: int | None = None) -> np.ndarray | None:
     """The saved table of a pattern, or None if there is none (or it is damaged)."""
-    table = pdb_file.load(pattern_path(rows, cols, pattern), _meta(rows, cols, pattern))
+    table = pdb_file.load(pattern_path(rows, cols, pattern, blank),
+                          _meta(rows, cols, pattern, blank))
     n = rows * cols
     if table is None or table.dtype != np.uint8 or table.shape != (n ** len(pattern),):
         return None
@@ -385,23 +417,26 @@ def load_pattern(rows: int, cols: int, pattern: Sequence[int]) -> np.ndarray | N
 
 def load_or_build(rows: int, cols: int, pattern: Sequence[int],
                   progress: ProgressFn | None = None, should_stop: StopFn | None = None,
-                  on_wait: Callable[[], None] | None = None) -> np.ndarray:
+                  on_wait: Callable[[], None] | None = None,
+                  blank: int | None = None) -> np.ndarray:
     """A pattern's table from the cache folder, else built and saved, once across processes.
 
     The build holds the table's lock (:meth:`engine.TableCache.building`): a solver worker, the
     background preparer and ``puzzle prepare`` that need the same missing table build it once;
     the others wait (``on_wait()`` is called when that starts) and load the file it wrote.
-    :class:`BuildCancelled` if ``should_stop`` turns true while building or waiting."""
-    table = load_pattern(rows, cols, pattern)
+    :class:`BuildCancelled` if ``should_stop`` turns true while building or waiting.
+    ``blank``: the goal's blank home (:func:`build_pattern`)."""
+    table = load_pattern(rows, cols, pattern, blank)
     if table is not None:
         return table
-    with table_cache().building(pattern_path(rows, cols, pattern), should_stop, on_wait) as held:
+    path = pattern_path(rows, cols, pattern, blank)
+    with table_cache().building(path, should_stop, on_wait) as held:
         if not held:
             raise BuildCancelled()
-        table = load_pattern(rows, cols, pattern)  # finished while this process waited?
+        table = load_pattern(rows, cols, pattern, blank)  # finished while this process waited?
         if table is None:
-            table = build_pattern(rows, cols, pattern, progress, should_stop)
-            save_table(rows, cols, pattern, table)
+            table = build_pattern(rows, cols, pattern, progress, should_stop, blank=blank)
+            save_table(rows, cols, pattern, table, blank)
     return table
 
 

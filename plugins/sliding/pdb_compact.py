@@ -31,11 +31,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine import cache_dir, table_cache
+from engine import PrepareCost, cache_dir, table_cache
 
 from . import pdb_file
 from .pdb import BuildCancelled, placements, warn_unwritable
-from .pdb_build import StopFn, available_memory, build_bytes, build_compact
+from .pdb_build import StopFn, available_memory, build_bytes, build_compact, build_threads
 from .ranking import rank_factors
 
 #: Bump when the file format or the build (:mod:`.pdb_build`) changes, so old files are not trusted.
@@ -94,18 +94,39 @@ def file_bytes(rows: int, cols: int, pattern: Sequence[int]) -> int:
 #: placements in 155-161 s; the 5x5 6-6-6-6: 382 million in 135-142 s), rounded up.
 SECONDS_PER_PLACEMENT = 0.4e-6
 
+#: Bytes a build holds beyond its arrays (:func:`.pdb_build.build_bytes`): the blank-region
+#: tables, the threads' buffers, the compiled kernels. Measured: `puzzle prepare sliding` into
+#: an empty cache peaked at 2.60 GiB (``/usr/bin/time -v``), of which 2.17 GiB are the 8-tile
+#: pattern's arrays on two threads, 0.17 GiB the process before it and 0.08 GiB the thin
+#: boards' tables built before; the rest, rounded up.
+BUILD_OVERHEAD = 200 * 2**20
+
 
 def missing_cost(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> tuple[float, int, int]:
     """(seconds, peak memory bytes, disk bytes) of building the partition's tables that are not
-    on disk; zeros when none is missing. Looks at the files only (nothing is loaded)."""
+    on disk; zeros when none is missing. Looks at the files only (nothing is loaded). The
+    memory is the build's own, on :func:`.pdb_build.build_threads` threads (fewer when memory
+    is short, :func:`.pdb_build.build_compact`)."""
     missing = [p for p in table_patterns(rows, cols, partition)
                if not pattern_path(rows, cols, p).exists()]
     if not missing:
         return 0.0, 0, 0
     n = rows * cols
+    threads = build_threads()
     return (SECONDS_PER_PLACEMENT * sum(placements(n, len(p)) for p in missing),
-            max(build_bytes(rows, cols, p, threads=2) for p in missing),
+            max(build_bytes(rows, cols, p, threads=threads) for p in missing) + BUILD_OVERHEAD,
             sum(file_bytes(rows, cols, p) for p in missing))
+
+
+def prepare_cost(rows: int, cols: int, partition: Sequence[Sequence[int]],
+                 what: str) -> PrepareCost:
+    """:func:`missing_cost` as ``puzzle prepare`` counts it: once built, all the partition's
+    tables stay loaded in the process (``kept``)."""
+    seconds, memory, disk = missing_cost(rows, cols, partition)
+    if not seconds:
+        return PrepareCost()
+    kept = sum(file_bytes(rows, cols, p) for p in table_patterns(rows, cols, partition))
+    return PrepareCost(seconds, memory, disk, (what,), kept=kept)
 
 
 def shortfall(rows: int, cols: int, partition: Sequence[Sequence[int]]) -> str | None:
@@ -283,6 +304,11 @@ def get_tables(rows: int, cols: int, partition: Sequence[Sequence[int]], build: 
                             pdb_file.save(path, table, _meta(rows, cols, pattern))
                         except OSError as exc:
                             warn_unwritable(exc)
+                        # Read-only like the tables loaded from files (memory-mapped): the
+                        # search kernel takes them as one tuple, and numba cannot index a
+                        # tuple that mixes read-only and writable arrays (a partition partly
+                        # on disk, partly built now).
+                        table.flags.writeable = False
             before += placements(n, len(pattern))
             tables.append(table)
         result = CompactTables.from_tables(rows, cols, key[2], tuple(patterns), tables, clamped)

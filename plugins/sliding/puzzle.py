@@ -96,7 +96,7 @@ def _seed_of(board: Board) -> int:
 #: The names of the solvers' stats, as the page shows them (the host looks each one up in this
 #: plugin's catalogue, underscores read as spaces).
 SHOWN_NAMES = (N_("iterations"), N_("search seconds"), N_("solver used"), N_("method"),
-               N_("table build seconds"))
+               N_("table build seconds"), N_("optimal stopped while"))
 
 
 class SlidingPuzzle(Puzzle):

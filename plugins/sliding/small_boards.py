@@ -20,6 +20,13 @@ once). Measured on 100 random 2 x 8 boards (seed 2026, IDA* alone, warm tables):
 6-6-3 averaged 1.49 s with a worst case of 105 s (34 M nodes on average); the three six-tile
 partitions average 0.12 s with a worst case of 1.9 s (2.3 M nodes). ``bench/sliding_small.py``
 prints the figures of the default solver.
+
+Any goal: the tables are built for a goal in home order (:mod:`.pdb`) with the blank's home at
+``blank``; :func:`target` maps a board's goal onto one (:func:`.goals.home_mapping`). A goal
+with the blank in a corner is the standard goal (``blank`` None here); a goal with the blank
+elsewhere gets tables of its own, built the same way on first use and cached under names that
+say the blank's home. The 4x4 with its blank away from a corner is served here too (its corner
+goals have the 6-6-3 and 7-8 tables of :mod:`.pdb` and :mod:`.pdb_compact`).
 """
 
 from __future__ import annotations
@@ -31,10 +38,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine import available_memory
+from engine import available_memory, build_room
 
 from . import pdb, pdb_build
 from .board import Board
+from .goals import GoalMapping, home_mapping
 from .i18n import _
 from .ida_multi import MultiPartitionSearch
 
@@ -59,8 +67,40 @@ Partition = tuple[tuple[int, ...], ...]
 
 
 def covers(rows: int, cols: int) -> bool:
-    """True for the shapes this module builds tables for."""
+    """True for the shapes this module builds tables for, whatever the goal."""
     return MIN_CELLS <= rows * cols <= MAX_CELLS and (rows, cols) != (4, 4)
+
+
+def handles(board: Board) -> bool:
+    """True for the boards this module's tables serve: every covered shape, and the 4x4 whose
+    goal has its blank away from the corners."""
+    if covers(board.rows, board.cols):
+        return True
+    if (board.rows, board.cols) != (4, 4):
+        return False
+    r, c = divmod(board.goal.index(0), 4)
+    return r not in (0, 3) or c not in (0, 3)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a board is solved as: ``board`` (itself, or its transpose when it is taller than
+    wide), the ``mapping`` of that board's goal onto a home-order goal, and the tables' key,
+    ``rows`` x ``cols`` with the blank's home at ``blank`` (None: the standard goal)."""
+
+    board: Board
+    mapping: GoalMapping
+    rows: int
+    cols: int
+    blank: int | None
+
+
+def target(board: Board) -> Target:
+    """The board as these tables see it (see :class:`Target`)."""
+    flat = wide(board)
+    mapping, blank = home_mapping(flat)
+    n = flat.rows * flat.cols
+    return Target(flat, mapping, flat.rows, flat.cols, None if blank == n - 1 else blank)
 
 
 def wide(board: Board) -> Board:
@@ -77,20 +117,40 @@ def wide(board: Board) -> Board:
     return Board(cols, rows, flip(board.tiles), flip(board.goal))
 
 
-def build_fits(rows: int, cols: int, seconds_left: float | None) -> bool:
-    """Whether building the shape's missing tables fits in the time left (None: no limit)."""
-    return seconds_left is None or seconds_left >= BUILD_MARGIN * build_seconds(rows, cols)
+def build_fits(rows: int, cols: int, seconds_left: float | None, blank: int | None = None) -> bool:
+    """Whether building the missing tables fits in the time left (None: no limit) and in the
+    memory and disk there are now (:func:`room`)."""
+    if room(rows, cols, blank) is not None:
+        return False
+    return seconds_left is None or seconds_left >= BUILD_MARGIN * build_seconds(rows, cols, blank)
 
 
-def _strip_order(rows: int, cols: int) -> list[int]:
-    """The tiles of the standard goal in strips along the long side: column by column on a wide
-    board, row by row on a tall one (tile t's home is cell t - 1; the blank's is the last)."""
+def room(rows: int, cols: int, blank: int | None = None) -> str | None:
+    """Why the missing tables cannot be built here now (memory or disk, in words), or None."""
+    if not missing(rows, cols, blank):
+        return None
+    return build_room(build_memory(rows, cols, blank), build_entries(rows, cols, blank))
+
+
+def build_memory(rows: int, cols: int, blank: int | None = None) -> int:
+    """The peak bytes of building the missing tables: one build per thread at once, each of
+    the largest (:func:`.pdb.build_bytes`). 0 when none is missing."""
+    todo = missing(rows, cols, blank)
+    if not todo:
+        return 0
+    return build_threads(rows, cols, todo) * max(pdb.build_bytes(rows, cols, p) for p in todo)
+
+
+def _strip_order(rows: int, cols: int, blank: int | None = None) -> list[int]:
+    """The tiles of the home-order goal (:mod:`.pdb`) in strips along the long side, in goal
+    order: column by column on a wide board, row by row on a tall one; the blank's home
+    (default the last cell) is left out."""
     if cols >= rows:
         cells = [r * cols + c for c in range(cols) for r in range(rows)]
     else:
         cells = [r * cols + c for r in range(rows) for c in range(cols)]
-    last = rows * cols - 1
-    return [cell + 1 for cell in cells if cell != last]
+    b = pdb.standard_blank(rows, cols, blank)
+    return [cell + 1 if cell < b else cell for cell in cells if cell != b]
 
 
 def _cut(tiles: Sequence[int], sizes: Sequence[int]) -> Partition:
@@ -101,9 +161,10 @@ def _cut(tiles: Sequence[int], sizes: Sequence[int]) -> Partition:
     return tuple(groups)
 
 
-def partitions(rows: int, cols: int) -> tuple[Partition, ...]:
-    """The partitions of the shape's tiles (see the module doc), for the standard goal."""
-    tiles = _strip_order(rows, cols)
+def partitions(rows: int, cols: int, blank: int | None = None) -> tuple[Partition, ...]:
+    """The partitions of the shape's tiles (see the module doc), for the home-order goal with
+    the blank's home at ``blank`` (default: the standard goal)."""
+    tiles = _strip_order(rows, cols, blank)
     n = len(tiles)
     if (rows, cols) == (2, 8):
         return tuple(_cut(tiles, sizes) for sizes in ((6, 6, 3), (6, 3, 6), (3, 6, 6)))
@@ -114,40 +175,45 @@ def partitions(rows: int, cols: int) -> tuple[Partition, ...]:
     return _cut(tiles, balanced), _cut(tiles, sixes)
 
 
-def patterns(rows: int, cols: int) -> list[tuple[int, ...]]:
+def patterns(rows: int, cols: int, blank: int | None = None) -> list[tuple[int, ...]]:
     """The distinct patterns of the shape's partitions, each once, in order."""
-    return list(dict.fromkeys(p for partition in partitions(rows, cols) for p in partition))
+    return list(dict.fromkeys(p for partition in partitions(rows, cols, blank)
+                              for p in partition))
 
 
-def build_entries(rows: int, cols: int) -> int:
+def missing(rows: int, cols: int, blank: int | None = None) -> list[tuple[int, ...]]:
+    """The patterns whose tables are not on disk."""
+    return [p for p in patterns(rows, cols, blank)
+            if not pdb.pattern_path(rows, cols, p, blank).exists()]
+
+
+def build_entries(rows: int, cols: int, blank: int | None = None) -> int:
     """Dense table entries still to build for this shape (0 when all are on disk)."""
     n = rows * cols
-    return sum(n ** len(p) for p in patterns(rows, cols)
-               if not pdb.pattern_path(rows, cols, p).exists())
+    return sum(n ** len(p) for p in missing(rows, cols, blank))
 
 
-def build_seconds(rows: int, cols: int) -> float:
+def build_seconds(rows: int, cols: int, blank: int | None = None) -> float:
     """About how long building this shape's missing tables takes (on :func:`build_threads`
     threads at once, the largest tables first)."""
     n = rows * cols
-    sizes = sorted((n ** len(p) for p in patterns(rows, cols)
-                    if not pdb.pattern_path(rows, cols, p).exists()), reverse=True)
+    sizes = sorted((n ** len(p) for p in missing(rows, cols, blank)), reverse=True)
     if not sizes:
         return 0.0
-    lanes = [0] * build_threads(rows, cols, [p for p in patterns(rows, cols)])
+    lanes = [0] * build_threads(rows, cols, patterns(rows, cols, blank))
     for size in sizes:          # the longest builds first, each on the least loaded thread
         lanes[lanes.index(min(lanes))] += size
     return max(lanes) * BUILD_SECONDS_PER_ENTRY
 
 
-def _key(rows: int, cols: int) -> tuple:
-    return ("partitions", rows, cols, partitions(rows, cols))
+def _key(rows: int, cols: int, blank: int | None = None) -> tuple:
+    key: tuple = ("partitions", rows, cols, partitions(rows, cols, blank))
+    return key if blank is None else key + (blank,)
 
 
-def available(rows: int, cols: int) -> bool:
-    """True if the shape's tables are loaded or on disk (no build needed)."""
-    return _key(rows, cols) in pdb._loaded or all(
-        pdb.pattern_path(rows, cols, p).exists() for p in patterns(rows, cols))
+def available(rows: int, cols: int, blank: int | None = None) -> bool:
+    """True if the tables are loaded or on disk (no build needed)."""
+    return _key(rows, cols, blank) in pdb._loaded or not missing(rows, cols, blank)
 
 
 @dataclass
@@ -195,24 +261,26 @@ class PartitionTables:
 
 
 def get_tables(rows: int, cols: int, progress: Callable[[int, int, str], None] | None = None,
-               should_stop: Callable[[], bool] | None = None) -> PartitionTables:
-    """The shape's tables: loaded, or built and saved (``pdb.BuildCancelled`` if stopped;
-    the tables finished before that stay saved).
+               should_stop: Callable[[], bool] | None = None,
+               blank: int | None = None) -> PartitionTables:
+    """The tables of a shape and goal (``blank``: the blank's home, None for the standard
+    goal): loaded, or built and saved (``pdb.BuildCancelled`` if stopped; the tables finished
+    before that stay saved, and one stopped midway is never written).
 
     Missing tables are built side by side on :func:`build_threads` threads (the build kernel
     runs without the GIL); ``progress(done, total, pattern)`` counts placements over the
     distinct patterns and is called from this thread only."""
-    key = _key(rows, cols)
+    key = _key(rows, cols, blank)
     with pdb._lock:
         found = pdb._loaded.get(key)
         if found is not None:
             return found
-        todo = patterns(rows, cols)
+        todo = patterns(rows, cols, blank)
         tables: dict[tuple[int, ...], np.ndarray | None] = {
-            p: pdb.load_pattern(rows, cols, p) for p in todo}
-        missing = [p for p in todo if tables[p] is None]
-        if missing:
-            _build_missing(rows, cols, missing, tables, progress, should_stop)
+            p: pdb.load_pattern(rows, cols, p, blank) for p in todo}
+        absent = [p for p in todo if tables[p] is None]
+        if absent:
+            _build_missing(rows, cols, absent, tables, progress, should_stop, blank)
         result = PartitionTables.join(rows, cols, key[3], tables)
         pdb._loaded[key] = result
         return result
@@ -230,7 +298,7 @@ def build_threads(rows: int, cols: int, patterns: Sequence[tuple[int, ...]]) -> 
     return max(1, threads)
 
 
-def _build_missing(rows, cols, missing, tables, progress, should_stop) -> None:
+def _build_missing(rows, cols, missing, tables, progress, should_stop, blank=None) -> None:
     n = rows * cols
     total = sum(pdb.placements(n, len(p)) for p in tables)
     before = total - sum(pdb.placements(n, len(p)) for p in missing)
@@ -243,7 +311,8 @@ def _build_missing(rows, cols, missing, tables, progress, should_stop) -> None:
     def build(pattern):
         # Once across processes (the table's lock): another one building it makes this wait.
         return pdb.load_or_build(rows, cols, pattern,
-                                 lambda d, _t, _p=pattern: done.__setitem__(_p, d), halt)
+                                 lambda d, _t, _p=pattern: done.__setitem__(_p, d), halt,
+                                 blank=blank)
 
     with ThreadPoolExecutor(build_threads(rows, cols, missing),
                             thread_name_prefix="sliding-pdb") as pool:
@@ -272,7 +341,7 @@ class PartitionSearch(MultiPartitionSearch):
     """IDA* whose heuristic is the largest of the partitions' additive sums."""
 
 
-def label(rows: int, cols: int) -> str:
+def label(rows: int, cols: int, blank: int | None = None) -> str:
     """The heuristic's name for stats: ``pattern databases 5-5-5 | 6-6-3``."""
     return _("pattern databases {sizes}").format(sizes=" | ".join(
-        "-".join(str(len(p)) for p in partition) for partition in partitions(rows, cols)))
+        "-".join(str(len(p)) for p in partition) for partition in partitions(rows, cols, blank)))

@@ -23,6 +23,7 @@
     preset: $("preset"), seed: $("seed"), random: $("random"),
     text: $("instance-text"), textError: $("instance-error"), apply: $("apply"),
     share: $("share-link"), copy: $("copy-link"), solver: $("solver"), timeLimit: $("time-limit"),
+    solverDescription: $("solver-description"),
     solve: $("solve"), cancel: $("cancel"), tryFast: $("try-fast"), progress: $("progress"),
     status: $("solve-status"), solveNote: $("solve-note"), why: $("why"), whyText: $("why-text"), solveDetails: $("solve-details"),
     stats: $("stats"), viewSwitch: $("view-switch"), viewEdit: $("view-edit"), viewSolution: $("view-solution"),
@@ -555,9 +556,38 @@
     if (!fresh || fresh.refusal) return;  // the new text's board is refused: its note says why
     submit("/tasks/" + encodeURIComponent(task.name), {}, task.label);
   }
+  function withCode(target, text) {
+    // ``text`` into ``target``, its `backquoted` commands set as code, not prose; on a page in
+    // another language than English, the solvers' names too (ids such as "optimal" in a
+    // Chinese sentence; in English they read as words).
+    const s = String(text || "");
+    target.replaceChildren();
+    const english = /^en\b/i.test(document.documentElement.lang || "en");
+    const names = english ? [] : puzzle.solvers.map((x) => x.name.replace(/[^\w-]/g, "")).filter(Boolean);
+    const pattern = new RegExp("`([^`]+)`" + (names.length ? "|\\b(" + names.join("|") + ")\\b" : ""), "g");
+    let at = 0;
+    for (const match of s.matchAll(pattern)) {
+      if (match.index > at) target.append(s.slice(at, match.index));
+      const code = document.createElement("code");
+      code.textContent = match[1] || match[2];
+      target.append(code);
+      at = match.index + match[0].length;
+    }
+    if (at < s.length) target.append(s.slice(at));
+  }
+
+  function showSolverDescription() {
+    // What the chosen solver does, beside its menu (the options' titles are a tooltip only).
+    const chosen = puzzle.solvers.find((s) => s.name === el.solver.value);
+    withCode(el.solverDescription, chosen ? chosen.description || "" : "");
+    el.solverDescription.hidden = !el.solverDescription.textContent;
+  }
+  el.solver.addEventListener("change", showSolverDescription);
+  showSolverDescription();
+
   el.tryFast.addEventListener("click", () => {
     const fast = fastSolver();
-    if (fast) { el.solver.value = fast.name; solve(); }
+    if (fast) { el.solver.value = fast.name; showSolverDescription(); solve(); }
   });
 
   el.cancel.addEventListener("click", async () => {
@@ -570,7 +600,7 @@
   function showNote(r) {
     // What would help this answer (a table to build, and how long), in the solver's words.
     const note = r && ((r.details && r.details.note) || (r.stats && r.stats.note));
-    el.solveNote.textContent = typeof note === "string" && note ? t("What would help: {note}", { note: sentence(note) }) : "";
+    withCode(el.solveNote, typeof note === "string" && note ? t("What would help: {note}", { note: sentence(note) }) : "");
     el.solveNote.hidden = !el.solveNote.textContent;
   }
 
@@ -822,6 +852,7 @@
   if (page.solution && !page.error) {
     if (page.solution.solver) {
       for (const option of el.solver.options) if (option.value === page.solution.solver) el.solver.value = option.value;
+      showSolverDescription();
     }
     setSolution(page.solution, stepFromHash(initialHash) || 0);
     setView("solution");
