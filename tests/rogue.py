@@ -15,8 +15,11 @@ from toy import CounterPuzzle, GreedySolver
 
 from engine import GaveUp, Renderer, Solved, Solver, hookimpl
 
-# Tests of Ctrl+C need moments they can hit on a busy machine: a slow plugin import, and a
-# file that says the solver has started.
+# Tests of Ctrl+C need moments they can hit on a busy machine: a slow plugin import that says
+# when it has begun, and a file that says the solver has started.
+if os.environ.get("ROGUE_IMPORT_STARTED_FILE"):
+    with open(os.environ["ROGUE_IMPORT_STARTED_FILE"], "w") as started:
+        started.write("importing")
 time.sleep(float(os.environ.get("ROGUE_IMPORT_SECONDS") or 0))
 
 
