@@ -32,6 +32,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Sequence
 
+from shapely.errors import GEOSException
+
 from engine import InputError
 
 from .closing import PRIOR, SIGMA, Walk, closed_walks, joined_walks, length_cost, noise_level, scales
@@ -485,7 +487,10 @@ def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refus
     there is none, ``refused`` raised again with the closest partial cover in its words and,
     in input coordinates, in its details (``partial_cover``: the pieces' corners and the share
     of the outline they cover)."""
-    by_pieces, partial = _read_by_pieces(norm, accept, PIECE_BUDGET)
+    try:
+        by_pieces, partial = _read_by_pieces(norm, accept, PIECE_BUDGET)
+    except GEOSException:  # a degenerate drawing shapely cannot take apart: no fit, the words stand
+        raise refused from None
     if by_pieces is not None:
         return by_pieces
     if partial is None:
