@@ -317,8 +317,8 @@ class _Search:
             if child is None:
                 return
             yield from self._visit(child, budget - rank, deadline)
-        if self._child(node, budget + 1) is not None:
-            self.exhausted = False  # a later round has paths here still
+        if len(node.children) > budget + 1 or node.checked < len(node.candidates or ()):
+            self.exhausted = False  # a later round may have paths here still (not checked now)
 
     def _child(self, node: _Node, rank: int) -> _Node | None:
         """The node's child of this rank (its candidates checked in order, only as far as a
