@@ -13,6 +13,7 @@ from sliding_reference import bfs_distances
 
 from engine import SolveContext, Solved
 from engine.solving import run_solver
+from plugins.sliding import anytime
 from plugins.sliding import bounded as bounded_mod
 from plugins.sliding import pdb_compact as pc
 from plugins.sliding.auto import AutoSolver
@@ -79,11 +80,13 @@ def test_bound_is_honest_with_weighted_rounds(small_3x3_tables, monkeypatch):
     dist = bfs_distances(3, 3, (1, 2, 3, 4, 5, 6, 7, 8, 0))
     rng = random.Random(5)
     boards = rng.sample(sorted(dist), 40)
-    # One heavily weighted round, no exact phase: answers longer than the shortest do occur.
-    monkeypatch.setattr(bounded_mod, "FIRST_WEIGHTS", ((3, 1),))
-    monkeypatch.setattr(bounded_mod, "WEIGHTS", ())
+    # One heavily weighted round on one lane, no exact phase: answers longer than the shortest
+    # do occur.
+    monkeypatch.setattr(anytime, "FIRST_WEIGHTS", ((3, 1),))
+    monkeypatch.setattr(anytime, "LIGHTER", ())
     weighted_only = solver(5.0)
     weighted_only.exact_phase = False
+    weighted_only.lanes = 1
     longer = 0
     for board in boards:
         report = run_solver(PUZZLE, weighted_only, make_board(3, 3, list(board)))

@@ -39,30 +39,19 @@ from dataclasses import dataclass
 
 from engine import N_, PrepareCost, SolveContext, Solved, Solver, Unsolvable
 
-from . import pdb, pdb_compact, pdb_file
+from . import anytime, pdb, pdb_compact, pdb_file
 from .board import Board, unsolvable_detail, unsolvable_reason
 from .fast import FastSolver
 from .heuristics import lower_bound
 from .i18n import CATALOGUE, _, ngettext
 from .ida import R_BOUND
-from .ida_compact import INF, CompactSearch
 from .ida_lc import LinearConflictSearch
 from .optimal import BUILDING, goal_mapping
-from .shorten import shorten
 
 #: Search time when the caller sets no deadline.
 DEFAULT_SECONDS = 8.0
 #: Part of the budget kept back for the engine's check of the answer and for returning.
 MARGIN = 0.1
-#: Weights (numerator, denominator) tried in turn until one answers, each for FIRST_SLICE of the
-#: budget; then lighter WEIGHTS rounds, each looking for a shorter answer than the last.
-FIRST_WEIGHTS = ((3, 2), (2, 1), (3, 1))
-FIRST_SLICE = 0.2
-WEIGHTS = ((7, 4), (5, 3), (7, 5), (4, 3), (9, 7), (5, 4), (6, 5), (9, 8))
-#: Share of the budget the weighted rounds may use before the exact search takes over.
-WEIGHTED_SHARE = 0.7
-#: Windows re-solved exactly after each weighted answer (see :mod:`.shorten`).
-SHORTEN_WINDOWS = (12, 20)
 
 PARTITIONS = {5: pdb_compact.PARTITION_5X5, 4: pdb_compact.PARTITION_4X4_78}
 #: A build starts inside a solve only if the time left is this many times its estimate, plus
@@ -75,17 +64,18 @@ BUILD_MARGIN = 1.5
 LONGER_WITHOUT_5X5 = 0.34
 LONGER_WITH_5X5 = 0.05
 #: The phase of the exact search that raises the proven bound, in progress reports.
-RAISING = N_("IDA* (raising the lower bound)")
+RAISING = anytime.RAISING
 
 
 class _Clock:
     """The deadline of one solve, and cancellation."""
 
     def __init__(self, ctx: SolveContext, seconds: float | None):
-        budget = DEFAULT_SECONDS if seconds is None else seconds
         remaining = ctx.remaining()
+        budget = DEFAULT_SECONDS if seconds is None and remaining is None else seconds
         if remaining is not None:
-            budget = min(budget, remaining * (1 - MARGIN))
+            # The caller's time limit, less the margin (or ``seconds`` if that is less).
+            budget = remaining * (1 - MARGIN) if budget is None else min(budget, remaining * (1 - MARGIN))
         self.ctx = ctx
         self.start = time.monotonic()
         self.end = self.start + max(0.0, budget)
@@ -118,6 +108,8 @@ class BoundedSolver(Solver):
     seconds: float | None = None
     #: Run the exact phase after the weighted rounds (tests turn it off to see weighted answers).
     exact_phase = True
+    #: Lanes of the search (None: one per core, at most two; :func:`.anytime.search_lanes`).
+    lanes: int | None = None
 
     def prepare(self, ctx: SolveContext, *, big_builds: bool = False) -> bool:
         """Load the 5x5 tables, or build them (several minutes) with ``big_builds`` (``puzzle
@@ -200,88 +192,21 @@ class BoundedSolver(Solver):
     # -- with compact tables ------------------------------------------------------------------
 
     def _anytime(self, instance, mapping, tables, clock: _Clock):
+        """The anytime search over the tables (:mod:`.anytime`), on up to two cores."""
         ctx = clock.ctx
-        tiles = mapping.tiles(instance.tiles)
-        stats = {"nodes": 0, "heuristic": _label(tables), "rounds": []}
-        best: list[int] | None = None
-        lb = 0
-        weighted_until = clock.start + WEIGHTED_SHARE * (clock.end - clock.start)
-
-        def poll_for(until, search, phase):
-            def poll(s: dict) -> bool:
-                ctx.progress(phase=phase, nodes=stats["nodes"] + s["nodes"],
-                             best=len(best) if best is not None else None,
-                             lower_bound=max(lb, search.proven_lower_bound()))
-                return clock.over(until)
-            return poll
-
-        span = clock.end - clock.start
-        # Until there is an answer: the usual first weight, then heavier ones (weighted IDA*
-        # times vary a lot between weights), each with a slice of the budget, then `fast`.
-        schedule = [(w, clock.start + FIRST_SLICE * (i + 1) * span)
-                    for i, w in enumerate(FIRST_WEIGHTS)]
-        # After the first answer: every lighter weight, heaviest first.
-        lighter = sorted(set(FIRST_WEIGHTS) | set(WEIGHTS), key=lambda w: -w[0] / w[1])
-        rounds = iter(lighter)
-        tried = (0, 1)  # the weight (numerator, denominator) that gave the first answer
-        while True:
-            if best is None:
-                if not schedule:
-                    break
-                (wnum, wden), until = schedule.pop(0)
-            else:
-                (wnum, wden) = next(rounds, (0, 0))
-                if wnum == 0:
-                    break
-                if wnum * tried[1] >= tried[0] * wden:
-                    continue          # not lighter than the weight that answered
-                until = weighted_until
-            ub = len(best) if best is not None else INF
-            search = CompactSearch(tiles, tables, weight=(wnum, wden), ub=ub)
-            lb = max(lb, search.h0)
-            path = search.run(poll_for(until, search, _("weighted IDA* w={weight}").format(
-                weight=f"{wnum / wden:g}")))
-            stats["nodes"] += search.stats()["nodes"]
-            if path is not None:
-                if best is None:
-                    tried = (wnum, wden)
-                best, work = shorten(tiles, path, instance.rows, instance.cols,
-                                     lambda: clock.over(weighted_until), SHORTEN_WINDOWS)
-                stats["nodes"] += work
-                weight = f"{wnum / wden:g}"
-                stats["rounds"].append(
-                    _("w={weight}: {length}, shortened to {shorter}").format(
-                        weight=weight, length=len(path), shorter=len(best))
-                    if len(best) < len(path) else
-                    _("w={weight}: {length}").format(weight=weight, length=len(path)))
-            elif search.exhausted:
-                lb = len(best) if best is not None else lb
-                stats["rounds"].append(_("w={weight}: none shorter").format(weight=f"{wnum / wden:g}"))
-                break
-            if clock.cancelled() and best is None:
+        result = anytime.search(mapping.tiles(instance.tiles), tables, clock.start, clock.end,
+                                clock.cancelled, lambda stats: ctx.progress(**stats),
+                                exact=self.exact_phase, lanes=self.lanes)
+        stats = {"nodes": result.nodes, "heuristic": _label(tables), "rounds": result.rounds}
+        if result.best is None:
+            if clock.cancelled():
                 return ctx.gave_up(**_plain(stats))
-            if best is not None and (lb >= len(best) or clock.over(weighted_until)):
-                break
-        if best is None:
             # No weighted answer in time: the fast solver's, with the tables' bound.
-            return self._from_fast(instance, clock, lb)
-        if best is not None and lb < len(best) and self.exact_phase and not clock.over():
-            search = CompactSearch(tiles, tables, ub=len(best))
-            path = search.run(poll_for(None, search, _(RAISING)))
-            stats["nodes"] += search.stats()["nodes"]
-            if path is not None:
-                best = path
-                stats["rounds"].append(_("exact: {length}").format(length=len(path)))
-                lb = len(path)
-            else:
-                lb = max(lb, search.proven_lower_bound())
-                stats["rounds"].append(_("exact: lower bound {bound}").format(bound=lb))
-        if best is None:
-            return ctx.gave_up(**_plain(stats))
-        stats["lower_bound"] = int(min(lb, len(best)))
+            return self._from_fast(instance, clock, result.lower_bound)
+        stats["lower_bound"] = int(result.lower_bound)
         stats["search_seconds"] = round(time.monotonic() - clock.start, 3)
-        moves = mapping.moves_back(best)
-        return Solved(tuple(moves), optimal=bool(stats["lower_bound"] == len(moves)),
+        moves = mapping.moves_back(result.best)
+        return Solved(tuple(moves), optimal=bool(result.lower_bound == len(moves)),
                       stats=_plain(stats))
 
     # -- without ------------------------------------------------------------------------------

@@ -10,7 +10,10 @@ The same kernel serves two searches:
 * exact IDA* (``wnum = wden = 1``): every answer is a shortest one, and each completed
   iteration proves the shortest answer is at least the next threshold;
 * weighted IDA* (``f = wden * g + wnum * h`` with ``wnum > wden``): a solution fast, at most
-  ``wnum / wden`` times the shortest, used by the bounded solver.
+  ``wnum / wden`` times the shortest, used by the bounded solver. With a ``step`` above 1 each
+  iteration's threshold rises by at least that much: far fewer iterations (a weighted threshold
+  otherwise rises by a fraction of a move at a time), for answers up to ``step / wden`` moves
+  longer.
 
 ``ub`` prunes every node whose admissible estimate ``g + h`` reaches it: only solutions shorter
 than the best one known are looked for. With ``ub`` set, an exact iteration that ends with no
@@ -65,10 +68,14 @@ def root_values(pos, packed, toff, tk, fac, tid, slot, rf, refl, npat, vals):
 
 @njit(cache=True, nogil=True)
 def run_compact(tiles, pos, nbr, goal_cell, cols, regs, bpos, dirs, md, sn, sm, un, um, vals,
-                packed, toff, tk, fac, tid, slot, rf, refl, ln, lm, wnum, wden, ub, budget):
+                packed, toff, tk, fac, tid, slot, rf, refl, ln, lm, wnum, wden, ub, budget,
+                step=1):
     """Resume an IDA* search (see the module doc). ``md[d]``, ``sn[d]``, ``sm[d]``: Manhattan
     distance and the two table sums at depth d; ``un[d]``/``um[d]``: the lookup values the move
     into depth d replaced, restored on the way back.
+
+    ``step``: each iteration's threshold is at least this much above the last one (1: the
+    least f that went over, plain IDA*).
 
     Buffer bounds: the stacks are written at depths up to ``threshold // wden`` (and below
     ``ub``), which the driver keeps two below their length (:func:`.ida.deepest_index`); the
@@ -86,7 +93,8 @@ def run_compact(tiles, pos, nbr, goal_cell, cols, regs, bpos, dirs, md, sn, sm, 
         if k == 4:
             if d == 0:
                 regs[R_ITERS] += 1
-                bound = nxt
+                # The next threshold: the least f that went over, but at least ``step`` more.
+                bound = nxt if nxt >= bound + step else bound + step
                 nxt = INF
                 if bound >= INF or (bound + wden) // wden + 2 >= cap:
                     regs[R_BOUND] = bound
@@ -182,7 +190,7 @@ class CompactSearch(Search):
                     ("um", np.int64))
 
     def __init__(self, tiles, tables: CompactTables, weight: tuple[int, int] = (1, 1),
-                 ub: int = INF):
+                 ub: int = INF, step: int = 1):
         t = tables
         super().__init__(tiles, t.rows, t.cols)
         self.t = t
@@ -193,6 +201,7 @@ class CompactSearch(Search):
         self.goal_cell = np.array([n - 1] + list(range(n - 1)), dtype=np.int64)
         self.wnum, self.wden = weight
         self.ub = int(ub)
+        self.step = int(step)
         self.vals = np.zeros(2 * t.npat, dtype=np.int64)
         sn, sm = root_values(self.pos, t.packed, t.toff, t.tk, t.fac, t.tid, t.slot, t.rf,
                              t.refl, t.npat, self.vals)
@@ -218,13 +227,15 @@ class CompactSearch(Search):
         kc.require(self.vals.shape[0] == 2 * t.npat, "CompactSearch", "a value per lookup")
         kc.require(self.wden >= 1 and self.wnum >= self.wden, "CompactSearch",
                    f"a weight of {self.wnum}/{self.wden}")
+        kc.require(self.step >= 1, "CompactSearch", f"a threshold step of {self.step}")
 
     def _call(self, budget: int) -> int:
         t = self.t
         return run_compact(self.tiles, self.pos, self.nbr, self.goal_cell, self.cols, self.regs,
                            self.bpos, self.dirs, self.md, self.sn, self.sm, self.un, self.um,
                            self.vals, t.packed, t.toff, t.tk, t.fac, t.tid, t.slot, t.rf,
-                           t.refl, t.ln, t.lm, self.wnum, self.wden, self.ub, budget)
+                           t.refl, t.ln, t.lm, self.wnum, self.wden, self.ub, budget,
+                           self.step)
 
     def stats(self) -> dict:
         # A weighted threshold is no length: leave it out (the exact ones show in the bound
@@ -242,7 +253,7 @@ class CompactSearch(Search):
         the parity of the Manhattan distance, so the bound is rounded up to it.
         """
         lb = self.h0
-        if self.wnum == self.wden:
+        if self.wnum == self.wden and self.step == 1:
             if self.exhausted:
                 return self.ub
             lb = max(lb, min(int(self.regs[R_BOUND]) // self.wden, self.ub))
