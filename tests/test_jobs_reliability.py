@@ -128,10 +128,11 @@ def test_a_locked_store_delays_only_the_write_and_loses_nothing(tmp_path, caplog
         locker.stdin.write("\n")
         locker.stdin.flush()
         assert locker.stdout.readline().strip() == "released"
-        # Once the lock is gone the kept write lands: the answer and its link exist.
+        # Once the lock is gone the kept writes land, in order: the answer, then the job's
+        # record with its link to it (waiting for the answer alone raced that last write).
         deadline = time.monotonic() + 20
-        while service.store.count() == 0:
-            assert time.monotonic() < deadline, "the kept answer was never stored"
+        while service.store.count() == 0 or service.later.pending():
+            assert time.monotonic() < deadline, f"kept writes never done: {service.later.pending()}"
             time.sleep(0.1)
         polled = client.get(f"/api/jobs/{job['id']}").get_json()
         assert polled["stored_id"] is not None
