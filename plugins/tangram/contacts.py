@@ -38,6 +38,8 @@ MAX_TOUCH = 0.25
 MIN_SHARED = 0.2
 #: Rounds of making overlapping pieces touch before a placement is given up.
 REPAIRS = 3
+#: Outline comparisons a refit may make (:func:`refitted`; about a millisecond each).
+REFIT_EVALUATIONS = 150
 #: Integer normals of the four edge families, by direction index modulo 4.
 NORMALS = {0: (0, 1), 1: (1, -1), 2: (1, 0), 3: (1, 1)}
 
@@ -308,3 +310,70 @@ def _equation(i: int, j: int, g: tuple[int, int], u: tuple[QS2, QS2], w: tuple[Q
     terms = tuple((k, c) for k, c in ((2 * i, g[0]), (2 * i + 1, g[1]), (2 * j, -g[0]), (2 * j + 1, -g[1])) if c)
     return terms, _exact_dot(g, w) - _exact_dot(g, u)
 
+
+
+def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float, float]]], noise: float,
+             evaluations: int = REFIT_EVALUATIONS) -> list[Placement] | None:
+    """The exact pieces with what their contacts leave free (slides along an edge, islands'
+    offsets) set where the union lies nearest ``drawing`` (the drawn rings, in the pieces'
+    frame), not where the search happened to put each piece: a slid piece's position came from
+    one noisy corner, and its slide is better judged by the whole outline. The pieces keep
+    every contact they have; None when nothing is left free or the pieces would overlap.
+
+    Nearest means the least Hausdorff distance between the outlines (what a reading is judged
+    by), with the drawing free to shift a little; the free values found are then made simple
+    exact numbers as in :func:`exact_placements`."""
+    import shapely
+    import shapely.affinity
+    from scipy.optimize import minimize
+
+    floats = [FloatPlacement(p.name, p.rot, p.flip, float(p.x), float(p.y)) for p in pieces]
+    n = 2 * len(pieces)
+    system = _System(n)
+    system.add((((0, 1),), QS2(0)))   # the first piece stays at the origin, as placed
+    system.add((((1, 1),), QS2(0)))
+    _add_nearest_first(system, floats, MIN_TOUCH)
+    pivots = sorted(system.rows)
+    free = [c for c in range(n) if c not in system.rows]
+    if not free:
+        return None
+    rows = [system.rows[c] for c in pivots]
+    base = np.zeros(n)
+    along = np.zeros((n, len(free)))
+    for col, row in zip(pivots, rows):   # x_col = r - sum(R_cf * t_f)
+        base[col] = float(row[-2]) + R2 * float(row[-1])
+        along[col] = [-float(row[c]) for c in free]
+    for f_index, c in enumerate(free):
+        along[c, f_index] = 1.0
+    shapes = [np.array(float_shape(p.name[0], p.rot, p.flip)) for p in pieces]
+    target = shapely.multilinestrings([shapely.linearrings(r) for r in drawing if len(r) >= 3])
+
+    def far(v: np.ndarray) -> float:
+        xy = base + along @ v[:-2]
+        polys = [shapely.Polygon(s + (xy[2 * i], xy[2 * i + 1])) for i, s in enumerate(shapes)]
+        union = shapely.union_all(polys, grid_size=1e-6)  # exact contacts, no float slivers
+        moved = shapely.affinity.translate(target, v[-2], v[-1])
+        return float(shapely.hausdorff_distance(shapely.boundary(union), moved, densify=0.25))
+
+    start = np.array([float(pieces[c // 2].x if c % 2 == 0 else pieces[c // 2].y) for c in free] + [0.0, 0.0])
+    best = minimize(far, start, method="Nelder-Mead",
+                    options={"maxfev": evaluations, "xatol": noise / 20, "fatol": 0.002,
+                             "initial_simplex": _simplex(start, max(0.05, noise / 2))})
+    if best.fun >= far(start):
+        return None
+    values: dict[int, QS2] = {c: nice_number(float(v), noise / 4) for c, v in zip(free, best.x[:-2])}
+    for col, row in zip(pivots, rows):
+        exact = QS2(row[-2], row[-1])
+        for c in free:
+            if row[c] != 0:
+                exact = exact - values[c] * row[c]
+        values[col] = exact
+    placed = [Placement(p.name, p.rot, p.flip, values[2 * i], values[2 * i + 1]) for i, p in enumerate(pieces)]
+    if any(pieces_overlap(placed[i], placed[j]) for i in range(len(placed)) for j in range(i + 1, len(placed))):
+        return None
+    return placed
+
+
+def _simplex(start: np.ndarray, step: float) -> np.ndarray:
+    """Nelder-Mead's first simplex: ``start`` and one step along each unknown."""
+    return np.vstack([start] + [start + step * np.eye(len(start))[k] for k in range(len(start))])
