@@ -619,10 +619,11 @@ def trace_figure(fig: Figure) -> Trace:
             except InputError:
                 pass
     if reading is None:
-        # then fit the pieces to the first outline (they take any of the eight turns, so one
-        # frame is enough), refusing with the first refusal's words
+        # then fit the pieces to the last outline, for coloured pieces the evened silhouette,
+        # which keeps a piece nearly the ground's colour whole (they take any of the eight
+        # turns, so one frame is enough), refusing with the first refusal's words
         assert first is not None
-        traced = candidates[0]
+        traced = candidates[-1]
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]
         try:
             reading = read_by_pieces(normalise(up), coverable, first)
