@@ -191,9 +191,10 @@ COLOUR_SPREAD = 0.25
 
 
 def pieces_in_colours(fig: Figure) -> bool:
-    """Whether the picture shows at least three separate regions in clearly different contrasts
-    with the ground: coloured pieces, traced one by one. A plain silhouette's parts (islands,
-    pieces meeting at a point) share one ink."""
+    """Whether the picture shows coloured pieces: its level well inside the figure varies
+    clearly (:func:`deep_spread`), or it has at least three separate regions in clearly
+    different contrasts with the ground. A plain silhouette's parts (islands, pieces meeting at
+    a point) share one ink."""
     if deep_spread(fig) > COLOUR_SPREAD:
         return True
     inside = fig.level > fig.threshold
