@@ -77,6 +77,13 @@ class Trace:
 
 def outlines(fig: Figure) -> list[FloatRing]:
     """The figure's outlines (outer edges and holes) in picture pixels, x right and y down."""
+    return candidate_outlines(fig)[0]
+
+
+def candidate_outlines(fig: Figure) -> list[list[FloatRing]]:
+    """The figure's outlines as traced one or more ways, the likeliest first: a plain
+    silhouette once; coloured pieces as the union of the pieces traced one by one, then as one
+    silhouette of the map evened out piece by piece (:func:`silhouette_outlines`)."""
     level = fig.level
     size = max(3, round(0.012 * max(level.shape)))
     closed = ndimage.grey_closing(level, size=(size, size))
@@ -102,9 +109,9 @@ def outlines(fig: Figure) -> list[FloatRing]:
     unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
     px = 1 / fig.zoom  # one working pixel, in picture pixels
     if grow > 0 or pieces_in_colours(fig):
-        pieces = piece_outlines(fig, grow, unit)
-        if pieces:
-            return pieces
+        found = [piece_outlines(fig, grow, unit), silhouette_outlines(fig, unit, grow)]
+        if any(found):
+            return [f for f in found if f]
     out = []
     for r in kept:
         pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
@@ -112,6 +119,62 @@ def outlines(fig: Figure) -> list[FloatRing]:
                       reach=max(8.0, 0.35 * unit))
         if len(pts) >= 3 and grow > 0:
             pts = offset(pts, grow, closed > fig.threshold, fig.zoom)
+        if len(pts) >= 3:
+            out.append(pts)
+    return [out]
+
+
+def even_map(fig: Figure) -> np.ndarray:
+    """The figure-ness map with every piece's own contrast taken as 1 and the ground as 0, so
+    the half level (0.5) is each piece's edge whatever its colour. Each pixel is divided by the
+    level well inside the piece nearest it (the plateau, read from the map with the thin
+    dividing lines closed and smoothed against noise)."""
+    level = fig.level
+    mu, smooth, deep = _inner(fig)
+    if not deep.any():
+        return ((level - mu) / max(1e-6, fig.threshold - mu) / 2).astype(np.float32)
+    _dist, (rows, cols) = ndimage.distance_transform_edt(~deep, return_indices=True)
+    # smoothed, so the plateau does not jump where the nearest inner point changes piece
+    plateau = ndimage.gaussian_filter(smooth[rows, cols], sigma=_depth(fig) / 2 / INNER_STEP)
+    h, w = level.shape
+    plateau = np.repeat(np.repeat(plateau, INNER_STEP, axis=0), INNER_STEP, axis=1)[:h, :w]
+    deep = np.repeat(np.repeat(deep, INNER_STEP, axis=0), INNER_STEP, axis=1)[:h, :w]
+    even = (level - mu) / np.maximum(plateau - mu, 1e-6)
+    # well inside the figure is figure, however a brighter neighbour's plateau divided it
+    return np.where(deep, np.maximum(even, 1.0), even).astype(np.float32)
+
+
+def silhouette_outlines(fig: Figure, unit: float, grow: float) -> list[FloatRing]:
+    """The outline of a picture of coloured pieces as one silhouette: the map evened out
+    (:func:`even_map`) so each piece's edge is at half level, the thin dividing lines closed,
+    and traced like a plain picture, then moved out by ``grow`` (half the lines' width, as
+    :func:`dividing_line_inset` measured it on the picture's own map: the evened map has the
+    lines filled in)."""
+    level = even_map(fig)
+    size = max(3, round(0.012 * max(level.shape)))
+    closed = ndimage.grey_closing(level, size=(size, size))
+    low = float(min(closed.min(), 0.5)) - 1.0
+    padded = np.pad(closed, 1, constant_values=low)
+    rings = []
+    for c in measure.find_contours(padded, 0.5):
+        if len(c) < 4:
+            continue
+        rings.append([((float(col) - 1) / fig.zoom, (float(row) - 1) / fig.zoom) for row, col in c])
+    if not rings:
+        return []
+    areas = [abs(_area(r)) for r in rings]
+    biggest = max(areas)
+    kept = [r for r, a in sorted(zip(rings, areas), key=lambda t: -t[1]) if a >= MIN_RING_SHARE * biggest]
+    px = 1 / fig.zoom
+    out = []
+    for r in kept[:MAX_RINGS]:
+        # no floor of a few pixels under the short edges and the reach, as for a plain
+        # silhouette: at 128 px that is a third of a unit, and the wavier edges of coloured
+        # pieces then lose whole tips (traced 0.26 units off, not 0.46, on 30 pictures)
+        pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
+                      short=0.15 * unit, reach=0.35 * unit)
+        if len(pts) >= 3 and grow > 0:
+            pts = offset(pts, grow, closed > 0.5, fig.zoom)
         if len(pts) >= 3:
             out.append(pts)
     return out
@@ -128,9 +191,12 @@ COLOUR_SPREAD = 0.25
 
 
 def pieces_in_colours(fig: Figure) -> bool:
-    """Whether the picture shows at least three separate regions in clearly different contrasts
-    with the ground: coloured pieces, traced one by one. A plain silhouette's parts (islands,
-    pieces meeting at a point) share one ink."""
+    """Whether the picture shows coloured pieces: its level well inside the figure varies
+    clearly (:func:`deep_spread`), or it has at least three separate regions in clearly
+    different contrasts with the ground. A plain silhouette's parts (islands, pieces meeting at
+    a point) share one ink."""
+    if deep_spread(fig) > COLOUR_SPREAD:
+        return True
     inside = fig.level > fig.threshold
     labels, count = ndimage.label(inside)
     if count < 3 or count > 60:
@@ -142,6 +208,41 @@ def pieces_in_colours(fig: Figure) -> bool:
         return False
     mu, _floor = ground_level(fig.level, fig.threshold)
     return (max(big) - min(big)) / max(1e-6, max(big) - mu) > COLOUR_SPREAD
+
+
+#: The inner points of a figure are looked at on every second working pixel (a median over
+#: the full map took a second on a large picture).
+INNER_STEP = 2
+
+
+def _depth(fig: Figure) -> float:
+    """How far inside the figure (working pixels) its blurred edge surely ends."""
+    return max(3.0, 2 + 2.5 * fig.zoom)
+
+
+def _inner(fig: Figure) -> tuple[float, np.ndarray, np.ndarray]:
+    """The ground's level, the map smoothed and its points well inside the figure (above the
+    floor of :func:`ground_level` and further than the blurred edge from the ground), both on
+    every :data:`INNER_STEP` th working pixel. A median, not a closing: a closing lifts the
+    level above the noise's middle, which puts the half level too high and shortens the tips
+    (0.05 units off on plain pictures, against 0.03)."""
+    mu, floor = ground_level(fig.level, fig.threshold)
+    smooth = ndimage.median_filter(fig.level[::INNER_STEP, ::INNER_STEP], size=5)
+    inside = smooth > floor
+    deep = ndimage.distance_transform_edt(inside) >= _depth(fig) / INNER_STEP
+    return mu, smooth, deep
+
+
+def deep_spread(fig: Figure) -> float:
+    """How much the figure's level differs from place to place well inside it (its edges are
+    blurred), over its contrast with the ground: a few hundredths for a plain silhouette (noise
+    and uneven light), a third and more for pieces in several colours, even when they form one
+    region (at 128 px the dividing lines blur away)."""
+    mu, smooth, deep = _inner(fig)
+    if int(deep.sum()) < 16:
+        return 0.0
+    low, high = np.percentile(smooth[deep], [5, 95])
+    return float((high - low) / max(1e-6, high - mu))
 
 
 def ground_level(level: np.ndarray, threshold: float) -> tuple[float, float]:
@@ -498,24 +599,37 @@ def _in_picture_units(refused: InputError) -> InputError:
 def trace_figure(fig: Figure) -> Trace:
     """Read the figure-ness map as an exact figure; PictureError or InputError in words."""
     started = time.monotonic()
-    traced = outlines(fig)
-    up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
-    try:
-        reading = read_noisy(up, accept=coverable, pieces=False)
-    except InputError as exc:
-        # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
-        # near the boundary between two frames reads in the other one, so turn it by 45
-        # degrees and try once more; then fit the pieces to it (they take any of the eight
-        # turns, so one frame is enough), refusing with the first refusal's words.
-        turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
+    candidates = candidate_outlines(fig)
+    reading = None
+    first: InputError | None = None
+    for traced in candidates:
+        up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
         try:
-            reading = read_noisy(turned, accept=coverable, pieces=False)
-            up = turned
-        except InputError:
+            reading = read_noisy(up, accept=coverable, pieces=False)
+            break
+        except InputError as exc:
+            first = first or exc
+            # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
+            # near the boundary between two frames reads in the other one, so turn it by 45
+            # degrees and try once more.
+            turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
             try:
-                reading = read_by_pieces(normalise(up), coverable, exc)
-            except InputError as refused:
-                raise _in_picture_units(refused) from None
+                reading = read_noisy(turned, accept=coverable, pieces=False)
+                up = turned
+                break
+            except InputError:
+                pass
+    if reading is None:
+        # then fit the pieces to the last outline, for coloured pieces the evened silhouette,
+        # which keeps a piece nearly the ground's colour whole (they take any of the eight
+        # turns, so one frame is enough), refusing with the first refusal's words
+        assert first is not None
+        traced = candidates[-1]
+        up = traced_up = [[(x, -y) for x, y in r] for r in traced]
+        try:
+            reading = read_by_pieces(normalise(up), coverable, first)
+        except InputError as refused:
+            raise _in_picture_units(refused) from None
     norm = reading.normalised
     exact = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
     fitted = fit(exact, up)  # the exact outline turned and moved onto the traced one
