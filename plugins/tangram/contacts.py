@@ -200,13 +200,20 @@ class _System:
         free one near its own guess lets errors add up along chains of contacts), each made a
         simple exact number near that."""
         pivots = sorted(self.rows)
-        free = [c for c in range(self.unknowns) if c not in self.rows]
-        rows = [self.rows[c] for c in pivots]
-        z = _least_squares_free(rows, pivots, free, guess)
-        values: dict[int, QS2] = {c: nice_number(v, noise / 4) for c, v in zip(free, z)}
-        for col, row in zip(pivots, rows):
+        z = _least_squares_free([self.rows[c] for c in pivots], pivots, self.free(), guess)
+        return self.exact_values(z, noise)
+
+    def free(self) -> list[int]:
+        """The unknowns no equation fixes (slides, islands' offsets), in order."""
+        return [c for c in range(self.unknowns) if c not in self.rows]
+
+    def exact_values(self, free_values: Sequence[float], noise: float) -> list[QS2]:
+        """Every unknown, exact, with the free ones (:meth:`free`) made simple exact numbers
+        near ``free_values``."""
+        values: dict[int, QS2] = {c: nice_number(float(v), noise / 4) for c, v in zip(self.free(), free_values)}
+        for col, row in self.rows.items():
             v = QS2(row[-2], row[-1])
-            for c in free:
+            for c in values:
                 if row[c] != 0:
                     v = v - values[c] * row[c]
             values[col] = v
@@ -333,14 +340,12 @@ def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float
     system.add((((0, 1),), QS2(0)))   # the first piece stays at the origin, as placed
     system.add((((1, 1),), QS2(0)))
     _add_nearest_first(system, floats, MIN_TOUCH)
-    pivots = sorted(system.rows)
-    free = [c for c in range(n) if c not in system.rows]
+    free = system.free()
     if not free:
         return None
-    rows = [system.rows[c] for c in pivots]
     base = np.zeros(n)
     along = np.zeros((n, len(free)))
-    for col, row in zip(pivots, rows):   # x_col = r - sum(R_cf * t_f)
+    for col, row in system.rows.items():   # x_col = r - sum(R_cf * t_f)
         base[col] = float(row[-2]) + R2 * float(row[-1])
         along[col] = [-float(row[c]) for c in free]
     for f_index, c in enumerate(free):
@@ -361,13 +366,7 @@ def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float
                              "initial_simplex": _simplex(start, max(0.05, noise / 2))})
     if best.fun >= far(start):
         return None
-    values: dict[int, QS2] = {c: nice_number(float(v), noise / 4) for c, v in zip(free, best.x[:-2])}
-    for col, row in zip(pivots, rows):
-        exact = QS2(row[-2], row[-1])
-        for c in free:
-            if row[c] != 0:
-                exact = exact - values[c] * row[c]
-        values[col] = exact
+    values = system.exact_values(best.x[:-2], noise)
     placed = [Placement(p.name, p.rot, p.flip, values[2 * i], values[2 * i + 1]) for i, p in enumerate(pieces)]
     if any(pieces_overlap(placed[i], placed[j]) for i in range(len(placed)) for j in range(i + 1, len(placed))):
         return None
