@@ -265,10 +265,42 @@ def touch_distance(noise: float) -> float:
     return min(MAX_TOUCH, max(MIN_TOUCH, TOUCH * noise))
 
 
-def exact_placements(pieces: Sequence[FloatPlacement], noise: float) -> list[Placement] | None:
+def lined_up(a: FloatPlacement, b: FloatPlacement, touch: float, reach: float = 0.5) -> list[Contact]:
+    """Edges of ``a`` and ``b`` that run along one line (within ``touch`` of it) with at most
+    ``reach`` units between them, not side by side: a straight edge of the figure made by two
+    pieces (a house's base), which no contact ties but a drawing shows."""
+    out: list[Contact] = []
+    pa, pb = a.points(), b.points()
+    if _apart(pa, pb, reach):
+        return out
+    ea, eb = a.exact_shape(), b.exact_shape()
+    for i in range(len(pa)):
+        a0, a1 = pa[i], pa[(i + 1) % len(pa)]
+        k = direction_of(a0, a1)
+        g = NORMALS[k % 4]
+        norm = math.hypot(*g)
+        ux, uy = (a1[0] - a0[0]), (a1[1] - a0[1])
+        length = math.hypot(ux, uy)
+        for j in range(len(pb)):
+            b0, b1 = pb[j], pb[(j + 1) % len(pb)]
+            if direction_of(b0, b1) % 4 != k % 4 or abs(_dot(g, a0) - _dot(g, b0)) / norm >= touch:
+                continue
+            t0 = ((b0[0] - a0[0]) * ux + (b0[1] - a0[1]) * uy) / length
+            t1 = ((b1[0] - a0[0]) * ux + (b1[1] - a0[1]) * uy) / length
+            lo, hi = min(t0, t1), max(t0, t1)
+            if hi > 0 and lo < length:
+                continue  # side by side: an edge contact's business, not a line's
+            if min(abs(lo - length), abs(hi)) <= reach:
+                out.append((g, ea[i], eb[j]))
+    return out
+
+
+def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: float = 0.0) -> list[Placement] | None:
     """The pieces at exact positions touching wherever they nearly touch (``noise``: how far,
     in units, the float positions may be off), the first piece at the origin; None when the
-    contacts leave two pieces overlapping.
+    contacts leave two pieces overlapping. With ``lines`` (units), edges of two pieces that
+    run within that of one line close by (:func:`lined_up`) are made to, where no contact says
+    otherwise (for drawn pieces, whose drawing shows those lines).
 
     Near contacts are taken nearest first, and one that contradicts those before it is left
     out (two pieces can nearly touch where the drawing's noise brought them close). Pieces the
@@ -280,6 +312,8 @@ def exact_placements(pieces: Sequence[FloatPlacement], noise: float) -> list[Pla
     system.add((((0, 1),), QS2(0)))
     system.add((((1, 1),), QS2(0)))
     _add_nearest_first(system, pieces, touch_distance(noise))
+    if lines > 0:  # after every contact: a contact says more than a line does
+        _add_lines(system, pieces, lines)
     guess = [c - (pieces[0].x if k % 2 == 0 else pieces[0].y) for p in pieces for k, c in enumerate((p.x, p.y))]
     for _round in range(REPAIRS + 1):
         values = system.values(guess, noise)
@@ -305,11 +339,29 @@ def _add_nearest_first(system: _System, pieces: Sequence[FloatPlacement], touch:
     for i, j in pairs:
         a, b = pieces[i], pieces[j]
         for g, u, w in pair_contacts(a, b, touch):
-            gap = abs(g[0] * (a.x + float(u[0]) - b.x - float(w[0])) + g[1] * (a.y + float(u[1]) - b.y - float(w[1])))
-            found.append((gap / math.hypot(*g), _equation(i, j, g, u, w)))
+            found.append((_gap(a, b, g, u, w), _equation(i, j, g, u, w)))
     found.sort(key=lambda t: t[0])
-    for _gap, eq in found:
+    for _distance, eq in found:
         system.add(eq)
+
+
+def _add_lines(system: _System, pieces: Sequence[FloatPlacement], touch: float) -> None:
+    """Add the edges that line up (:func:`lined_up`), the straightest first, leaving out each
+    that contradicts those before it."""
+    found = []
+    for i in range(len(pieces)):
+        for j in range(i + 1, len(pieces)):
+            a, b = pieces[i], pieces[j]
+            for g, u, w in lined_up(a, b, touch):
+                found.append((_gap(a, b, g, u, w), _equation(i, j, g, u, w)))
+    for _distance, eq in sorted(found, key=lambda t: t[0]):
+        system.add(eq)
+
+
+def _gap(a: FloatPlacement, b: FloatPlacement, g: tuple[int, int], u: tuple[QS2, QS2], w: tuple[QS2, QS2]) -> float:
+    """How far (units) the float pieces are from meeting g . (P_a + u) = g . (P_b + w)."""
+    along = g[0] * (a.x + float(u[0]) - b.x - float(w[0])) + g[1] * (a.y + float(u[1]) - b.y - float(w[1]))
+    return abs(along) / math.hypot(*g)
 
 
 def _equation(i: int, j: int, g: tuple[int, int], u: tuple[QS2, QS2], w: tuple[QS2, QS2]) -> Equation:

@@ -8,7 +8,9 @@ are not a valid outline with holes (they share edges or overlap) and none lies i
 they are read as the pieces' union: exactly when every coordinate is exact (the lattice
 boundary chain, shared edges cancel), else with shapely, whose union is closed by a small
 buffer out and back in (mitred, so corners stay sharp) to bridge the small gaps and overlaps
-between drawn pieces; the union's outline and holes then go to the noisy reader.
+between drawn pieces; the union's outline and holes then go to the noisy reader. Seven
+polygons in decimals are first read as the seven pieces themselves (drawn_pieces.py): each
+matched to a piece's shape and turn, their contacts made exact.
 """
 
 from __future__ import annotations
@@ -53,10 +55,17 @@ def silhouette_from_svg(text: str) -> Silhouette:
             floats = [[(float(x), -float(y)) for x, y in rr] for rr in raw_rings]
         except ValueError:
             raise exc from None
-        if len(floats) >= 2 and _pieces(floats):
+        drawn_as_pieces = len(floats) >= 2 and _pieces(floats)
+        if drawn_as_pieces:
             exact = _exact_union(raw_rings)
             if exact is not None:
                 return exact
+        # seven polygons that are each a piece are the pieces, even where two touching at a
+        # corner look nested to _pieces()
+        drawn = _drawn_pieces(floats)
+        if drawn is not None:
+            return drawn
+        if drawn_as_pieces:
             floats = union_rings(floats)
         return decimals.read_noisy_rings(floats, exc)
 
@@ -104,6 +113,31 @@ def _exact_union(raw_rings: list[list[tuple[str, str]]]) -> Silhouette | None:
     note = PluralNote("read as the union of {count} drawn piece", "read as the union of {count} drawn pieces",
                       len(polys), count=len(polys))
     return Silhouette(sil.components, sil.draft, (note, *sil.messages))
+
+
+def _drawn_pieces(rings: list[list[tuple[float, float]]]) -> Silhouette | None:
+    """The union of seven drawn pieces in decimals, each polygon read as the piece it is and
+    the pieces made exact from their contacts (drawn_pieces.py); None when the polygons are
+    not the seven pieces."""
+    import math
+
+    from .assembly import union_silhouette  # assembly imports the silhouette module
+    from .drawn_pieces import read_drawn_pieces
+
+    drawn = read_drawn_pieces(rings)
+    if drawn is None:
+        return None
+    try:
+        sil = union_silhouette(drawn.pieces)
+    except InputError:
+        return None
+    norm = drawn.normalised
+    notes = (PluralNote("read as the union of {count} drawn piece", "read as the union of {count} drawn pieces",
+                        len(rings), count=len(rings)),
+             Note(N_("read as an exact figure; vertices moved at most {moved} units (the outline was turned by "
+                     "{angle} degrees and scaled by {scale})"),
+                  moved=f"{drawn.moved:.2f}", angle=f"{math.degrees(norm.angle):.1f}", scale=f"{1 / norm.scale:.4g}"))
+    return Silhouette(sil.components, sil.draft, (*notes, *sil.messages))
 
 
 #: The gaps and overlaps between drawn pieces that are closed, as a share of the figure's unit
