@@ -31,21 +31,22 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(data_dir: Path, **env: str):
+def serving(data_dir: Path, *args: str, workers: int = 2, **env: str):
     """A real `puzzle serve` (waitress + worker processes) with ``data_dir``, on a free port,
-    ``env`` added to its environment: its base URL."""
+    ``args`` added to its command line and ``env`` to its environment: its base URL. It waits
+    up to two minutes for the server to answer (a busy machine starts it slowly)."""
     port = _free_port()
     env = {**os.environ, "PUZZLE_ENGINE_DATA": str(data_dir), "PYTHONUNBUFFERED": "1", **env}
     log = open(data_dir / "server.log", "w")
     process = subprocess.Popen(
         [sys.executable, "-m", "web.commands", "--host", "127.0.0.1", "--port", str(port),
-         "--data-dir", str(data_dir), "--workers", "2",
+         "--data-dir", str(data_dir), "--workers", str(workers), *args,
          # Not the big builds (minutes, up to 2.4 GB) during the browser tests: the background
          # preparer has its own tests with a small stand-in (tests/test_background_prepare.py).
          "--no-background-prepare"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while True:
         try:
             with urllib.request.urlopen(base + "/api/puzzles", timeout=2) as response:

@@ -7,55 +7,22 @@ on a free localhost port.
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from e2e.e2e_helpers import serving
+
 #: More than waitress's own limit of 100.
 IDLE_SOCKETS = 150
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    port = _free_port()
-    data_dir = tmp_path_factory.mktemp("serve-data")
-    env = {**os.environ, "PUZZLE_ENGINE_DATA": str(data_dir), "PYTHONUNBUFFERED": "1"}
-    with open(data_dir / "server.log", "w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "web.commands", "--host", "127.0.0.1", "--port", str(port),
-             "--data-dir", str(data_dir), "--workers", "1", "--no-prepare"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/api/puzzles", timeout=2):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError((data_dir / "server.log").read_text()) from None
-                time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    """The port of a real server with its default connection limits."""
+    with serving(tmp_path_factory.mktemp("serve-data"), "--no-prepare", workers=1) as base:
+        yield int(base.rsplit(":", 1)[1])
 
 
 def test_150_trickling_sockets_do_not_lock_out_a_new_visitor(served):
