@@ -534,8 +534,8 @@ def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refus
 
 def _refitted(pieces, rings: list[FloatRing], noise: float, far: float):
     """The pieces refitted to the drawing (contacts.refitted) when that brings the outline
-    nearer than ``far``: (far, silhouette, exact rings, their floats, fitted drawing, largest
-    vertex move); else None."""
+    nearer than ``far``: (far, silhouette, exact rings, fitted drawing, largest vertex move);
+    else None."""
     from .assembly import union_silhouette
 
     placed = refitted(pieces, rings, noise)
@@ -545,12 +545,19 @@ def _refitted(pieces, rings: list[FloatRing], noise: float, far: float):
         sil = union_silhouette(placed)
     except InputError:
         return None
+    nearer, exact, fitted, moved = _measured(sil, rings)
+    return (nearer, sil, exact, fitted, moved) if nearer < far else None
+
+
+def _measured(sil, rings: list[FloatRing]) -> tuple[float, list, list[FloatRing], float]:
+    """The figure ``sil`` against the drawing ``rings`` (in its frame): how far it lies
+    (Hausdorff along both outlines, or the largest vertex move if more), its exact rings, the
+    drawing fitted onto them, and the largest vertex move."""
     exact = [list(r) for r in sil.rings()]
     fl = [[(float(x), float(y)) for x, y in r] for r in exact]
     fitted = _least_max(fit(rings, fl), fl)
     moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
-    nearer = max(moved, hausdorff(fl, _sparse(fitted), step=0.1))
-    return (nearer, sil, exact, fl, fitted, moved) if nearer < far else None
+    return max(moved, hausdorff(fl, _sparse(fitted), step=0.1)), exact, fitted, moved
 
 
 def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None) -> Reading:
@@ -631,14 +638,10 @@ def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
             sil = union_silhouette(found.pieces)
         except InputError:
             continue
-        exact = [list(r) for r in sil.rings()]
-        fl = [[(float(x), float(y)) for x, y in r] for r in exact]
         k, (ox, oy) = found.scale, found.offset
         scaled = replace(norm, rings=[[(k * x - ox, k * y - oy) for x, y in r] for r in norm.rings],
                          scale=norm.scale / k, origin=norm.to_input(ox / k, oy / k))
-        fitted = _least_max(fit(scaled.rings, fl), fl)
-        moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
-        far = max(moved, hausdorff(fl, _sparse(fitted), step=0.1))
+        far, exact, fitted, moved = _measured(sil, scaled.rings)
         if CLOSE < far <= REFIT_FROM and (nearest_miss is None or far < nearest_miss[0]):
             nearest_miss = (far, found.pieces, scaled)
         if far > MAX_MOVED or (best is not None and far >= best[0]):
@@ -656,7 +659,7 @@ def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
         far, pieces, scaled = nearest_miss
         better = _refitted(pieces, scaled.rings, noise, far)
         if better is not None and better[0] <= MAX_MOVED and (best is None or better[0] < best[0]):
-            far, sil, exact, fl, fitted, moved = better
+            far, sil, exact, fitted, moved = better
             text = format_silhouette(sil)
             if accept is None or accept(text):
                 best = (far, Reading(text, moved, scaled, exact, fitted, tried))
