@@ -60,6 +60,11 @@ class FloatPlacement:
     def points(self) -> list[tuple[float, float]]:
         return [(self.x + vx, self.y + vy) for vx, vy in float_shape(self.name[0], self.rot, self.flip)]
 
+    def box(self) -> tuple[float, float, float, float]:
+        """The bounding box: min x, min y, max x, max y."""
+        x0, y0, x1, y1 = _shape_box(self.name[0], self.rot, self.flip)
+        return self.x + x0, self.y + y0, self.x + x1, self.y + y1
+
 
 @lru_cache(maxsize=None)
 def float_shape(shape: str, rot: int, flip: int) -> tuple[tuple[float, float], ...]:
@@ -67,10 +72,17 @@ def float_shape(shape: str, rot: int, flip: int) -> tuple[tuple[float, float], .
     return tuple((float(x), float(y)) for x, y in oriented_shape(shape, rot, flip))
 
 
-def _apart(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], gap: float) -> bool:
-    """True when the two point sets' boxes are more than ``gap`` apart (so nothing touches)."""
-    return (min(p[0] for p in a) > max(p[0] for p in b) + gap or min(p[0] for p in b) > max(p[0] for p in a) + gap
-            or min(p[1] for p in a) > max(p[1] for p in b) + gap or min(p[1] for p in b) > max(p[1] for p in a) + gap)
+@lru_cache(maxsize=None)
+def _shape_box(shape: str, rot: int, flip: int) -> tuple[float, float, float, float]:
+    pts = float_shape(shape, rot, flip)
+    return min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts)
+
+
+def _apart(a: FloatPlacement, b: FloatPlacement, gap: float) -> bool:
+    """True when the two pieces' boxes are more than ``gap`` apart (so nothing touches)."""
+    ax0, ay0, ax1, ay1 = a.box()
+    bx0, by0, bx1, by1 = b.box()
+    return ax0 > bx1 + gap or bx0 > ax1 + gap or ay0 > by1 + gap or by0 > ay1 + gap
 
 
 def direction_of(p: tuple[float, float], q: tuple[float, float]) -> int:
@@ -96,60 +108,83 @@ def pair_contacts(a: FloatPlacement, b: FloatPlacement, touch: float) -> list[Co
     """Where pieces ``a`` and ``b`` nearly touch: corners within ``touch`` of each other (two
     contacts, x and y), a corner within ``touch`` of the inside of the other's edge, and edges
     running side by side (opposite directions) that close for at least MIN_SHARED."""
-    out: list[Contact] = []
-    pa, pb = a.points(), b.points()
-    if _apart(pa, pb, touch):
-        return out
     ea, eb = a.exact_shape(), b.exact_shape()
+    return [(g, ea[i], eb[j]) for g, i, j in _contact_vertices(a, b, touch)]
+
+
+def _contact_vertices(a: FloatPlacement, b: FloatPlacement, touch: float) -> list[tuple[tuple[int, int], int, int]]:
+    """:func:`pair_contacts` by vertex index: (g, i, j) for g . (P_a + a's vertex i) =
+    g . (P_b + b's vertex j), so that a caller in floats needs no exact arithmetic."""
+    out: list[tuple[tuple[int, int], int, int]] = []
+    if _apart(a, b, touch):
+        return out
+    pa, pb = a.points(), b.points()
     for i, p in enumerate(pa):
         for j, q in enumerate(pb):
             if math.dist(p, q) < touch:
-                out += [((1, 0), ea[i], eb[j]), ((0, 1), ea[i], eb[j])]
+                out += [((1, 0), i, j), ((0, 1), i, j)]
     # a's corners on b's edges, with b's edges along a's; then b's corners on a's edges
-    for g, u, w in _on_edges(pa, ea, pb, eb, touch, edges_too=True):
-        out.append((g, u, w))
-    for g, w, u in _on_edges(pb, eb, pa, ea, touch, edges_too=False):
-        out.append((g, u, w))
+    da, db = _edge_directions(a), _edge_directions(b)
+    out += _on_edges(pa, da, pb, db, touch, edges_too=True)
+    out += [(g, i, j) for g, j, i in _on_edges(pb, db, pa, da, touch, edges_too=False)]
     return out
 
 
-def _on_edges(pts, ex, other, oex, touch: float, edges_too: bool):
-    """(g, u, w): a corner ``u`` of the first piece on the inside of an edge of the other
-    starting at ``w`` (and, with ``edges_too``, an edge of the first starting at ``u`` along
-    it, the other way round), so that g . (P_first + u) = g . (P_other + w)."""
+def _edge_directions(p: FloatPlacement) -> tuple[int, ...]:
+    return _shape_directions(p.name[0], p.rot, p.flip)
+
+
+@lru_cache(maxsize=None)
+def _shape_directions(shape: str, rot: int, flip: int) -> tuple[int, ...]:
+    """The direction (0..7) of each edge of the oriented shape, edge k from vertex k."""
+    pts = float_shape(shape, rot, flip)
+    return tuple(direction_of(pts[k], pts[(k + 1) % len(pts)]) for k in range(len(pts)))
+
+
+def _on_edges(pts, dirs, other, other_dirs, touch: float, edges_too: bool) -> list[tuple[tuple[int, int], int, int]]:
+    """(g, v, e): a corner ``v`` of the first piece on the inside of the other's edge ``e``
+    (and, with ``edges_too``, an edge of the first starting at ``v`` along it, the other way
+    round), so that g . (P_first + vertex v) = g . (P_other + vertex e)."""
+    out = []
     for e in range(len(other)):
         s0, s1 = other[e], other[(e + 1) % len(other)]
-        k = direction_of(s0, s1)
+        k = other_dirs[e]
         g = NORMALS[k % 4]
         norm = math.hypot(*g)
         ux, uy = s1[0] - s0[0], s1[1] - s0[1]
         length = math.hypot(ux, uy)
+        level = _dot(g, s0)
         for v, p in enumerate(pts):
-            if abs(_dot(g, p) - _dot(g, s0)) / norm < touch:
+            if abs(_dot(g, p) - level) / norm < touch:
                 t = ((p[0] - s0[0]) * ux + (p[1] - s0[1]) * uy) / length
                 if touch < t < length - touch:
-                    yield g, ex[v], oex[e]
+                    out.append((g, v, e))
         if not edges_too:
             continue
         for f in range(len(pts)):
+            if dirs[f] != (k + 4) % 8:
+                continue
             q0, q1 = pts[f], pts[(f + 1) % len(pts)]
-            if direction_of(q0, q1) != (k + 4) % 8 or abs(_dot(g, q0) - _dot(g, s0)) / norm >= touch:
+            if abs(_dot(g, q0) - level) / norm >= touch:
                 continue
             t0 = ((q0[0] - s0[0]) * ux + (q0[1] - s0[1]) * uy) / length
             t1 = ((q1[0] - s0[0]) * ux + (q1[1] - s0[1]) * uy) / length
             if min(max(t0, t1), length) - max(min(t0, t1), 0.0) >= MIN_SHARED:
-                yield g, ex[f], oex[e]
+                out.append((g, f, e))
+    return out
 
 
 def snapped(new: FloatPlacement, placed: Sequence[FloatPlacement], touch: float) -> FloatPlacement:
     """``new`` moved (least squares) so that it touches the placed pieces exactly where it
     nearly touches them; along directions no contact fixes, it stays where it was."""
     rows = []
+    un = float_shape(new.name[0], new.rot, new.flip)
     for other in placed:
-        for g, u, w in pair_contacts(new, other, touch):
+        wo = float_shape(other.name[0], other.rot, other.flip)
+        for g, i, j in _contact_vertices(new, other, touch):
             # g . P_new = g . (P_other + w) - g . u
-            rows.append((g, g[0] * (other.x + float(w[0])) + g[1] * (other.y + float(w[1]))
-                         - g[0] * float(u[0]) - g[1] * float(u[1])))
+            u, w = un[i], wo[j]
+            rows.append((g, g[0] * (other.x + w[0] - u[0]) + g[1] * (other.y + w[1] - u[1])))
     if not rows:
         return new
     lam = 1e-6  # keeps a direction no contact fixes where it was
@@ -255,9 +290,13 @@ def nice_number(v: float, noise: float) -> QS2:
     return best if best is not None else QS2(Fraction(round(v * 48), 48))
 
 
+#: What a number of twelfths costs by its reduced denominator (halves, thirds, quarters are
+#: likelier than sixths and twelfths); it depends only on the count modulo 12.
+_COMPLEXITY = tuple({1: 0.0, 2: 0.5, 3: 1.2, 4: 1.2, 6: 2.0}.get(12 // math.gcd(k, 12), 3.0) for k in range(12))
+
+
 def _complexity(twelfths: int) -> float:
-    d = Fraction(twelfths, 12).denominator
-    return {1: 0.0, 2: 0.5, 3: 1.2, 4: 1.2, 6: 2.0}.get(d, 3.0)
+    return _COMPLEXITY[twelfths % 12]
 
 
 def touch_distance(noise: float) -> float:
@@ -270,9 +309,9 @@ def lined_up(a: FloatPlacement, b: FloatPlacement, touch: float, reach: float = 
     ``reach`` units between them, not side by side: a straight edge of the figure made by two
     pieces (a house's base), which no contact ties but a drawing shows."""
     out: list[Contact] = []
-    pa, pb = a.points(), b.points()
-    if _apart(pa, pb, reach):
+    if _apart(a, b, reach):
         return out
+    pa, pb = a.points(), b.points()
     ea, eb = a.exact_shape(), b.exact_shape()
     for i in range(len(pa)):
         a0, a1 = pa[i], pa[(i + 1) % len(pa)]
@@ -320,7 +359,7 @@ def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: floa
         placed = [Placement(p.name, p.rot, p.flip, values[2 * i], values[2 * i + 1]) for i, p in enumerate(pieces)]
         floats = [FloatPlacement(p.name, p.rot, p.flip, float(p.x), float(p.y)) for p in placed]
         overlapping = [(i, j) for i in range(len(floats)) for j in range(i + 1, len(floats))
-                       if not _apart(floats[i].points(), floats[j].points(), 0.0)
+                       if not _apart(floats[i], floats[j], 0.0)
                        and pieces_overlap(placed[i], placed[j])]
         if not overlapping:
             return placed
