@@ -140,3 +140,24 @@ def test_an_outline_no_pieces_make_is_refused_with_the_closest_partial_cover(mon
     # in the input's own units: every corner of the cover lies on the 50 x 30 rectangle, give
     # or take the 0.35 units (3.4 here: a unit is about 9.7) a fit may stray from the drawing
     assert all(-3.5 < x < 53.5 and -3.5 < y < 33.5 for piece in cover["pieces"] for x, y in piece)
+
+
+def _gap_between(placed) -> float:
+    return float(placed[1].x) - float(placed[0].x) - math.sqrt(2)
+
+
+def test_pieces_are_not_made_to_touch_across_a_slit_the_drawing_shows():
+    # two squares side by side 0.03 apart, nearer than the noise lets a gap be told from a
+    # contact: where the drawing is solid between them they touch; where it shows the slit
+    # (open above a short bridge) they stay apart, so the figure keeps its slit
+    from shapely.geometry import box
+
+    r2 = math.sqrt(2)
+    pieces = [FloatPlacement("Q", 0, 0, 0.0, 0.0), FloatPlacement("Q", 0, 0, r2 + 0.03, 0.5)]
+    solid = box(0, 0, 2 * r2 + 0.03, 1.914)
+    slit = box(0, 0, r2, r2).union(box(r2 + 0.03, 0.5, 2 * r2 + 0.03, r2 + 0.5)).union(box(r2, 0.5, r2 + 0.03, 0.7))
+    touching = exact_placements(pieces, noise=0.02, drawn=solid)
+    apart = exact_placements(pieces, noise=0.02, drawn=slit)
+    assert touching is not None and apart is not None
+    assert _gap_between(touching) == 0
+    assert 0.01 < _gap_between(apart) < 0.05

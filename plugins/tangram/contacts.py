@@ -23,6 +23,8 @@ from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
 
 from .cover_check import pieces_overlap
 from .numbers import QS2
@@ -104,15 +106,19 @@ Equation = tuple[tuple[tuple[int, int], ...], QS2]  # ((unknown, coefficient), .
 Contact = tuple[tuple[int, int], tuple[QS2, QS2], tuple[QS2, QS2]]  # g, u, w: g.(P_a + u) = g.(P_b + w)
 
 
-def pair_contacts(a: FloatPlacement, b: FloatPlacement, touch: float) -> list[Contact]:
+def pair_contacts(a: FloatPlacement, b: FloatPlacement, touch: float,
+                  drawn: BaseGeometry | None = None) -> list[Contact]:
     """Where pieces ``a`` and ``b`` nearly touch: corners within ``touch`` of each other (two
     contacts, x and y), a corner within ``touch`` of the inside of the other's edge, and edges
-    running side by side (opposite directions) that close for at least MIN_SHARED."""
+    running side by side (opposite directions) that close for at least MIN_SHARED. Given the
+    ``drawn`` figure (in the pieces' frame), edges with a slit drawn between them do not touch
+    (:func:`_slits`)."""
     ea, eb = a.exact_shape(), b.exact_shape()
-    return [(g, ea[i], eb[j]) for g, i, j in _contact_vertices(a, b, touch)]
+    return [(g, ea[i], eb[j]) for g, i, j in _contact_vertices(a, b, touch, drawn)]
 
 
-def _contact_vertices(a: FloatPlacement, b: FloatPlacement, touch: float) -> list[tuple[tuple[int, int], int, int]]:
+def _contact_vertices(a: FloatPlacement, b: FloatPlacement, touch: float,
+                      drawn: BaseGeometry | None = None) -> list[tuple[tuple[int, int], int, int]]:
     """:func:`pair_contacts` by vertex index: (g, i, j) for g . (P_a + a's vertex i) =
     g . (P_b + b's vertex j), so that a caller in floats needs no exact arithmetic."""
     out: list[tuple[tuple[int, int], int, int]] = []
@@ -127,6 +133,46 @@ def _contact_vertices(a: FloatPlacement, b: FloatPlacement, touch: float) -> lis
     da, db = _edge_directions(a), _edge_directions(b)
     out += _on_edges(pa, da, pb, db, touch, edges_too=True)
     out += [(g, i, j) for g, j, i in _on_edges(pb, db, pa, da, touch, edges_too=False)]
+    if drawn is not None and out:
+        slits = _slits(pa, da, pb, db, touch, drawn)
+        if slits:
+            # nothing ties the two pieces across a slit: not its edges, nor the corners at its ends
+            ends_a = {v % len(pa) for f, _e in slits for v in (f, f + 1)}
+            ends_b = {v % len(pb) for _f, e in slits for v in (e, e + 1)}
+            out = [(g, i, j) for g, i, j in out if not (i in ends_a and j in ends_b)]
+    return out
+
+
+def _slits(pa, da, pb, db, touch: float, drawn: BaseGeometry) -> list[tuple[int, int]]:
+    """(f, e): edge f of the first piece runs side by side with edge e of the other, within
+    ``touch``, but the drawing shows outside space between them along part of the stretch they
+    share (two of seven points, not one that the noise may put outside at an end): a slit a few
+    hundredths wide that the pieces leave open (a piece hung by a corner
+    beside a parallel edge), which making them touch would close."""
+    out = []
+    for e in range(len(pb)):
+        s0, s1 = pb[e], pb[(e + 1) % len(pb)]
+        g = NORMALS[db[e] % 4]
+        ux, uy = s1[0] - s0[0], s1[1] - s0[1]
+        length = math.hypot(ux, uy)
+        level = _dot(g, s0)
+        for f in range(len(pa)):
+            if da[f] != (db[e] + 4) % 8:
+                continue
+            q0, q1 = pa[f], pa[(f + 1) % len(pa)]
+            across = (_dot(g, q0) - level) / (g[0] * g[0] + g[1] * g[1])  # along g, to the midline x2
+            if abs(across) * math.hypot(*g) >= touch:
+                continue
+            t0 = ((q0[0] - s0[0]) * ux + (q0[1] - s0[1]) * uy) / length
+            t1 = ((q1[0] - s0[0]) * ux + (q1[1] - s0[1]) * uy) / length
+            lo, hi = max(min(t0, t1), 0.0), min(max(t0, t1), length)
+            if hi - lo < MIN_SHARED:
+                continue
+            ts = [lo + (hi - lo) * k / 8 for k in range(1, 8)]
+            xs = np.array([s0[0] + t * ux / length + across / 2 * g[0] for t in ts])
+            ys = np.array([s0[1] + t * uy / length + across / 2 * g[1] for t in ts])
+            if (~shapely.contains_xy(drawn, xs, ys)).sum() >= 2:
+                out.append((f, e))
     return out
 
 
@@ -174,14 +220,16 @@ def _on_edges(pts, dirs, other, other_dirs, touch: float, edges_too: bool) -> li
     return out
 
 
-def snapped(new: FloatPlacement, placed: Sequence[FloatPlacement], touch: float) -> FloatPlacement:
+def snapped(new: FloatPlacement, placed: Sequence[FloatPlacement], touch: float,
+            drawn: BaseGeometry | None = None) -> FloatPlacement:
     """``new`` moved (least squares) so that it touches the placed pieces exactly where it
-    nearly touches them; along directions no contact fixes, it stays where it was."""
+    nearly touches them (not across a slit ``drawn``); along directions no contact fixes, it
+    stays where it was."""
     rows = []
     un = float_shape(new.name[0], new.rot, new.flip)
     for other in placed:
         wo = float_shape(other.name[0], other.rot, other.flip)
-        for g, i, j in _contact_vertices(new, other, touch):
+        for g, i, j in _contact_vertices(new, other, touch, drawn):
             # g . P_new = g . (P_other + w) - g . u
             u, w = un[i], wo[j]
             rows.append((g, g[0] * (other.x + w[0] - u[0]) + g[1] * (other.y + w[1] - u[1])))
@@ -334,12 +382,14 @@ def lined_up(a: FloatPlacement, b: FloatPlacement, touch: float, reach: float = 
     return out
 
 
-def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: float = 0.0) -> list[Placement] | None:
+def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: float = 0.0,
+                     drawn: BaseGeometry | None = None) -> list[Placement] | None:
     """The pieces at exact positions touching wherever they nearly touch (``noise``: how far,
     in units, the float positions may be off), the first piece at the origin; None when the
     contacts leave two pieces overlapping. With ``lines`` (units), edges of two pieces that
     run within that of one line close by (:func:`lined_up`) are made to, where no contact says
-    otherwise (for drawn pieces, whose drawing shows those lines).
+    otherwise (for drawn pieces, whose drawing shows those lines). Given the ``drawn`` figure
+    (in the pieces' frame), pieces do not touch across a slit it shows (:func:`_slits`).
 
     Near contacts are taken nearest first, and one that contradicts those before it is left
     out (two pieces can nearly touch where the drawing's noise brought them close). Pieces the
@@ -350,7 +400,7 @@ def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: floa
     # the first piece at the origin (a translation is free; the text is simpler so)
     system.add((((0, 1),), QS2(0)))
     system.add((((1, 1),), QS2(0)))
-    _add_nearest_first(system, pieces, touch_distance(noise))
+    _add_nearest_first(system, pieces, touch_distance(noise), drawn=drawn)
     if lines > 0:  # after every contact: a contact says more than a line does
         _add_lines(system, pieces, lines)
     guess = [c - (pieces[0].x if k % 2 == 0 else pieces[0].y) for p in pieces for k, c in enumerate((p.x, p.y))]
@@ -369,7 +419,7 @@ def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: floa
 
 
 def _add_nearest_first(system: _System, pieces: Sequence[FloatPlacement], touch: float,
-                       pairs: Sequence[tuple[int, int]] | None = None) -> None:
+                       pairs: Sequence[tuple[int, int]] | None = None, drawn: BaseGeometry | None = None) -> None:
     """Add the near contacts of ``pairs`` (default: every pair), the nearest first, leaving out
     each that contradicts those before it."""
     if pairs is None:
@@ -377,7 +427,7 @@ def _add_nearest_first(system: _System, pieces: Sequence[FloatPlacement], touch:
     found = []
     for i, j in pairs:
         a, b = pieces[i], pieces[j]
-        for g, u, w in pair_contacts(a, b, touch):
+        for g, u, w in pair_contacts(a, b, touch, drawn):
             found.append((_gap(a, b, g, u, w), _equation(i, j, g, u, w)))
     found.sort(key=lambda t: t[0])
     for _distance, eq in found:

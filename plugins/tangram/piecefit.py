@@ -380,7 +380,8 @@ class _Search:
                     continue  # the piece's corner is wider than the region's
                 poly, x0, y0 = _shape_polygon(anchor, corner.point)
                 if placed:  # touching the pieces it nearly touches, so errors do not add up
-                    moved = snapped(FloatPlacement(name, anchor.rot, anchor.flip, x0, y0), placed, self.touch)
+                    moved = snapped(FloatPlacement(name, anchor.rot, anchor.flip, x0, y0), placed, self.touch,
+                                    self.drawn)
                     if (moved.x, moved.y) != (x0, y0):
                         x0, y0 = moved.x, moved.y
                         poly = Polygon(moved.points())
@@ -457,7 +458,7 @@ class PieceFitter:
         for discrepancy in range(MAX_DISCREPANCY + 1):
             for scale, search in searches:
                 for found in search.round(discrepancy, deadline):
-                    exact = exact_placements(found, self.noise)
+                    exact = exact_placements(found, self.noise, drawn=search.drawn)
                     if exact is not None:
                         yield Fit(exact, (found[0].x, found[0].y), scale)
                 if time.monotonic() > deadline:
