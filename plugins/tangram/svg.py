@@ -1,4 +1,7 @@
-"""SVG import: an SVG's polygons, polylines and simple paths as silhouette rings.
+"""SVG import: an SVG's polygons, polylines, rectangles and paths as silhouette rings.
+
+The document is read as a browser draws it (svgelements): transforms of shapes, groups and
+``<use>`` applied, hidden shapes and definitions left out, every path command understood.
 
 Exact coordinates (or decimals within 0.002 of simple exact numbers) are read exactly; any other
 decimals go to the noisy reader (decimals.py), like decimal text.
@@ -15,8 +18,11 @@ matched to a piece's shape and turn, their contacts made exact.
 
 from __future__ import annotations
 
-import re
+import io
+import math
 import xml.etree.ElementTree as ET
+
+from svgelements import SVG, Close, CubicBezier, Line, Move, Path, Polygon, Polyline, QuadraticBezier, Rect, Shape
 
 from engine import N_, InputError
 
@@ -25,36 +31,17 @@ from .i18n import Note, PluralNote, _
 from .numbers import format_number, parse_coordinate
 from .silhouette import Silhouette, build_silhouette
 
-_PATH_TOKEN = re.compile(r"[MmLlHhVvZz]|[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-
 
 def silhouette_from_svg(text: str) -> Silhouette:
-    """Rings from an SVG's polygons, polylines and simple paths (y flipped), then validated."""
+    """Rings from an SVG's polygons, polylines, rectangles and paths (transforms applied, y
+    flipped), then validated."""
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
         raise InputError(_("SVG with DOCTYPE or ENTITY declarations is not accepted"))
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise InputError(_("cannot read the SVG: {error}").format(error=exc)) from None
-    raw_rings: list[list[tuple[str, str]]] = []
-    for el in root.iter():
-        tag = el.tag.rsplit("}", 1)[-1]
-        if tag in ("polygon", "polyline"):
-            nums = re.findall(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", el.get("points", ""))
-            if len(nums) % 2 or len(nums) < 6:
-                raise InputError(_("an SVG {tag} has an odd or too small number of coordinates").format(tag=tag))
-            raw_rings.append([(nums[i], nums[i + 1]) for i in range(0, len(nums), 2)])
-        elif tag == "path":
-            raw_rings.extend(_path_rings(el.get("d", "")))
-    if not raw_rings:
-        raise InputError(_("the SVG has no polygon, polyline or path"))
+    raw_rings = [[(repr(x), repr(y)) for x, y in ring] for ring in drawn_rings(text)]
     try:
         return _svg_exact(raw_rings)
     except InputError as exc:
-        try:
-            floats = [[(float(x), -float(y)) for x, y in rr] for rr in raw_rings]
-        except ValueError:
-            raise exc from None
+        floats = [[(float(x), -float(y)) for x, y in rr] for rr in raw_rings]
         drawn_as_pieces = len(floats) >= 2 and _pieces(floats)
         if drawn_as_pieces:
             exact = _exact_union(raw_rings)
@@ -193,55 +180,112 @@ def _svg_exact(raw_rings: list[list[tuple[str, str]]]) -> Silhouette:
     return build_silhouette(rings, (), snaps)
 
 
-def _path_rings(d: str) -> list[list[tuple[str, str]]]:
-    tokens = _PATH_TOKEN.findall(d)
-    rings, cur = [], []
-    x = y = "0"
-    cmd = None
-    i = 0
+#: At most this many elements in a document, ``<use>`` elements, rings drawn and their corners
+#: in all (a document is at most 50,000 characters, but each ``<use>`` draws a copy).
+MAX_ELEMENTS = 2000
+MAX_USES = 50
+MAX_RINGS = 200
+MAX_POINTS = 10_000
 
-    def add(a: str, b: str) -> str:
-        return repr(float(a) + float(b))
+#: A curve counts as a straight edge when its control points lie this close to its chord,
+#: relative to the chord's length (exporters write straight edges as flat curves).
+FLAT = 1e-3
 
-    while i < len(tokens):
-        t = tokens[i]
-        if t.isalpha():
-            cmd = t
-            i += 1
-            if cmd in "Zz":
-                if cur:
-                    rings.append(cur)
-                cur = []
+
+def drawn_rings(text: str) -> list[list[tuple[float, float]]]:
+    """The closed rings an SVG document draws, in its user units (y down): its polygons,
+    polylines, rectangles and paths, with every ``transform`` (of the shape, its groups, a
+    ``<use>``) and the viewBox applied, as a browser draws them (svgelements). Hidden shapes and
+    those in ``<defs>``, clip paths and masks are not drawn, so not read; a rectangle around
+    every other shape is a background or frame, not part of the figure. InputError in words for
+    a document that cannot be read, has nothing to read, or has curved edges."""
+    try:
+        _check_structure(ET.fromstring(text))
+    except ET.ParseError as exc:
+        raise InputError(_("cannot read the SVG: {error}").format(error=exc)) from None
+    try:
+        doc = SVG.parse(io.StringIO(text), reify=True)
+        shapes = [e for e in doc.elements()
+                  if isinstance(e, (Polygon, Polyline, Rect, Path)) and e.values.get("visibility") != "hidden"]
+        rings = [(e, ring) for e in shapes for ring in _shape_rings(e)]
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a third-party parser's error on a user's document: say so
+        raise InputError(_("cannot read the SVG: {error}").format(error=f"{type(exc).__name__}: {exc}")) from None
+    if len(rings) > MAX_RINGS or sum(len(r) for _e, r in rings) > MAX_POINTS:
+        raise InputError(_("the SVG draws {count} shapes with {points} corners; at most {limit} shapes and "
+                           "{most} corners are read").format(count=len(rings), points=sum(len(r) for _e, r in rings),
+                                                             limit=MAX_RINGS, most=MAX_POINTS))
+    if len(rings) > 1:
+        boxes = [_box(r) for _e, r in rings]
+        rings = [(e, r) for k, (e, r) in enumerate(rings)
+                 if not (isinstance(e, Rect) and all(_inside(b, boxes[k]) for j, b in enumerate(boxes) if j != k))]
+    if not rings:
+        raise InputError(_("the SVG has no polygon, polyline, rectangle or path"))
+    return [r for _e, r in rings]
+
+
+def _check_structure(root: ET.Element) -> None:
+    """Refuse what would make reading the document costly: too many elements, and a ``<use>``
+    of something that itself uses another (nested, each can double what is drawn)."""
+    elements = list(root.iter())
+    if len(elements) > MAX_ELEMENTS:
+        raise InputError(_("the SVG has {count} elements; at most {limit} are read").format(
+            count=len(elements), limit=MAX_ELEMENTS))
+    by_id = {el.get("id"): el for el in elements if el.get("id")}
+    uses = [el for el in elements if el.tag.rsplit("}", 1)[-1] == "use"]
+    if len(uses) > MAX_USES:
+        raise InputError(_("the SVG has {count} <use> elements; at most {limit} are read").format(
+            count=len(uses), limit=MAX_USES))
+    for el in uses:
+        ref = next((v for k, v in el.attrib.items() if k.rsplit("}", 1)[-1] == "href"), "")
+        target = by_id.get(ref[1:]) if ref.startswith("#") else None
+        if target is not None and any(t.tag.rsplit("}", 1)[-1] == "use" for t in target.iter()):
+            raise InputError(_("an SVG <use> refers to {ref}, which itself uses another element; nested uses are "
+                               "not read").format(ref=ref))
+
+
+def _shape_rings(shape: Shape) -> list[list[tuple[float, float]]]:
+    """The rings of one shape, its curves that are flat taken as straight edges."""
+    rings: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
+    for seg in Path(shape).segments():
+        if isinstance(seg, Move):
+            if len(cur) >= 3:
+                rings.append(cur)
+            cur = [(seg.end.x, seg.end.y)]
             continue
-        if cmd is None:
-            raise InputError(_("an SVG path must start with a command such as M"))
-        try:
-            if cmd in "MLml":
-                nx, ny = tokens[i], tokens[i + 1]
-                i += 2
-                if cmd in "ml" and (cur or cmd == "l"):
-                    nx, ny = add(x, nx), add(y, ny)
-                if cmd in "Mm" and cur:
-                    rings.append(cur)
-                    cur = []
-                x, y = nx, ny
-                cur.append((x, y))
-                cmd = {"M": "L", "m": "l"}.get(cmd, cmd)
-            elif cmd in "Hh":
-                x = tokens[i] if cmd == "H" else add(x, tokens[i])
-                i += 1
-                cur.append((x, y))
-            elif cmd in "Vv":
-                y = tokens[i] if cmd == "V" else add(y, tokens[i])
-                i += 1
-                cur.append((x, y))
-            else:
-                raise InputError(_("SVG path command {command} is not supported (only M, L, H, V, Z)").format(
-                    command=repr(cmd)))
-        except IndexError:
-            raise InputError(_("an SVG path ends in the middle of a command")) from None
-        if tokens[i - 1].isalpha():
-            break
+        if isinstance(seg, Close):
+            if len(cur) >= 3:
+                rings.append(cur)
+            cur = []
+            continue
+        if not isinstance(seg, Line) and not _flat(seg):
+            raise InputError(_("the SVG has a curved edge near ({x}, {y}); a tangram outline has only straight "
+                               "edges").format(x=f"{seg.end.x:.4g}", y=f"{seg.end.y:.4g}"))
+        if seg.end is not None and (not cur or (seg.end.x, seg.end.y) != cur[-1]):
+            cur.append((seg.end.x, seg.end.y))
     if len(cur) >= 3:
         rings.append(cur)
-    return rings
+    # a ring closed by repeating its first point has it once
+    return [r[:-1] if len(r) > 3 and r[0] == r[-1] else r for r in rings]
+
+
+def _flat(seg) -> bool:
+    """A Bezier curve whose control points lie on its chord (an arc is never flat)."""
+    if not isinstance(seg, (CubicBezier, QuadraticBezier)):
+        return False
+    (x0, y0), (x1, y1) = (seg.start.x, seg.start.y), (seg.end.x, seg.end.y)
+    chord = math.hypot(x1 - x0, y1 - y0)
+    controls = [seg.control1, seg.control2] if isinstance(seg, CubicBezier) else [seg.control]
+    return chord > 0 and all(abs((x1 - x0) * (c.y - y0) - (y1 - y0) * (c.x - x0)) / chord <= FLAT * chord
+                             for c in controls)
+
+
+def _box(ring: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in ring], [y for _, y in ring]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _inside(inner: tuple[float, float, float, float], outer: tuple[float, float, float, float]) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
