@@ -59,15 +59,15 @@ def open_editor(page, server) -> None:
     expect(page.get_by_role("button", name="From a picture…")).to_be_visible()
 
 
-def drop_picture(page, data: bytes, name: str = "figure.png") -> None:
+def drop_picture(page, data: bytes, name: str = "figure.png", mime: str = "image/png") -> None:
     """Drop a file on the board as a person dragging it from their desktop would."""
     handle = page.evaluate_handle(
-        """([b64, name]) => {
+        """([b64, name, mime]) => {
             const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
             const dt = new DataTransfer();
-            dt.items.add(new File([bytes], name, { type: "image/png" }));
+            dt.items.add(new File([bytes], name, { type: mime }));
             return dt;
-        }""", [base64.b64encode(data).decode(), name])
+        }""", [base64.b64encode(data).decode(), name, mime])
     board = page.locator("#board")
     board.dispatch_event("dragenter", {"dataTransfer": handle})
     board.dispatch_event("dragover", {"dataTransfer": handle})
@@ -193,3 +193,31 @@ def test_axe_finds_nothing_with_the_preview_open(page, server, width):
     expect_preview(page)
     count, report = axe_violations(page)
     assert count == 0, report
+
+
+def test_a_dropped_svg_drawing_goes_in_the_instance_box_and_is_solved(page, server):
+    # a drawing program's file: the cat's seven pieces, each turned by its own transform
+    from plugins.tangram.figures import PRESETS
+    from plugins.tangram.silhouette import parse_silhouette
+    from tests.test_tangram_svg_documents import SVG, _pieces, _points, _turned
+
+    body = "".join(f'<polygon transform="rotate({20 * k} {p[0][0]} {p[0][1]})" '
+                   f'points="{_points(_turned(p, 20 * k, p[0][0], p[0][1]))}"/>'
+                   for k, p in enumerate(_pieces(PRESET)))
+    open_editor(page, server)
+    drop_picture(page, SVG.format(body).encode(), "cat.svg", "image/svg+xml")
+    expect(page.locator("#picture-status")).to_contain_text("press Solve", timeout=30_000)
+    expect(page.locator("#picture-preview")).to_be_hidden()  # text, not a picture: no preview
+    text = page.locator("#instance-text")
+    expect(text).to_have_value(re.compile(r"^outer "))  # the figure read, in the box's own words
+    assert same_figure(parse_silhouette(text.input_value()), parse_silhouette(PRESETS[PRESET]))
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.locator("#solve-status")).to_contain_text("covered", timeout=60_000)
+    expect(page.locator("#solve-status")).to_have_attribute("data-kind", "success")
+
+
+def test_a_dropped_svg_that_cannot_be_read_says_why_under_the_box(page, server):
+    open_editor(page, server)
+    drop_picture(page, b'<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>', "dot.svg", "image/svg+xml")
+    expect(page.locator("#picture-status")).to_contain_text("cannot be read", timeout=30_000)
+    expect(page.locator("#instance-error")).to_contain_text("no polygon, polyline, rectangle or path")

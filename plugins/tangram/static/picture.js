@@ -1,7 +1,8 @@
 /* Tangram: a figure from a picture. A "From a picture" button (a file chooser), dropping a
  * picture anywhere on the page, or pasting one (Ctrl+V) sends it to POST /api/<puzzle>/trace;
  * the answer's exact outline is drawn over the picture with the largest vertex move, and
- * Accept puts the figure text in the instance box (then solved as usual).
+ * Accept puts the figure text in the instance box (then solved as usual). An SVG drawing chosen
+ * or dropped the same way is text the instance box reads itself: it goes there directly.
  *
  * It needs from the host only window.PuzzleEditor = {puzzle, setInstance(text)} and the page's
  * instance text box (#instance-text). The picture stays in the browser (a data: URL for the
@@ -16,6 +17,9 @@
   if (!ed || !ed.puzzle || !box || !(ed.puzzle.picture_formats || []).length) return;
   const TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
   const MAX_BYTES = 5 * 1024 * 1024;
+  const SVG_TYPE = "image/svg+xml";
+  const MAX_TEXT = 50000;  // the instance box's limit (silhouette.MAX_TEXT)
+  const isSvg = (file) => file.type === SVG_TYPE || (!file.type && /\.svg$/i.test(file.name || ""));
   const SVG = "http://www.w3.org/2000/svg";
 
   const style = document.createElement("style");
@@ -40,13 +44,13 @@
   tool.className = "picture-tool";
   tool.innerHTML =
     '<button type="button" id="picture-button" aria-describedby="picture-hint"></button>' +
-    '<input type="file" id="picture-file" accept="' + TYPES.join(",") + '" hidden>' +
+    '<input type="file" id="picture-file" accept="' + TYPES.concat([SVG_TYPE, ".svg"]).join(",") + '" hidden>' +
     '<small id="picture-hint" class="hint"></small>';
   // The words are set as text, never as HTML: a translation cannot add markup.
   tool.querySelector("#picture-button").textContent = tr("From a picture…");
   tool.querySelector("#picture-file").setAttribute("aria-label", tr("Picture of a figure"));
   tool.querySelector("#picture-hint").textContent =
-    tr("PNG, JPEG, WebP or GIF up to 5 MB; or drop a picture on the page, or paste one.");
+    tr("PNG, JPEG, WebP or GIF up to 5 MB, or an SVG drawing; or drop one on the page, or paste a picture.");
   const status = document.createElement("p");
   status.id = "picture-status";
   status.className = "edit-message";
@@ -144,10 +148,29 @@
     return true;
   }
 
+  async function readSvg(file) {
+    ++asked;  // a picture still being read is no longer wanted
+    preview.hidden = true;
+    answer = null;
+    if (file.size > 4 * MAX_TEXT) {  // not read at all when it cannot fit (UTF-8: up to 4 bytes a character)
+      say(tr("That SVG has {size} KB; the instance box takes up to 50,000 characters.", { size: Math.round(file.size / 1024) }), true);
+      return;
+    }
+    const text = await file.text();
+    if (text.length > MAX_TEXT) {
+      say(tr("That SVG has {size} KB; the instance box takes up to 50,000 characters.", { size: Math.round(text.length / 1024) }), true);
+      return;
+    }
+    box.value = text;
+    if (await ed.setInstance(text)) say(tr("The SVG drawing is in the instance box; press Solve to cover it."));
+    else say(tr("The SVG drawing cannot be read; the reason is under the instance box."), true);
+  }
+
   async function read(file) {
     if (!file) return;
+    if (isSvg(file)) return readSvg(file);
     if (TYPES.indexOf(file.type) < 0 && file.type) {
-      say(tr("That file is {type}; choose a PNG, JPEG, WebP or GIF picture.", { type: file.type }), true);
+      say(tr("That file is {type}; choose a PNG, JPEG, WebP or GIF picture, or an SVG drawing.", { type: file.type }), true);
       return;
     }
     if (file.size > MAX_BYTES) {
@@ -220,7 +243,7 @@
   function pictureIn(list) {
     for (const item of list || []) {
       const file = item.getAsFile ? (item.kind === "file" ? item.getAsFile() : null) : item;
-      if (file && (TYPES.indexOf(file.type) >= 0 || !file.type)) return file;
+      if (file && (TYPES.indexOf(file.type) >= 0 || isSvg(file) || !file.type)) return file;
     }
     return null;
   }
@@ -240,7 +263,7 @@
     document.body.classList.remove("picture-dragging");
     const file = pictureIn(evt.dataTransfer.files);
     if (file) read(file);
-    else say(tr("Drop a PNG, JPEG, WebP or GIF picture."), true);
+    else say(tr("Drop a PNG, JPEG, WebP or GIF picture, or an SVG drawing."), true);
   });
   document.addEventListener("paste", (evt) => {
     const file = evt.clipboardData && pictureIn(evt.clipboardData.items);
