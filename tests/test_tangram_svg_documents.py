@@ -104,3 +104,26 @@ def test_documents_that_would_be_costly_or_break_the_parser_are_refused_in_words
         silhouette_from_svg(SVG.format('<polygon points="0,0 1,0 1,1"/>' * 300))
     with pytest.raises(InputError, match="cannot read the SVG"):  # the parser's own error, in words
         silhouette_from_svg(SVG.format('<polygon points="0,0 40,0 40,40" transform="rotate(abc)"/>'))
+
+
+def test_an_svg_file_handed_in_as_a_picture_is_read_as_the_drawing(tmp_path):
+    # puzzle solve --image, puzzle tangram trace and POST /api/tangram/trace take files people
+    # have: an SVG among them (with a byte-order mark, a declaration and a comment first)
+    from click.testing import CliRunner
+
+    from plugins.tangram.commands import tangram_group
+    from plugins.tangram.puzzle import Tangram
+    from plugins.tangram.svg import is_svg
+
+    doc = ('\ufeff<?xml version="1.0" encoding="UTF-8"?>\n<!-- drawn by hand -->\n'
+           + SVG.format("".join(f'<polygon points="{_points(p)}"/>' for p in _pieces("cat")))).encode()
+    assert is_svg(doc) and not is_svg(b"\x89PNG\r\n\x1a\n") and not is_svg(b"<html><svg/></html>")
+    answer = Tangram().read_picture(doc)
+    assert same_figure(parse_silhouette(answer["instance"]), parse_silhouette(PRESETS["cat"]))
+    assert "read as the union of 7 drawn pieces" in answer["notes"]
+    with pytest.raises(InputError, match="no polygon, polyline, rectangle or path"):
+        Tangram().read_picture(SVG.format('<circle r="4"/>').encode())
+    (tmp_path / "cat.svg").write_bytes(doc)
+    result = CliRunner().invoke(tangram_group, ["trace", str(tmp_path / "cat.svg")])
+    assert result.exit_code == 0
+    assert same_figure(parse_silhouette(result.stdout.splitlines()[0]), parse_silhouette(PRESETS["cat"]))

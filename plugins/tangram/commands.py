@@ -23,8 +23,8 @@ def tangram_group() -> None:
 
 
 @tangram_group.command("trace", short_help=N_("Read a tangram figure from a picture."), help=N_(
-    "Read the tangram figure in IMAGE (PNG, JPEG, WebP or GIF, at most 5 MB and 25 megapixels) and "
-    "print it as figure text, which `puzzle solve tangram` accepts.\n\n"
+    "Read the tangram figure in IMAGE (PNG, JPEG, WebP or GIF, at most 5 MB and 25 megapixels, "
+    "or an SVG drawing) and print it as figure text, which `puzzle solve tangram` accepts.\n\n"
     "How far the outline moved to become exact goes to standard error. Exit 2 when the picture "
     "cannot be read, with the reason in one line."))
 @click.argument("image", metavar="IMAGE")
@@ -40,7 +40,9 @@ def trace_command(image: str, as_json: bool) -> None:
         except OSError as exc:
             raise InputError(_("cannot read the picture {path}: {error}").format(
                 path=repr(image), error=exc.strerror or exc)) from None
-        result = trace_picture(data)
+        from .svg import drawing_as_trace, is_svg
+
+        result = drawing_as_trace(data) if is_svg(data) else trace_picture(data)
     except InputError as exc:
         click.echo(_("error: {message}").format(message=exc), err=True)
         sys.exit(2)

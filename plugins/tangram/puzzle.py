@@ -114,7 +114,12 @@ class Tangram(Puzzle):
         return silhouette_from_json(data)
 
     def read_picture(self, data: bytes) -> Mapping[str, Any]:
-        """The exact figure in a picture (see trace.py); InputError in words otherwise."""
+        """The exact figure in a picture (see trace.py), or in an SVG drawing (svg.py: a file
+        people hand in as they would a picture); InputError in words otherwise."""
+        from .svg import drawing_as_trace, is_svg
+
+        if is_svg(data):
+            return drawing_as_trace(data).to_json()
         from .trace import trace_picture  # Pillow and scikit-image load only when needed
 
         return trace_picture(data).to_json()

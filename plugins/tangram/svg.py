@@ -289,3 +289,39 @@ def _box(ring: list[tuple[float, float]]) -> tuple[float, float, float, float]:
 
 def _inside(inner: tuple[float, float, float, float], outer: tuple[float, float, float, float]) -> bool:
     return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def is_svg(data: bytes) -> bool:
+    """Whether a file's bytes are an SVG document (XML whose first element is ``<svg``), not
+    a picture."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head.startswith(b"<"):
+        return False
+    # past an XML declaration and comments, the first element
+    while head.startswith((b"<?", b"<!--")):
+        end = head.find(b"?>" if head.startswith(b"<?") else b"-->")
+        if end < 0:
+            return False
+        head = head[end + (2 if head.startswith(b"<?") else 3):].lstrip()
+    return head.startswith(b"<svg")
+
+
+def drawing_as_trace(data: bytes):
+    """An SVG file handed in as a picture, read as the instance text reads it: a :class:`.Trace`
+    whose outline and traced rings are the drawing's own (user units, y down)."""
+    import time
+
+    from .silhouette import MAX_TEXT, format_silhouette, parse_silhouette
+    from .trace import Trace
+
+    started = time.monotonic()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(_("the SVG file is not UTF-8 text")) from None
+    sil = parse_silhouette(text)  # its limits (MAX_TEXT) and words, as for typed text
+    rings = drawn_rings(text) if len(text) <= MAX_TEXT else []
+    xs = [x for r in rings for x, _y in r] or [0.0]
+    ys = [y for r in rings for _x, y in r] or [0.0]
+    return Trace(format_silhouette(sil), 0.0, math.ceil(max(xs) - min(xs)), math.ceil(max(ys) - min(ys)),
+                 rings, rings, time.monotonic() - started, [str(m) for m in sil.messages])
