@@ -804,13 +804,18 @@ def trace_figure(fig: Figure) -> Trace:
     candidates = _candidates(fig, prep, pieces)
     reading = None
     first: InputError | None = None
-    for traced in candidates:
+    for index, traced in enumerate(candidates):
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
         try:
             reading = read_noisy(up, accept=coverable, pieces=False)
             break
         except InputError as exc:
             first = first or exc
+            if index > 0:
+                # the second outline of coloured pieces read turned never found a figure the
+                # first did not (none of 120 coloured pictures, bench/tangram_pictures.py
+                # --coloured all): a refusal is a second sooner without it
+                continue
             # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
             # near the boundary between two frames reads in the other one, so turn it by 45
             # degrees and try once more.
