@@ -192,6 +192,7 @@ def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None
     solved = exact = 0
     t_read, t_all = [], []
     for name, sil, pieces in figs:
+        kind = _kind(rng, pieces, coloured)
         data = draw(sil, size, rng, pieces=pieces, coloured=coloured)
         t0 = time.perf_counter()
         try:
@@ -200,7 +201,7 @@ def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None
             t_read.append(time.perf_counter() - t0)
             t_all.append(t_read[-1])
             if verbose:
-                print(f"    {name}: {exc.message[:140]}")
+                print(f"    {name} ({kind}, {t_read[-1]:.2f}s): {exc.message[:140]}")
             continue
         t1 = time.perf_counter()
         out = ExactSolver.solve(solver, got, SolveContext.with_timeout(2.0))
@@ -213,8 +214,19 @@ def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None
         ok = isinstance(out, Solved) and (same or _cover_distance(got, sil) <= 0.25)
         solved += ok
         if verbose and not same:
-            print(f"    {name}: read as another figure ({'solved within 0.25' if ok else 'not near'})")
+            print(f"    {name} ({kind}): read as another figure ({'solved within 0.25' if ok else 'not near'})")
     return solved, exact, t_read, t_all
+
+
+def _kind(rng: random.Random, pieces, coloured: bool | None) -> str:
+    """How :func:`draw` will draw the next picture from ``rng`` (without drawing from it): its
+    ground and whether its pieces are coloured, for the list of failures."""
+    ahead = random.Random()
+    ahead.setstate(rng.getstate())
+    ahead.uniform(0, 2 * math.pi)  # draw's first draws: the turn, the ground, the colours
+    dark = ahead.random() < 0.5
+    coloured = (pieces is not None and ahead.random() < 0.3) if coloured is None else coloured
+    return ("coloured" if coloured and pieces else "plain") + (", dark ground" if dark else "")
 
 
 def svg_pieces(pieces, rng: random.Random, noise: float) -> str:

@@ -31,8 +31,10 @@ from skimage.segmentation import expand_labels
 from engine import InputError
 
 from .decimals import coverable
+from .drawn_pieces import DrawnPieces, read_drawn_pieces
 from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
+from .pieces import PIECE_NAMES
 from .reading import fit, nesting_area, normalise, read_by_pieces, read_noisy
 
 FloatRing = list[tuple[float, float]]
@@ -84,6 +86,24 @@ def candidate_outlines(fig: Figure) -> list[list[FloatRing]]:
     """The figure's outlines as traced one or more ways, the likeliest first: a plain
     silhouette once; coloured pieces as the union of the pieces traced one by one, then as one
     silhouette of the map evened out piece by piece (:func:`silhouette_outlines`)."""
+    return _candidates(fig, _prepared(fig), None)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A first look at the figure-ness map: the map closed over thin dividing lines, how far
+    inside the true edge the lines put the outline (:func:`dividing_line_inset`, picture
+    pixels), the rings traced on the closed map (largest first, specks dropped), the figure's
+    unit in picture pixels and whether the picture shows coloured pieces."""
+
+    closed: np.ndarray
+    grow: float
+    kept: list[FloatRing]
+    unit: float
+    coloured: bool
+
+
+def _prepared(fig: Figure) -> _Prepared:
     level = fig.level
     size = max(3, round(0.012 * max(level.shape)))
     closed = ndimage.grey_closing(level, size=(size, size))
@@ -107,18 +127,28 @@ def candidate_outlines(fig: Figure) -> list[list[FloatRing]]:
                              "{limit} (is it a photograph of something else?)").format(
             count=len(kept), limit=MAX_RINGS))
     unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
+    return _Prepared(closed, grow, kept, unit, grow > 0 or pieces_in_colours(fig))
+
+
+def _candidates(fig: Figure, prep: _Prepared, pieces: list[TracedPiece] | None) -> list[list[FloatRing]]:
+    """:func:`candidate_outlines` from the first look, with the coloured picture's pieces when
+    they are already traced."""
+    grow, unit = prep.grow, prep.unit
     px = 1 / fig.zoom  # one working pixel, in picture pixels
-    if grow > 0 or pieces_in_colours(fig):
-        found = [piece_outlines(fig, grow, unit), silhouette_outlines(fig, unit, grow)]
+    if prep.coloured:
+        if pieces is None:
+            pieces = traced_pieces(fig, unit)
+        found = [None if pieces is None else joined_pieces(pieces, fig, grow, unit),
+                 silhouette_outlines(fig, unit, grow)]
         if any(found):
             return [f for f in found if f]
     out = []
-    for r in kept:
+    for r in prep.kept:
         pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
                       short=max(4.0, 0.15 * unit) * (NOTCH if grow > 0 else 1.0),
                       reach=max(8.0, 0.35 * unit))
         if len(pts) >= 3 and grow > 0:
-            pts = offset(pts, grow, closed > fig.threshold, fig.zoom)
+            pts = offset(pts, grow, prep.closed > fig.threshold, fig.zoom)
         if len(pts) >= 3:
             out.append(pts)
     return [out]
@@ -261,7 +291,27 @@ def ground_level(level: np.ndarray, threshold: float) -> tuple[float, float]:
 
 def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | None:
     """The outline of a picture of coloured pieces with dividing lines, as the union of its
-    pieces.
+    pieces (:func:`traced_pieces`); None when the picture does not split into pieces."""
+    pieces = traced_pieces(fig, unit)
+    return None if pieces is None else joined_pieces(pieces, fig, grow, unit)
+
+
+@dataclass(frozen=True)
+class TracedPiece:
+    """One region between a coloured picture's dividing lines, in picture pixels (x right, y
+    down): its sharpened polygon (the triangle or quadrilateral it is, when it is convex), its
+    traced signed area (a hole's is negative), whether it is a convex region and whether it
+    was made the triangle or quadrilateral with edges at the pieces' turn (:func:`convex_piece`)."""
+
+    points: FloatRing
+    area: float
+    convex: bool
+    shaped: bool = False
+    shape: FloatRing | None = None  # the piece's polygon from its edges' directions (:func:`piece_shape`)
+
+
+def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
+    """The regions of a picture of coloured pieces with dividing lines, traced one by one.
 
     Each piece (a region between the lines, found above :func:`ground_level`'s floor) is
     traced on its own at half its own contrast with the ground, where its anti-aliased edge
@@ -270,11 +320,9 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
     closing the lines between them by a buffer out and back in (mitred, so corners stay sharp).
     The lines' width is then measured from the pieces themselves (the area the closing added
     over the length of the lines it filled) and the outline moved out by half of it: the half
-    line each piece lost at the figure's edge. A closing of the picture instead would also fill
-    the outline's concave corners. None when the picture does not split into pieces."""
-    from shapely.geometry import MultiPolygon, Polygon
-    from shapely.ops import unary_union
-
+    line each piece lost at the figure's edge (:func:`joined_pieces`). A closing of the picture
+    instead would also fill the outline's concave corners. None when the picture does not split
+    into pieces."""
     level = fig.level
     mu, floor = ground_level(level, fig.threshold)
     above = level > floor
@@ -300,9 +348,7 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
     # may be two pieces the lines did not part)
     deep = ndimage.distance_transform_edt(labels > 0) >= 3
     low = float(level.min()) - 1.0
-    polys: list[Polygon] = []
-    holes: list[Polygon] = []
-    traced: list[tuple[FloatRing, float, bool]] = []  # (polygon, signed area, a convex region)
+    traced: list[tuple[FloatRing, float, bool, np.ndarray]] = []  # (polygon, signed area, convex, contour)
     for i, (sl, size) in enumerate(zip(ndimage.find_objects(labels), sizes), start=1):
         if size < MIN_PIECE_SHARE * total:
             continue
@@ -325,12 +371,85 @@ def piece_outlines(fig: Figure, grow: float, unit: float) -> list[FloatRing] | N
             pts = sharpen(ring, tolerance=max(0.6 / fig.zoom, 0.012 * unit), short=max(4.0, 0.15 * unit),
                           reach=max(8.0, 0.35 * unit))
             if len(pts) >= 3:
-                traced.append((pts, signed, signed > 0 and abs(signed) >= 0.97 * _hull_area(ring)))
-    turn = _turn45([pts for pts, _, _ in traced])
-    for pts, signed, convex in traced:
-        if convex:
-            pts = convex_piece(pts, abs(signed), turn) or pts
-        poly = Polygon(pts).buffer(0)
+                traced.append((pts, signed, signed > 0 and abs(signed) >= 0.97 * _hull_area(ring), ring))
+    turn = _turn45([pts for pts, _, _, _ in traced])
+    out = []
+    for pts, signed, convex, ring in traced:
+        shape = convex_piece(pts, abs(signed), turn) if convex else None
+        whole = piece_shape(ring, signed, turn, unit) if signed > 0 else None
+        out.append(TracedPiece(shape or pts, signed, convex, shape is not None, whole))
+    return out
+
+
+def piece_shape(contour: np.ndarray, area: float, turn: float, unit: float) -> FloatRing | None:
+    """A traced piece's contour (picture pixels, positive signed ``area``) as the triangle or
+    quadrilateral it is, from the directions its edges run in; None when it is neither.
+
+    Every edge of every piece runs at the pieces' ``turn`` plus a multiple of 45 degrees. Each
+    point of the contour is put in the direction its neighbourhood runs in (if within 15
+    degrees of one); the three, else four, directions with the most points are the edges, each
+    a line at its exact direction through the median of its points across it, and consecutive
+    lines meet at the corners. Noise and JPEG blocks make a piece's edges wavy, so a
+    simplified contour breaks one edge into several; the directions do not care."""
+    n = len(contour)
+    pts = np.asarray(contour, dtype=np.float64)
+    if n < 12:
+        return None
+    steps = np.hypot(*(np.roll(pts, -1, axis=0) - pts).T)
+    spacing = float(steps.mean()) or 1.0
+    half = max(2, round(0.12 * unit / spacing))  # the neighbourhood's half span, in contour points
+    if 4 * half >= n:
+        return None
+    tangent = np.roll(pts, -half, axis=0) - np.roll(pts, half, axis=0)
+    angle = np.arctan2(tangent[:, 1], tangent[:, 0]) - turn
+    step = math.pi / 4
+    k = np.round(angle / step)
+    off = np.abs(angle - k * step)
+    k = k.astype(int) % 8
+    good = off < math.radians(15)
+    counts = np.bincount(k[good], minlength=8)
+    order = [int(d) for d in np.argsort(-counts, kind="stable")]
+    classified = float(counts.sum())
+    if classified == 0:
+        return None
+    best: FloatRing | None = None
+    for sides in (3, 4):
+        dirs = sorted(order[:sides])
+        if sides == 3 and (any((a - b) % 8 == 4 for a in dirs for b in dirs)
+                           or counts[dirs].sum() < 0.85 * classified):
+            continue
+        if counts[dirs].min() == 0:
+            return None
+        lines = []
+        for d in dirs:
+            direction = np.array([math.cos(turn + d * step), math.sin(turn + d * step)])
+            normal = np.array([direction[1], -direction[0]])
+            across = float(np.median(pts[good & (k == d)] @ normal))
+            lines.append((across * normal, direction))
+        out = []
+        for j in range(sides):
+            q = _meet(lines[j - 1], lines[j])
+            if q is None:
+                break
+            out.append((float(q[0]), float(q[1])))
+        if len(out) < sides or not (0.9 * area <= _area(out) <= 1.3 * area):
+            continue
+        best = out
+        break
+    return best
+
+
+def joined_pieces(pieces: list[TracedPiece], fig: Figure, grow: float, unit: float) -> list[FloatRing] | None:
+    """The union of the traced pieces, the lines between them closed and the outline moved out
+    by ``grow`` (see :func:`traced_pieces`); None with fewer than two pieces."""
+    from shapely.geometry import MultiPolygon, Polygon
+    from shapely.ops import unary_union
+
+    polys: list[Polygon] = []
+    holes: list[Polygon] = []
+    for piece in pieces:
+        signed = piece.area
+        poly = Polygon(piece.points).buffer(0)
         if poly.area > 0:
             # marching squares runs round a region one way and round a hole in it the other:
             # here a region's ring has positive signed area, a hole's negative
@@ -596,19 +715,107 @@ def _in_picture_units(refused: InputError) -> InputError:
                       details={"partial_cover": {**cover, "pieces": pieces}})
 
 
+def drawn_pieces(pieces: list[TracedPiece], grow: float) -> tuple[DrawnPieces, list[FloatRing]] | None:
+    """The seven pieces a coloured picture shows, read as the pieces they are
+    (:func:`.drawn_pieces.read_drawn_pieces`: each matched to a piece's shape and turn, their
+    contacts made exact), when it was traced apart into seven triangles and quadrilaterals,
+    with those polygons (picture pixels) in the order of the pieces read. Each is first moved
+    out by half the lines between them (``grow``, or the gaps :func:`piece_gap` measures if
+    wider). None otherwise: pieces the lines did not part, a piece cut in two, a hole."""
+    shapes = [p.shape for p in pieces if p.shape is not None]
+    if len(pieces) != len(PIECE_NAMES) or len(shapes) != len(pieces):
+        return None
+    grow = max(grow, piece_gap(shapes) / 2)
+    polygons = [grown(shape, grow) for shape in shapes]
+    drawn = read_drawn_pieces([[(x, -y) for x, y in shape] for shape in polygons])
+    return None if drawn is None else (drawn, polygons)
+
+
+def piece_gap(shapes: list[FloatRing]) -> float:
+    """The typical gap (picture pixels) between a piece and its nearest neighbour: the width of
+    the lines between them, however faint (a line blurred into the pieces' colours is not
+    found by :func:`dividing_line_inset`, yet it still parts the pieces at half contrast)."""
+    from shapely.geometry import Polygon
+
+    polys = [Polygon(s) for s in shapes]
+    nearest = [min(a.distance(b) for j, b in enumerate(polys) if j != i) for i, a in enumerate(polys)]
+    return float(np.median(nearest))
+
+
+def grown(pts: FloatRing, distance: float) -> FloatRing:
+    """A convex polygon (positive signed area) with every edge moved ``distance`` outwards and
+    the corners re-met."""
+    if distance <= 0:
+        return pts
+    n = len(pts)
+    lines = []
+    for k in range(n):
+        a, b = np.array(pts[k]), np.array(pts[(k + 1) % n])
+        d = (b - a) / (float(np.hypot(*(b - a))) or 1.0)
+        lines.append((a + distance * np.array([d[1], -d[0]]), d))  # outwards: right of the edge
+    out = []
+    for k in range(n):
+        p = _meet(lines[k - 1], lines[k])
+        out.append(p if p is not None else lines[k][0])
+    return [(float(x), float(y)) for x, y in out]
+
+
+def _drawn_trace(fig: Figure, drawn: DrawnPieces, polygons: list[FloatRing], started: float) -> Trace | None:
+    """The Trace of a coloured picture read as its seven pieces (``polygons``, the pieces as
+    traced, in picture pixels); None when their union is not a figure (it always is for seven
+    exact pieces that do not overlap)."""
+    from .assembly import union_silhouette  # assembly imports the silhouette module
+    from .silhouette import format_silhouette
+
+    try:
+        sil = union_silhouette(drawn.pieces)
+    except InputError:
+        return None
+    norm = drawn.normalised
+    # the exact pieces start at the origin; the drawn ones lie where they were drawn (the
+    # pieces read keep the drawing's order)
+    shifts = [np.mean(np.array(r), axis=0) - np.mean(np.array([(float(x), float(y)) for x, y in p.vertices()]), axis=0)
+              for r, p in zip(norm.rings, drawn.pieces)]
+    dx, dy = (float(v) for v in np.mean(shifts, axis=0))
+    up = [[norm.to_input(float(x) + dx, float(y) + dy) for x, y in r] for r in sil.rings()]
+    outline = [[(x, -y) for x, y in r] for r in up]
+    notes = [_("read from a {width} x {height} {format} picture as an exact figure; vertices moved at most "
+               "{moved} units").format(width=fig.width, height=fig.height, format=fig.format,
+                                       moved=f"{drawn.moved:.2f}")]
+    return Trace(format_silhouette(sil), drawn.moved, fig.width, fig.height, outline, polygons,
+                 time.monotonic() - started, notes)
+
+
 def trace_figure(fig: Figure) -> Trace:
-    """Read the figure-ness map as an exact figure; PictureError or InputError in words."""
+    """Read the figure-ness map as an exact figure; PictureError or InputError in words.
+
+    A coloured picture traced apart into its seven pieces is read as those pieces first
+    (:func:`drawn_pieces`: exact and fast); any other picture, and one whose pieces do not
+    read, by its outline."""
     started = time.monotonic()
-    candidates = candidate_outlines(fig)
+    prep = _prepared(fig)
+    pieces = traced_pieces(fig, prep.unit) if prep.coloured else None
+    if pieces is not None:
+        drawn = drawn_pieces(pieces, prep.grow)
+        if drawn is not None:
+            found = _drawn_trace(fig, *drawn, started)
+            if found is not None:
+                return found
+    candidates = _candidates(fig, prep, pieces)
     reading = None
     first: InputError | None = None
-    for traced in candidates:
+    for index, traced in enumerate(candidates):
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
         try:
             reading = read_noisy(up, accept=coverable, pieces=False)
             break
         except InputError as exc:
             first = first or exc
+            if index > 0:
+                # the second outline of coloured pieces read turned never found a figure the
+                # first did not (none of 120 coloured pictures, bench/tangram_pictures.py
+                # --coloured all): a refusal is a second sooner without it
+                continue
             # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
             # near the boundary between two frames reads in the other one, so turn it by 45
             # degrees and try once more.
