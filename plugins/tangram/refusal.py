@@ -22,6 +22,13 @@ if TYPE_CHECKING:
 #: by at most about 8 degrees).
 FREE_EDGE = 1.2
 FREE_ANGLE = 9.0
+#: How many times the drawing's noise (per coordinate, as drawing_noise measures it) an edge's
+#: ends may lie across its direction before its tilt is taken as a free angle: in a refusal,
+#: and before any reading (where a wrong call loses a figure that reads, so with twice the
+#: margin: drawing_noise reads uniform noise of 0.2 units as 0.05-0.07, and edges of 1.4-2.2
+#: units then tilt by up to 11 degrees).
+FREE_MARGIN = 4.0
+FREE_MARGIN_EARLY = 8.0
 #: Areas within this share of 16 are taken as drawn at the pieces' own scale.
 AREA_NEAR = 0.2
 AREA_EXACT = 0.015
@@ -31,12 +38,12 @@ AREA_EXACT = 0.015
 PREFIX = "no exact tangram figure lies near this outline"
 
 
-def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised",
-                     noise: float = 0.0) -> tuple[float, tuple[float, float]] | None:
+def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised", noise: float = 0.0,
+                     margin: float = FREE_MARGIN) -> tuple[float, tuple[float, float]] | None:
     """(turn in degrees, place in input coordinates) of the longest edge off the eight
     directions, if one is clearly off (``rings`` in figure units, as normalised). ``noise``
     (units per coordinate): an edge is clearly off only beyond the tilt the noise can give it
-    (each end moved by up to twice the noise across it)."""
+    (its ends moved across it by ``margin`` times the noise in all)."""
     best = None
     for r in rings:
         n = len(r)
@@ -46,11 +53,23 @@ def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised",
             if length < FREE_EDGE:
                 continue
             turn = math.degrees(math.atan2(y2 - y1, x2 - x1)) % 45
-            if min(turn, 45 - turn) < max(FREE_ANGLE, math.degrees(math.atan(4 * noise / length))):
+            if min(turn, 45 - turn) < max(FREE_ANGLE, math.degrees(math.atan(margin * noise / length))):
                 continue
             if best is None or length > best[0]:
                 best = (length, turn, norm.to_input((x1 + x2) / 2, (y1 + y2) / 2))
     return None if best is None else (best[1], best[2])
+
+
+def free_angle_words(rings: Sequence[FloatRing], norm: "Normalised", margin: float = FREE_MARGIN) -> str | None:
+    """The refusal naming a piece at a free angle (:func:`free_angle_piece`), if one is clearly
+    drawn (``rings``: the outline simplified, in figure units)."""
+    free = free_angle_piece(rings, norm, drawing_noise(norm.rings), margin)
+    if free is None:
+        return None
+    turn, (x, y) = free
+    return _("no exact tangram figure lies near this outline: a piece seems turned by about {turn} degrees "
+             "near ({x}, {y}); only turns of 45 degrees are supported").format(
+        turn=round(turn), x=f"{x:.1f}", y=f"{y:.1f}")
 
 
 def area_words(area: float) -> str | None:
@@ -68,12 +87,9 @@ def refusal(norm: "Normalised", rings: Sequence[FloatRing], walks: Sequence[int]
             unsolved: int) -> str:
     """The refusal's words (``walks``: closed exact walks found per ring; ``tried``: figures
     tried; ``unsolved``: of those, how many the solver ruled out)."""
-    free = free_angle_piece(rings, norm, drawing_noise(norm.rings))
+    free = free_angle_words(rings, norm)
     if free is not None:
-        turn, (x, y) = free
-        return _("no exact tangram figure lies near this outline: a piece seems turned by about {turn} degrees "
-                 "near ({x}, {y}); only turns of 45 degrees are supported").format(
-            turn=round(turn), x=f"{x:.1f}", y=f"{y:.1f}")
+        return free
     area = area_words(norm.area)
     if area is not None:
         return _("no exact tangram figure lies near this outline: {reason}").format(reason=area)
