@@ -44,7 +44,7 @@ from .lownoise import read_low_noise
 from .numbers import QS2
 from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
 from .piecefit import Partial, PieceFitter, drawing_noise
-from .refusal import FREE_MARGIN_EARLY, free_angle_words, refusal
+from .refusal import FREE_MARGIN_EARLY, free_angle, refusal
 
 __all__ = ["BUDGET", "Normalised", "Reading", "hausdorff", "normalise", "read_by_pieces", "read_noisy", "simplify"]
 
@@ -481,9 +481,9 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     # A piece clearly turned by a free angle is no figure of the seven pieces at 45-degree turns,
     # even where an exact figure lies within the tolerance (a small piece turned by 20 degrees
     # moves its corners by about 0.3 units): said at once, and named.
-    free = free_angle_words([simplify(r) for r in norm.rings], norm, FREE_MARGIN_EARLY)
+    free = free_angle([simplify(r) for r in norm.rings], norm, FREE_MARGIN_EARLY)
     if free is not None:
-        raise InputError(free)
+        raise free
     try:
         reading = _read_outline(norm, accept)
     except InputError as refused:

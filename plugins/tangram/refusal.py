@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Sequence
 
+from engine import InputError
+
 from .i18n import _, ngettext
 from .outline import FloatRing
 from .piecefit import drawing_noise
@@ -60,16 +62,26 @@ def free_angle_piece(rings: Sequence[FloatRing], norm: "Normalised", noise: floa
     return None if best is None else (best[1], best[2])
 
 
-def free_angle_words(rings: Sequence[FloatRing], norm: "Normalised", margin: float = FREE_MARGIN) -> str | None:
+class FreeAngle(InputError):
+    """A refusal naming a piece at a free angle: the turn (degrees, modulo 45) and where (input
+    coordinates), kept so that a picture's reader can say where in its own pixels."""
+
+    def __init__(self, turn: float, at: tuple[float, float]):
+        self.turn, self.at = turn, at
+        super().__init__(_("no exact tangram figure lies near this outline: a piece seems turned by about {turn} "
+                           "degrees near ({x}, {y}); only turns of 45 degrees are supported").format(
+            turn=round(turn), x=f"{at[0]:.1f}", y=f"{at[1]:.1f}"))
+
+    def flipped(self) -> "FreeAngle":
+        """The same refusal with y pointing the other way (a picture's rows run down)."""
+        return FreeAngle(self.turn, (self.at[0], -self.at[1]))
+
+
+def free_angle(rings: Sequence[FloatRing], norm: "Normalised", margin: float = FREE_MARGIN) -> FreeAngle | None:
     """The refusal naming a piece at a free angle (:func:`free_angle_piece`), if one is clearly
     drawn (``rings``: the outline simplified, in figure units)."""
     free = free_angle_piece(rings, norm, drawing_noise(norm.rings), margin)
-    if free is None:
-        return None
-    turn, (x, y) = free
-    return _("no exact tangram figure lies near this outline: a piece seems turned by about {turn} degrees "
-             "near ({x}, {y}); only turns of 45 degrees are supported").format(
-        turn=round(turn), x=f"{x:.1f}", y=f"{y:.1f}")
+    return None if free is None else FreeAngle(*free)
 
 
 def area_words(area: float) -> str | None:
@@ -87,9 +99,9 @@ def refusal(norm: "Normalised", rings: Sequence[FloatRing], walks: Sequence[int]
             unsolved: int) -> str:
     """The refusal's words (``walks``: closed exact walks found per ring; ``tried``: figures
     tried; ``unsolved``: of those, how many the solver ruled out)."""
-    free = free_angle_words(rings, norm)
+    free = free_angle(rings, norm)
     if free is not None:
-        return free
+        return free.message
     area = area_words(norm.area)
     if area is not None:
         return _("no exact tangram figure lies near this outline: {reason}").format(reason=area)

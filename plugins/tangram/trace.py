@@ -36,6 +36,7 @@ from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
 from .pieces import PIECE_NAMES
 from .reading import fit, nesting_area, normalise, read_by_pieces, read_noisy
+from .refusal import FreeAngle
 
 FloatRing = list[tuple[float, float]]
 #: Rings smaller than this share of the largest are specks of noise or dust.
@@ -706,7 +707,10 @@ def _area(ring: FloatRing) -> float:
 
 
 def _in_picture_units(refused: InputError) -> InputError:
-    """The refusal with its partial cover (if any) in the picture's own coordinates (y down)."""
+    """The refusal with its partial cover (if any) or the place of a piece at a free angle in
+    the picture's own coordinates (y down)."""
+    if isinstance(refused, FreeAngle):
+        return refused.flipped()
     cover = (refused.details or {}).get("partial_cover")
     if not cover:
         return refused
