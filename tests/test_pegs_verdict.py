@@ -58,13 +58,24 @@ def oracle(inst) -> dict[int, bool]:
     return good
 
 
+def _join_builds() -> None:
+    """Wait for the judges being built in the background (a build stores its judge in the
+    module's table when it ends, whichever test is running then)."""
+    for thread in list(verdict._building.values()):
+        thread.join()
+
+
 @pytest.fixture()
 def fresh(monkeypatch, tmp_path):
-    """No judge or disk table carried over between configurations."""
+    """No judge or disk table carried over between configurations: nor a judge a build started
+    by an earlier test stores during this one (a judge on another table, made with other
+    settings, then answered in its place: a test counting one kind of proof once found none)."""
+    _join_builds()
     monkeypatch.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path))
     monkeypatch.setattr(verdict, "_judges", OrderedDict())
     monkeypatch.setattr(verdict, "_building", {})
-    return monkeypatch
+    yield monkeypatch
+    _join_builds()
 
 
 def sample(inst, truth, count=1500, seed=7):
