@@ -40,7 +40,9 @@ def test_the_note_shows_where_a_table_would_change_the_answer(page, fresh_server
     expect(description).to_be_visible()
     expect(description).to_contain_text("pattern databases")       # what the default solver uses
     expect(description).to_contain_text("puzzle prepare sliding")
-    status = solve_with_limit(page, 2)
+    # 6 s: an answer comes within a second on an idle machine, and no 5 x 5 answer is proven
+    # shortest in seconds; with 2 s a machine running two other solvers once gave up first
+    status = solve_with_limit(page, 6)
     assert status.startswith("Solved"), status                       # not proven shortest
     note = page.locator("#solve-note")
     expect(note).to_be_visible()
