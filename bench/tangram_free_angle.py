@@ -16,7 +16,6 @@ degrees of the true turn, and the refusal time p50 / p95 / max.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import re
 import sys
@@ -29,7 +28,7 @@ from shapely.ops import unary_union
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.tangram_inputs import as_text  # noqa: E402
+from bench.tangram_inputs import as_text, pct, roughen_rings  # noqa: E402
 from engine import InputError  # noqa: E402
 from plugins.tangram.assembly import random_assembly  # noqa: E402
 from plugins.tangram.silhouette import parse_silhouette  # noqa: E402
@@ -60,26 +59,6 @@ def turned_figure(seed: int, rng: random.Random) -> tuple[list[list[tuple[float,
     return None
 
 
-def roughen(rings, noise: float, rng: random.Random) -> list[list[tuple[float, float]]]:
-    angle = rng.uniform(0, 2 * math.pi)
-    scale = math.exp(rng.uniform(math.log(5), math.log(200)))
-    c, s = math.cos(angle), math.sin(angle)
-    out = []
-    for ring in rings:
-        pts = []
-        for x, y in ring:
-            r, t = noise * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
-            fx, fy = x + r * math.cos(t), y + r * math.sin(t)
-            pts.append((scale * (c * fx - s * fy), scale * (s * fx + c * fy)))
-        out.append(pts)
-    return out
-
-
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--figures", type=int, default=40)
@@ -102,7 +81,7 @@ def main() -> None:
         refused = named = right = 0
         times, misses = [], []
         for name, rings, true_off in figures:
-            text = as_text(roughen(rings, noise, shake))
+            text = as_text(roughen_rings(rings, noise, shake)[0])
             t0 = time.perf_counter()
             try:
                 parse_silhouette(text)

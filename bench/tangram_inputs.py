@@ -46,20 +46,34 @@ def exact_figures(count: int, seed: int = 0, any_slide: bool = False) -> list[tu
 
 def roughen(sil: Silhouette, noise: float, rng: random.Random) -> tuple[list[FloatRing], float]:
     """The figure's rings turned, scaled and shaken: (rings in input units, scale)."""
+    return roughen_rings([[(float(x), float(y)) for x, y in ring] for ring in sil.rings()], noise, rng)
+
+
+def roughen_rings(rings: list[FloatRing], noise: float, rng: random.Random) -> tuple[list[FloatRing], float]:
+    """Float rings (figure units) turned by any angle, scaled by 5 to 200, moved, and each vertex
+    moved by up to ``noise`` units in a random direction: (rings in input units, scale)."""
     angle = rng.uniform(0, 2 * math.pi)
     scale = math.exp(rng.uniform(math.log(5), math.log(200)))
     ox, oy = rng.uniform(-500, 500), rng.uniform(-500, 500)
     c, s = math.cos(angle), math.sin(angle)
-    rings = []
-    for ring in sil.rings():
+    out = []
+    for ring in rings:
         pts = []
         for x, y in ring:
             r = noise * math.sqrt(rng.random())
             t = rng.uniform(0, 2 * math.pi)
-            fx, fy = float(x) + r * math.cos(t), float(y) + r * math.sin(t)
+            fx, fy = x + r * math.cos(t), y + r * math.sin(t)
             pts.append((ox + scale * (c * fx - s * fy), oy + scale * (s * fx + c * fy)))
-        rings.append(pts)
-    return rings, scale
+        out.append(pts)
+    return out, scale
+
+
+def pct(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` (nan when empty)."""
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def as_text(rings: list[FloatRing]) -> str:

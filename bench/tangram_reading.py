@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import plugins.tangram.decimals as decimals  # noqa: E402
-from bench.tangram_inputs import as_text, exact_figures, roughen  # noqa: E402
+from bench.tangram_inputs import as_text, exact_figures, pct, roughen  # noqa: E402
 from engine import InputError, SolveContext, Solved  # noqa: E402
 from plugins.tangram.reading import hausdorff, read_noisy  # noqa: E402
 from plugins.tangram.silhouette import Silhouette, parse_silhouette, symmetric_image  # noqa: E402
@@ -51,13 +51,6 @@ def same_figure(a: Silhouette, b: Silhouette) -> bool:
     """Equal up to translation and the eight symmetries."""
     target = _canon(b)
     return any(_canon(symmetric_image(a, t, m)) == target for t in range(8) for m in (False, True))
-
-
-def pct(xs, q):
-    if not xs:
-        return float("nan")
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def run(noise: float, figures, seed: int) -> tuple:
