@@ -32,10 +32,12 @@ def budgets_that_do_not_depend_on_load(monkeypatch):
     machine running the whole suite on every core they ran out before the right figure was
     tried, and which preset failed changed from run to run. Here they are ten times longer,
     so the tests check what the reader can read; how fast it reads is bench/tangram_pictures.py."""
-    from plugins.tangram import decimals, reading
+    from plugins.tangram import decimals, reading, trace
     monkeypatch.setattr(reading, "BUDGET", reading.BUDGET * 10)
     monkeypatch.setattr(reading, "PIECE_BUDGET", reading.PIECE_BUDGET * 10)
     monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
+    monkeypatch.setattr(trace, "OUTLINES_UNTIL", trace.OUTLINES_UNTIL * 10)
+    monkeypatch.setattr(trace, "READING_BUDGET", trace.READING_BUDGET * 10)
 
 
 #: Presets with pieces slid off the lattice or touching at a corner that the noisy reader

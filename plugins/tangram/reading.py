@@ -466,14 +466,15 @@ def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -
 
 
 def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None = None,
-               pieces: bool = True) -> Reading:
+               pieces: bool = True, until: float | None = None) -> Reading:
     """The nearest exact tangram figure to ``rings`` (input coordinates, y up).
 
     ``accept(text)`` may reject a candidate (e.g. one the solver proves it cannot cover); by
     default a candidate is kept when it parses with area 16. When no exact outline is found
     within about :data:`BUDGET` seconds, the pieces are fitted to the drawing itself
     (:func:`read_by_pieces`, unless ``pieces`` is false) for at most :data:`PIECE_BUDGET`
-    more. Raises InputError in words when nothing fits.
+    more. ``until`` (:func:`time.monotonic`) ends both sooner, for a caller that reads a
+    drawing several ways within one budget. Raises InputError in words when nothing fits.
     """
     if not rings:
         raise InputError(_("no outline given"))
@@ -485,15 +486,21 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     if free is not None:
         raise free
     try:
-        reading = _read_outline(norm, accept)
+        reading = _read_outline(norm, accept, until)
     except InputError as refused:
         if not pieces:
             raise
-        return read_by_pieces(norm, accept, refused)
-    return nearer_by_pieces(norm, accept, reading) if pieces else reading
+        return read_by_pieces(norm, accept, refused, until)
+    return nearer_by_pieces(norm, accept, reading, until) if pieces else reading
 
 
-def nearer_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, reading: Reading) -> Reading:
+def _seconds(budget: float, until: float | None) -> float:
+    """``budget`` seconds, or what is left before ``until`` if that is less."""
+    return budget if until is None else max(0.0, min(budget, until - time.monotonic()))
+
+
+def nearer_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, reading: Reading,
+                     until: float | None = None) -> Reading:
     """``reading``, or the pieces fitted to the drawing when the exact outline read lies further
     from it than :data:`CLOSE` (allowed up to MAX_MOVED, more than the noise usually explains)
     and a fit lies nearer: the outline search ranks figures by their edges' lengths, so a
@@ -501,7 +508,7 @@ def nearer_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, rea
     if distance(reading) <= CLOSE:
         return reading
     try:
-        by_pieces, _partial = _read_by_pieces(norm, accept, PIECE_BUDGET)
+        by_pieces, _partial = _read_by_pieces(norm, accept, _seconds(PIECE_BUDGET, until))
     except GEOSException:
         return reading
     return by_pieces if by_pieces is not None and distance(by_pieces) < distance(reading) else reading
@@ -513,13 +520,14 @@ def distance(reading: Reading) -> float:
     return max(reading.moved, hausdorff(exact, _sparse(reading.fitted), step=0.1))
 
 
-def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refused: InputError) -> Reading:
-    """The figure the seven pieces make fitted to the drawing (:func:`_read_by_pieces`); when
-    there is none, ``refused`` raised again with the closest partial cover in its words and,
-    in input coordinates, in its details (``partial_cover``: the pieces' corners and the share
-    of the outline they cover)."""
+def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refused: InputError,
+                   until: float | None = None) -> Reading:
+    """The figure the seven pieces make fitted to the drawing (:func:`_read_by_pieces`, for
+    :data:`PIECE_BUDGET` seconds or until ``until``); when there is none, ``refused`` raised
+    again with the closest partial cover in its words and, in input coordinates, in its details
+    (``partial_cover``: the pieces' corners and the share of the outline they cover)."""
     try:
-        by_pieces, partial = _read_by_pieces(norm, accept, PIECE_BUDGET)
+        by_pieces, partial = _read_by_pieces(norm, accept, _seconds(PIECE_BUDGET, until))
     except GEOSException:  # a degenerate drawing shapely cannot take apart: no fit, the words stand
         raise refused from None
     if by_pieces is not None:
@@ -566,15 +574,17 @@ def _measured(sil, rings: list[FloatRing]) -> tuple[float, list, list[FloatRing]
     return max(moved, hausdorff(fl, _sparse(fitted), step=0.1)), exact, fitted, moved
 
 
-def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None) -> Reading:
+def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until: float | None = None) -> Reading:
     """The nearest exact outline to the normalised drawing that ``accept`` takes: the
-    low-noise path, then the general search; InputError in words (refusal.py) otherwise."""
+    low-noise path, then the general search, within :data:`BUDGET` seconds or until ``until``;
+    InputError in words (refusal.py) otherwise."""
     from .silhouette import build_silhouette, format_silhouette  # circular at import time
 
-    deadline = time.monotonic() + BUDGET
+    budget = _seconds(BUDGET, until)
+    deadline = time.monotonic() + budget
     # a nearly exact outline (a clean picture, a program's SVG) is read directly; the general
     # search below is for noisier ones
-    low = read_low_noise(norm.rings, accept, min(deadline, time.monotonic() + LOW_NOISE_SHARE * BUDGET))
+    low = read_low_noise(norm.rings, accept, min(deadline, time.monotonic() + LOW_NOISE_SHARE * budget))
     if low is not None:
         return Reading(low.text, low.moved, low.refined(norm), low.exact_rings, low.fitted, low.tried)
     simple = [simplify(r) for r in norm.rings]
@@ -588,7 +598,7 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None) -> Rea
     signs = [1 if d % 2 == 0 else -1 for d, _ in order]
     cs = [corners(r) for r in simple]
     lone = 16.0 if len(cs) == 1 else None
-    walks = _walks(cs, lone, time.monotonic() + WALK_SHARE * BUDGET)
+    walks = _walks(cs, lone, time.monotonic() + WALK_SHARE * budget)
     tried = 0
     unsolved = 0
     if all(walks):

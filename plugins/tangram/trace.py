@@ -53,6 +53,13 @@ LINE_LENGTH_SHARE = 0.5
 #: A notch left by a dividing line is at most this many times ``short`` deep and wide: the line
 #: is drawn across each piece's own corner, so its mouth is wider than a rounded corner.
 NOTCH = 1.5
+#: Seconds for reading a picture's outlines as exact figures (each outline traced, and the
+#: first turned by 45 degrees), then for fitting the pieces, from the start of the reading; an
+#: outline is not begun with less than MIN_READ left. (Each read alone may take a second:
+#: without a shared budget a coloured picture took up to 4.4 s to refuse.)
+OUTLINES_UNTIL = 1.0
+READING_BUDGET = 2.5
+MIN_READ = 0.1
 
 
 @dataclass(frozen=True)
@@ -707,10 +714,7 @@ def _area(ring: FloatRing) -> float:
 
 
 def _in_picture_units(refused: InputError) -> InputError:
-    """The refusal with its partial cover (if any) or the place of a piece at a free angle in
-    the picture's own coordinates (y down)."""
-    if isinstance(refused, FreeAngle):
-        return refused.flipped()
+    """The refusal with its partial cover (if any) in the picture's own coordinates (y down)."""
     cover = (refused.details or {}).get("partial_cover")
     if not cover:
         return refused
@@ -808,10 +812,15 @@ def trace_figure(fig: Figure) -> Trace:
     candidates = _candidates(fig, prep, pieces)
     reading = None
     first: InputError | None = None
+    # one budget for the whole picture, however many outlines it is read from: the outlines
+    # until OUTLINES_UNTIL, then the pieces fitted until READING_BUDGET
+    outlines_until, pieces_until = started + OUTLINES_UNTIL, started + READING_BUDGET
     for index, traced in enumerate(candidates):
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]  # figures have y up, pictures y down
+        if index and time.monotonic() > outlines_until - MIN_READ:
+            break
         try:
-            reading = read_noisy(up, accept=coverable, pieces=False)
+            reading = read_noisy(up, accept=coverable, pieces=False, until=outlines_until)
             break
         except InputError as exc:
             first = first or exc
@@ -823,9 +832,11 @@ def trace_figure(fig: Figure) -> Trace:
             # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
             # near the boundary between two frames reads in the other one, so turn it by 45
             # degrees and try once more.
+            if time.monotonic() > outlines_until - MIN_READ:
+                continue
             turned = [[((x - y) * _H, (x + y) * _H) for x, y in r] for r in up]
             try:
-                reading = read_noisy(turned, accept=coverable, pieces=False)
+                reading = read_noisy(turned, accept=coverable, pieces=False, until=outlines_until)
                 up = turned
                 break
             except InputError:
@@ -837,10 +848,12 @@ def trace_figure(fig: Figure) -> Trace:
         assert first is not None
         traced = candidates[-1]
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]
+        # the words of a piece at a free angle say where in the picture's pixels (y down)
+        words = first.flipped() if isinstance(first, FreeAngle) else first
         try:
-            reading = read_by_pieces(normalise(up), coverable, first)
+            reading = read_by_pieces(normalise(up), coverable, words, until=pieces_until)
         except InputError as refused:
-            raise _in_picture_units(refused) from None
+            raise (refused if refused is words else _in_picture_units(refused)) from None
     norm = reading.normalised
     exact = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
     fitted = fit(exact, up)  # the exact outline turned and moved onto the traced one
