@@ -46,7 +46,8 @@ from .i18n import _
 from .ida import FOUND, GROW, INF, R_BOUND, R_DEPTH, R_NEXT
 from .ida_compact import CompactSearch
 from .pdb_compact import CompactTables
-from .shorten import shorten
+from .shorten import polish, shorten
+from .window_pdb import pdb_window, tied_window
 
 #: Weights (numerator, denominator) tried first, each for FIRST_SLICE of the budget, until one
 #: answers; heavier ones answer sooner and worse.
@@ -68,8 +69,14 @@ STEP_MOVES = 1
 WEIGHTED_SHARE = 0.7
 #: Two lanes: share of the budget, at the end, in which the second lane runs the exact search.
 EXACT_SHARE = 0.3
-#: Windows re-solved exactly after each of the schedule's answers (see :mod:`.shorten`).
-SHORTEN_WINDOWS = (12, 20)
+#: Windows re-solved exactly after each answer, with the pattern databases relabelled to each
+#: window's end (:mod:`.shorten`, :mod:`.window_pdb`), and the nodes each window may take
+#: (about 0.3 s).
+SHORTEN_WINDOWS = (30, 50, 70)
+WINDOW_NODES = 5_000_000
+#: Share of the schedule's time, at its end, in which it polishes the best answer instead
+#: (:func:`.shorten.polish`: windows at random places, ties taken to move along plateaus).
+POLISH_SHARE = 0.4
 #: Seconds between two looks of the calling thread at the lanes (progress, deadline).
 WATCH_EVERY = 0.05
 #: The phase of the exact search that raises the proven bound, in progress reports.
@@ -207,8 +214,12 @@ def search(tiles: Sequence[int], tables: CompactTables, start: float, end: float
     if lanes == 1:
         weighted_until = start + WEIGHTED_SHARE * span if exact else end
 
+        polish_from = weighted_until - POLISH_SHARE * (weighted_until - start)
+
         def one_lane() -> None:
-            _schedule(tiles, tables, shared, h0, start, span, weighted_until, 0, FIRST_WEIGHTS)
+            _schedule(tiles, tables, shared, h0, start, span, weighted_until, 0, FIRST_WEIGHTS,
+                      polish_from)
+            _polish(tiles, tables, shared, weighted_until, 0)
             if exact:
                 _exact(tiles, tables, shared, end, 0)
         plans = [one_lane]
@@ -222,8 +233,12 @@ def search(tiles: Sequence[int], tables: CompactTables, start: float, end: float
         # The continuation covers w = 1.5: until an answer exists the schedule tries the
         # next lighter weight, then the heavier ones.
         first = (LIGHTER[0],) + tuple(w for w in FIRST_WEIGHTS if w != CONTINUATION_WEIGHT)
-        plans = [lambda: _schedule(tiles, tables, shared, h0, start, span, end, 0, first),
-                 second_lane]
+        polish_from = end - POLISH_SHARE * span
+
+        def first_lane() -> None:
+            _schedule(tiles, tables, shared, h0, start, span, end, 0, first, polish_from)
+            _polish(tiles, tables, shared, end, 0)
+        plans = [first_lane, second_lane]
     # Each lane runs in a copy of the caller's context: the reader's language (messages are
     # written in the lanes) and the table cache's settings live in context variables.
     threads = [threading.Thread(target=contextvars.copy_context().run, args=(_guard, plan, shared),
@@ -284,16 +299,23 @@ def _worth_trying(weight: tuple[int, int], h0: int, best: int) -> bool:
 
 
 def _schedule(tiles, tables, shared: _Shared, h0: int, start: float, span: float,
-              until: float, lane: int, first: Sequence[tuple[int, int]]) -> None:
-    """The schedule's rounds (see the module doc) until ``until``. While no lane has an answer,
-    the weights ``first`` in turn, each given up at the end of its slice of the time; once there
-    is one, each round is at the heaviest weight lighter than every one tried so far and than
-    the weight of the first answer."""
+              until: float, lane: int, first: Sequence[tuple[int, int]],
+              polish_from: float | None = None) -> None:
+    """The schedule's rounds (see the module doc) until ``until``, or ``polish_from`` once
+    there is an answer. While no lane has an answer, the weights ``first`` in turn, each given
+    up at the end of its slice of the time; once there is one, each round is at the heaviest
+    weight lighter than every one tried so far and than the weight of the first answer."""
+    if polish_from is None:
+        polish_from = until
+
+    def time_to_polish() -> bool:
+        return shared.best is not None and time.monotonic() >= polish_from
+
     slices = [(w, start + FIRST_SLICE * (i + 1) * span) for i, w in enumerate(first)]
     all_weights = sorted(set(FIRST_WEIGHTS) | set(LIGHTER) | set(first),
                          key=lambda w: -w[0] / w[1])
     lightest: tuple[int, int] | None = None   # of the rounds run while an answer existed
-    while not shared.stop.is_set() and time.monotonic() < until:
+    while not shared.stop.is_set() and time.monotonic() < until and not time_to_polish():
         slice_end: float | None = None
         hopeful = False
         if shared.best is None:
@@ -324,16 +346,15 @@ def _schedule(tiles, tables, shared: _Shared, h0: int, start: float, span: float
                 over = slice_end is not None and time.monotonic() >= slice_end
             else:
                 over = hopeful and not _worth_trying(weight, h0, shared.ub())
-            return _lane_poll(shared, lane, done + st["nodes"], until) or over
+            return (_lane_poll(shared, lane, done + st["nodes"], until) or over
+                    or time_to_polish())
 
         path = s.run(poll)
         shared.nodes[lane] = done + s.stats()["nodes"]
         if shared.best is not None and (lightest is None or _lighter(weight, lightest)):
             lightest = weight
         if path is not None:
-            better, work = shorten(tiles, path, tables.rows, tables.cols,
-                                   lambda: shared.stop.is_set() or time.monotonic() >= until,
-                                   SHORTEN_WINDOWS)
+            better, work = _shortened(tiles, tables, path, shared, until)
             shared.nodes[lane] += work
             text = _weight_text(weight)
             shared.offer(better, weight, _("w={weight}: {length}, shortened to {shorter}").format(
@@ -360,13 +381,49 @@ def _continuation(tiles, tables, shared: _Shared, until: float, lane: int) -> No
         return _lane_poll(shared, lane, done + s.stats()["nodes"], until)
 
     for path in s.answers(poll):
+        better, work = _shortened(tiles, tables, path, shared, until)
+        done += work
         shared.nodes[lane] = done + s.stats()["nodes"]
-        shared.offer(path, weight, _("w={weight}: {length}").format(
-            weight=_weight_text(weight), length=len(path)))
+        text = _weight_text(weight)
+        shared.offer(better, weight, _("w={weight}: {length}, shortened to {shorter}").format(
+            weight=text, length=len(path), shorter=len(better))
+            if len(better) < len(path) else
+            _("w={weight}: {length}").format(weight=text, length=len(path)))
     shared.nodes[lane] = done + s.stats()["nodes"]
     if s.exhausted and s.ub < INF:
         shared.prove(s.ub)
     shared.phases[lane] = ""
+
+
+def _polish(tiles: Sequence[int], tables: CompactTables, shared: _Shared, until: float,
+            lane: int) -> None:
+    """Polish the best answer until ``until`` (:func:`.shorten.polish`), offering each shorter
+    one and going on from the other lane's when that one is shorter."""
+    if shared.best is None or shared.stop.is_set() or time.monotonic() >= until:
+        return
+    shared.phases[lane] = _("re-solving windows of the best answer")
+    done = shared.nodes[lane]
+
+    def exchange(moves: list[int], nodes: int) -> list[int]:
+        shared.nodes[lane] = done + nodes
+        if len(moves) < shared.ub():
+            shared.offer(moves, (1, 1), _("windows: {length}").format(length=len(moves)))
+        best = shared.best
+        return list(best) if best is not None and len(best) < len(moves) else moves
+
+    nodes = polish(tiles, shared.best, tied_window(tables),
+                   lambda: shared.stop.is_set() or time.monotonic() >= until, exchange)[1]
+    shared.nodes[lane] = done + nodes
+    shared.phases[lane] = ""
+
+
+def _shortened(tiles: Sequence[int], tables: CompactTables, path: list[int], shared: _Shared,
+               until: float) -> tuple[list[int], int]:
+    """``path`` shortened by re-solving windows of it (:data:`SHORTEN_WINDOWS`), and the nodes
+    that took (even a path longer than the best answer: it may end up shorter)."""
+    return shorten(tiles, path, tables.rows, tables.cols,
+                   lambda: shared.stop.is_set() or time.monotonic() >= until,
+                   SHORTEN_WINDOWS, WINDOW_NODES, pdb_window(tables))
 
 
 def _exact(tiles, tables, shared: _Shared, until: float, lane: int) -> None:
