@@ -4,19 +4,24 @@ lanes (one per core, at most two) that share the best answer.
 * **Schedule** (lane 0): weighted IDA* rounds, ``f = g + w * h`` with w falling from 1.4 towards
   1 (:data:`LIGHTER`), each looking only for an answer shorter than the best one when it starts
   (every node whose admissible ``g + h`` reaches that length is cut). A weight whose answers
-  would run longer than the best one is skipped (:func:`_worth_trying`). Each answer is
-  shortened by re-solving short windows of it exactly (:mod:`.shorten`).
+  would run longer than the best one is skipped (:func:`_worth_trying`).
 * **Continuation** (lane 1): one weighted IDA* at w = 1.5 that does not stop at its first
   answer: it goes on, cut at that answer's length and at every shorter one either lane finds,
   so each further answer is shorter. Rounds that restart at a lighter weight and one search
   that keeps going find different answers; on Korf and Felner's 24-puzzles the two together
   beat either alone (docs/sliding-pdb.md).
+* Every answer of either lane is shortened by re-solving windows of it exactly
+  (:mod:`.shorten`), with the tables relabelled to each window's end (:mod:`.window_pdb`).
+* **Polishing** (lane 1, the :data:`POLISH_SHARE` of the time before the exact search, once
+  there is an answer): windows of the best answer at random places re-solved exactly, ties
+  taken (:func:`.shorten.polish`).
 * **Exact IDA*** (lane 1, the last :data:`EXACT_SHARE` of the time): cut at the best length
   like the others; each finished iteration proves a lower bound, and an answer it finds is
   proven shortest.
 
-With one core the lanes run one after the other: the schedule (from w = 1.5) for the first
-:data:`WEIGHTED_SHARE` of the time, then the exact search.
+With one core the lanes run one after the other: the schedule (from w = 1.5), then polishing
+(the last :data:`POLISH_SHARE` of the first :data:`WEIGHTED_SHARE` of the time), then the exact
+search.
 
 Before any answer, a weight that gives none within a slice of the time (:data:`FIRST_SLICE`) is
 followed by heavier ones (:data:`FIRST_WEIGHTS`); weighted IDA* times vary a lot between
@@ -69,14 +74,22 @@ STEP_MOVES = 1
 WEIGHTED_SHARE = 0.7
 #: Two lanes: share of the budget, at the end, in which the second lane runs the exact search.
 EXACT_SHARE = 0.3
-#: Windows re-solved exactly after each answer, with the pattern databases relabelled to each
-#: window's end (:mod:`.shorten`, :mod:`.window_pdb`), and the nodes each window may take
-#: (about 0.3 s).
+#: Windows re-solved exactly after each of the schedule's answers, with the pattern databases
+#: relabelled to each window's end (:mod:`.shorten`, :mod:`.window_pdb`), and the nodes each
+#: window may take (about 0.3 s).
 SHORTEN_WINDOWS = (30, 50, 70)
 WINDOW_NODES = 5_000_000
-#: Share of the schedule's time, at its end, in which it polishes the best answer instead
-#: (:func:`.shorten.polish`: windows at random places, ties taken to move along plateaus).
-POLISH_SHARE = 0.4
+#: The same for the continuation's answers, cheaper: they come often, and shortening every one
+#: with the windows above held the continuation back (on Korf and Felner's #4 it found two
+#: answers instead of four).
+CONTINUATION_WINDOWS = (30, 50)
+CONTINUATION_NODES = 1_000_000
+#: Share of the time, before the exact search, in which the second lane polishes the best
+#: answer instead of going on with the continuation (:func:`.shorten.polish`: windows at random
+#: places, ties taken to move along plateaus). Taken from the schedule instead (its last 40%),
+#: the lighter rounds it cut off were missed as much as polishing gained (50 instances: 4.08 ->
+#: 4.12 moves over the optimum).
+POLISH_SHARE = 0.3
 #: Seconds between two looks of the calling thread at the lanes (progress, deadline).
 WATCH_EVERY = 0.05
 #: The phase of the exact search that raises the proven bound, in progress reports.
@@ -226,19 +239,20 @@ def search(tiles: Sequence[int], tables: CompactTables, start: float, end: float
     else:
         exact_from = end - EXACT_SHARE * span if exact else end
 
+        # Polishing takes its time from the continuation: cut at 60% of the time, the
+        # schedule's lighter rounds missed answers they found later (Korf-Felner #1, #3, #24).
+        polish_from = exact_from - POLISH_SHARE * span
+
         def second_lane() -> None:
-            _continuation(tiles, tables, shared, exact_from, 1)
+            _continuation(tiles, tables, shared, exact_from, 1, polish_from)
+            _polish(tiles, tables, shared, exact_from, 1)
             if exact:
                 _exact(tiles, tables, shared, end, 1)
         # The continuation covers w = 1.5: until an answer exists the schedule tries the
         # next lighter weight, then the heavier ones.
         first = (LIGHTER[0],) + tuple(w for w in FIRST_WEIGHTS if w != CONTINUATION_WEIGHT)
-        polish_from = end - POLISH_SHARE * span
-
-        def first_lane() -> None:
-            _schedule(tiles, tables, shared, h0, start, span, end, 0, first, polish_from)
-            _polish(tiles, tables, shared, end, 0)
-        plans = [first_lane, second_lane]
+        plans = [lambda: _schedule(tiles, tables, shared, h0, start, span, end, 0, first),
+                 second_lane]
     # Each lane runs in a copy of the caller's context: the reader's language (messages are
     # written in the lanes) and the table cache's settings live in context variables.
     threads = [threading.Thread(target=contextvars.copy_context().run, args=(_guard, plan, shared),
@@ -369,8 +383,10 @@ def _schedule(tiles, tables, shared: _Shared, h0: int, start: float, span: float
     shared.phases[lane] = ""
 
 
-def _continuation(tiles, tables, shared: _Shared, until: float, lane: int) -> None:
-    """The continuation (see the module doc) until ``until``."""
+def _continuation(tiles, tables, shared: _Shared, until: float, lane: int,
+                  polish_from: float | None = None) -> None:
+    """The continuation (see the module doc) until ``until``, or ``polish_from`` once there is
+    an answer."""
     weight = CONTINUATION_WEIGHT
     s = Continuing(tiles, tables, weight=weight, ub=shared.ub(), step=STEP_MOVES * weight[1])
     shared.phases[lane] = _("weighted IDA* w={weight}").format(weight=_weight_text(weight))
@@ -378,10 +394,13 @@ def _continuation(tiles, tables, shared: _Shared, until: float, lane: int) -> No
 
     def poll() -> bool:
         s.ub = min(s.ub, shared.ub())
-        return _lane_poll(shared, lane, done + s.stats()["nodes"], until)
+        late = (polish_from is not None and shared.best is not None
+                and time.monotonic() >= polish_from)
+        return _lane_poll(shared, lane, done + s.stats()["nodes"], until) or late
 
     for path in s.answers(poll):
-        better, work = _shortened(tiles, tables, path, shared, until)
+        better, work = _shortened(tiles, tables, path, shared, until, CONTINUATION_WINDOWS,
+                                  CONTINUATION_NODES)
         done += work
         shared.nodes[lane] = done + s.stats()["nodes"]
         text = _weight_text(weight)
@@ -398,8 +417,10 @@ def _continuation(tiles, tables, shared: _Shared, until: float, lane: int) -> No
 def _polish(tiles: Sequence[int], tables: CompactTables, shared: _Shared, until: float,
             lane: int) -> None:
     """Polish the best answer until ``until`` (:func:`.shorten.polish`), offering each shorter
-    one and going on from the other lane's when that one is shorter."""
-    if shared.best is None or shared.stop.is_set() or time.monotonic() >= until:
+    one and going on from the other lane's when that one is shorter. Also after a schedule that
+    ran out of weights early, unless :data:`POLISH_SHARE` is 0 (no polishing)."""
+    if (not POLISH_SHARE or shared.best is None or shared.stop.is_set()
+            or time.monotonic() >= until):
         return
     shared.phases[lane] = _("re-solving windows of the best answer")
     done = shared.nodes[lane]
@@ -418,12 +439,14 @@ def _polish(tiles: Sequence[int], tables: CompactTables, shared: _Shared, until:
 
 
 def _shortened(tiles: Sequence[int], tables: CompactTables, path: list[int], shared: _Shared,
-               until: float) -> tuple[list[int], int]:
+               until: float, windows: Sequence[int] | None = None,
+               node_cap: int | None = None) -> tuple[list[int], int]:
     """``path`` shortened by re-solving windows of it (:data:`SHORTEN_WINDOWS`), and the nodes
     that took (even a path longer than the best answer: it may end up shorter)."""
     return shorten(tiles, path, tables.rows, tables.cols,
                    lambda: shared.stop.is_set() or time.monotonic() >= until,
-                   SHORTEN_WINDOWS, WINDOW_NODES, pdb_window(tables))
+                   SHORTEN_WINDOWS if windows is None else windows,
+                   WINDOW_NODES if node_cap is None else node_cap, pdb_window(tables))
 
 
 def _exact(tiles, tables, shared: _Shared, until: float, lane: int) -> None:

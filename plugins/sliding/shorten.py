@@ -132,11 +132,16 @@ def polish(tiles: Sequence[int], moves: Sequence[int], solve: TiedSolver,
         j = min(len(moves), i + w)
         if j - i < 2:
             break
+        whole = i == 0 and j == len(moves)
         states = states_along(tiles, moves[:j])
         path, work = solve(states[i], states[j], j - i, stop, node_cap, rng.randrange(8))
         nodes += work
         if path is not None and len(path) <= j - i and path != moves[i:j]:
             moves = cancel_undos(moves[:i] + list(path) + moves[j:])
+        if whole:
+            # The window was the whole solution: re-solved exactly (or beyond the node cap,
+            # and it would be again), so there is nothing more for windows to find.
+            break
     if exchange is not None:
         moves = exchange(moves, nodes)
     return moves, nodes
