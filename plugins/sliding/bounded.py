@@ -13,7 +13,7 @@ How (anytime, within the time budget):
    ``g + h`` reaches the best length is cut). A round that finishes without an answer proves
    the best one shortest. Each answer is then shortened by re-solving windows of it exactly
    (:mod:`.shorten`, with the tables relabelled to each window's end), and the best one is
-   polished the same way towards the end of the time (:mod:`.anytime`).
+   polished the same way for part of the time (:mod:`.anytime`).
 2. **Exact IDA*** with the rest of the time, still cut at the best length: each finished
    iteration raises the proven lower bound by two; finding an answer proves it shortest.
 
