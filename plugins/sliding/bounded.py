@@ -11,8 +11,9 @@ How (anytime, within the time budget):
    5x5, 7-8 or nothing on the 4x4): ``f = g + w * h`` with w falling from 1.5 towards 1, each
    round looking only for answers shorter than the best so far (every node whose admissible
    ``g + h`` reaches the best length is cut). A round that finishes without an answer proves
-   the best one shortest. Each answer is then shortened by re-solving short windows of it
-   exactly (:mod:`.shorten`).
+   the best one shortest. Each answer is then shortened by re-solving windows of it exactly
+   (:mod:`.shorten`, with the tables relabelled to each window's end), and the best one is
+   polished the same way for part of the time (:mod:`.anytime`).
 2. **Exact IDA*** with the rest of the time, still cut at the best length: each finished
    iteration raises the proven lower bound by two; finding an answer proves it shortest.
 
