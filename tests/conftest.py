@@ -72,3 +72,19 @@ def workers():
     yield started
     for process in started:
         stop(process)
+
+
+
+@pytest.fixture(scope="module")
+def small_tables(tmp_path_factory):
+    """Compact tables for the small sliding partitions (tests/sliding_tables.py), built in a
+    cache of the module's own, by board side."""
+    from sliding_tables import SMALL_3X3, SMALL_4X4
+
+    from plugins.sliding import pdb_compact as pc
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path_factory.mktemp("cpdb")))
+        pc.forget_loaded()
+        yield {3: pc.get_tables(3, 3, SMALL_3X3), 4: pc.get_tables(4, 4, SMALL_4X4)}
+    pc.forget_loaded()

@@ -205,19 +205,9 @@ def test_mirror_sharing_on_the_5x5_partition():
 
 # -- the search over compact tables -----------------------------------------------------------
 
+from sliding_tables import SMALL_4X4  # noqa: E402
+
 from plugins.sliding.ida_compact import CompactSearch  # noqa: E402
-
-SMALL_4X4 = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15))
-SMALL_3X3 = ((1, 2, 3), (4, 5, 6, 7, 8))
-
-
-@pytest.fixture(scope="module")
-def small_tables(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path_factory.mktemp("cpdb")))
-        pc.forget_loaded()
-        yield {3: pc.get_tables(3, 3, SMALL_3X3), 4: pc.get_tables(4, 4, SMALL_4X4)}
-    pc.forget_loaded()
 
 
 def apply_moves(tiles, moves, cols):

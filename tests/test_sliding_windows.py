@@ -12,7 +12,6 @@ import random
 import pytest
 from sliding_reference import bfs_distances
 
-from plugins.sliding import pdb_compact as pc
 from plugins.sliding.ida_lc import LinearConflictSearch
 from plugins.sliding.shorten import polish, shorten, states_along
 from plugins.sliding.window_pdb import (
@@ -28,20 +27,9 @@ from plugins.sliding.window_pdb import (
 
 # The 3x3 partition's 5-tile pattern at home walls in the goal's blank cell (8): the case where
 # a table's goal is not the relabelled goal.
-SMALL_3X3 = ((1, 2, 3), (4, 5, 6, 7, 8))
-SMALL_4X4 = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15))
 # Ends with the blank in a corner (a symmetry makes the relabelling complete), on an edge and
 # in the middle.
 ENDS_3X3 = ((5, 1, 3, 8, 2, 6, 4, 7, 0), (1, 0, 3, 4, 2, 6, 7, 5, 8), (8, 1, 3, 4, 0, 2, 7, 6, 5))
-
-
-@pytest.fixture(scope="module")
-def tables(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PUZZLE_ENGINE_CACHE", str(tmp_path_factory.mktemp("cpdb")))
-        pc.forget_loaded()
-        yield {3: pc.get_tables(3, 3, SMALL_3X3), 4: pc.get_tables(4, 4, SMALL_4X4)}
-    pc.forget_loaded()
 
 
 def random_walk(tiles, steps, cols, rng):
@@ -65,23 +53,23 @@ def replays(start, moves, end) -> bool:
 
 
 @pytest.mark.parametrize("end", ENDS_3X3)
-def test_heuristic_never_exceeds_the_distance_and_windows_are_shortest(tables, end):
+def test_heuristic_never_exceeds_the_distance_and_windows_are_shortest(small_tables, end):
     dist = bfs_distances(3, 3, end)
     rng = random.Random(sum(i * t for i, t in enumerate(end)))
     for board, d in rng.sample(sorted(dist.items()), 150):
-        assert window_heuristic(board, end, tables[3]) <= d
+        assert window_heuristic(board, end, small_tables[3]) <= d
     for board, d in rng.sample(sorted(dist.items()), 25):
-        path, _, exhausted = solve_window(board, end, tables[3], 1 << 30, lambda: False, 10**9)
+        path, _, exhausted = solve_window(board, end, small_tables[3], 1 << 30, lambda: False, 10**9)
         assert exhausted and len(path) == d and replays(board, path, end)
         # Cut at the shortest length: nothing shorter, and the search proves it.
-        assert solve_window(board, end, tables[3], d, lambda: False, 10**9)[::2] == (None, True)
+        assert solve_window(board, end, small_tables[3], d, lambda: False, 10**9)[::2] == (None, True)
 
 
-def test_the_walled_in_pattern_counts_zero_and_must(tables):
+def test_the_walled_in_pattern_counts_zero_and_must(small_tables):
     """Pattern 4-8 at home (and its mirrored lookup, tiles 2-3-5-6-8) walls in cell 8: for a
     goal with the blank elsewhere its table's distances are to another goal. Left in, the
     heuristic overestimates some boards."""
-    t = tables[3]
+    t = small_tables[3]
     end = (1, 2, 3, 0, 5, 6, 7, 8, 4)                   # blank at cell 3: tile 4 has no label
     lookups = {lk: {tile for tile in range(1, 9) if lk in (t.ln[tile], t.lm[tile])}
                for lk in range(2 * t.npat)}
@@ -98,19 +86,19 @@ def test_the_walled_in_pattern_counts_zero_and_must(tables):
     assert over > 0, "the walled-in table never overestimated: this test checks nothing"
 
 
-def test_window_search_equals_linear_conflict_ida_on_the_15_puzzle(tables):
+def test_window_search_equals_linear_conflict_ida_on_the_15_puzzle(small_tables):
     rng = random.Random(7)
     goal = list(range(1, 16)) + [0]
     for _ in range(12):
         start, _ = random_walk(goal, 40, 4, rng)
         end, _ = random_walk(start, rng.randrange(10, 22), 4, rng)
         exact = LinearConflictSearch(start, 4, 4, end).run()
-        assert window_heuristic(start, end, tables[4]) <= len(exact)
-        path, _, _ = solve_window(start, end, tables[4], 1 << 30, lambda: False, 10**9)
+        assert window_heuristic(start, end, small_tables[4]) <= len(exact)
+        path, _, _ = solve_window(start, end, small_tables[4], 1 << 30, lambda: False, 10**9)
         assert len(path) == len(exact) and replays(start, path, end)
 
 
-def test_shortening_keeps_a_solution_and_never_lengthens_it(tables):
+def test_shortening_keeps_a_solution_and_never_lengthens_it(small_tables):
     rng = random.Random(11)
     goal = list(range(1, 16)) + [0]
     for _ in range(3):
@@ -125,10 +113,10 @@ def test_shortening_keeps_a_solution_and_never_lengthens_it(tables):
         moves = back[::-1]
         assert replays(start, moves, goal)
         short, _ = shorten(start, moves, 4, 4, lambda: False, (12, 24), 200_000,
-                           pdb_window(tables[4]))
+                           pdb_window(small_tables[4]))
         assert replays(start, short, goal) and len(short) <= len(moves)
         calls = iter(range(200))
-        polished, _ = polish(start, short, tied_window(tables[4]),
+        polished, _ = polish(start, short, tied_window(small_tables[4]),
                              lambda calls=calls: next(calls, None) is None, windows=(10, 16),
                              node_cap=100_000)
         assert replays(start, polished, goal) and len(polished) <= len(short)
