@@ -434,13 +434,8 @@ def piece_shape(contour: np.ndarray, area: float, turn: float, unit: float) -> F
             normal = np.array([direction[1], -direction[0]])
             across = float(np.median(pts[good & (k == d)] @ normal))
             lines.append((across * normal, direction))
-        out = []
-        for j in range(sides):
-            q = _meet(lines[j - 1], lines[j])
-            if q is None:
-                break
-            out.append((float(q[0]), float(q[1])))
-        if len(out) < sides or not (0.9 * area <= _area(out) <= 1.3 * area):
+        out = _corners_of(lines)
+        if out is None or not (0.9 * area <= _area(out) <= 1.3 * area):
             continue
         best = out
         break
@@ -520,13 +515,8 @@ def convex_piece(pts: FloatRing, area: float, turn: float) -> FloatRing | None:
             angle = math.atan2(b[1] - a[1], b[0] - a[0])
             snapped = turn + round((angle - turn) / step) * step
             lines.append(((a + b) / 2, np.array([math.cos(snapped), math.sin(snapped)])))
-        out = []
-        for k in range(sides):
-            q = _meet(lines[k - 1], lines[k])
-            if q is None:
-                break
-            out.append((float(q[0]), float(q[1])))
-        if len(out) < sides:
+        out = _corners_of(lines)
+        if out is None:
             continue
         signed = _area(out)
         crosses = [(out[(k + 1) % sides][0] - out[k][0]) * (out[(k + 2) % sides][1] - out[(k + 1) % sides][1])
@@ -590,6 +580,18 @@ def _line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d = np.linalg.svd(points - centre, full_matrices=False)[2][0]
     n = float(np.hypot(*d)) or 1.0
     return centre, d / n
+
+
+def _corners_of(lines: list[tuple[np.ndarray, np.ndarray]]) -> FloatRing | None:
+    """The polygon whose sides lie on ``lines`` (each a point and a direction, in order round
+    it): where each line crosses the one before; None when two neighbours are nearly parallel."""
+    out = []
+    for k in range(len(lines)):
+        q = _meet(lines[k - 1], lines[k])
+        if q is None:
+            return None
+        out.append((float(q[0]), float(q[1])))
+    return out
 
 
 def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
