@@ -1,5 +1,5 @@
 """Pictures of coloured pieces read as the seven pieces they show (trace.drawn_pieces): each
-region between the dividing lines made the triangle or quadrilateral it is (trace.piece_shape)
+region between the dividing lines made the triangle or quadrilateral it is (trace.piece_shapes)
 and the seven matched to the pieces and made exact (drawn_pieces.py), before any outline is
 read. The figures are random assemblies drawn by the bench's own generator, so what is read
 back is checked against the figure drawn."""
@@ -64,8 +64,9 @@ def test_a_blurred_piece_becomes_the_polygon_it_is_with_sharp_corners(shape):
     contour = max(measure.find_contours(level, 0.5), key=len)
     ring = [(float(col), float(row)) for row, col in contour]  # x right, y down
     area = trace._area(ring)
-    got = trace.piece_shape(np.asarray(ring), area, turn, unit)
-    assert got is not None and len(got) == len(model)
+    fits = trace.piece_shapes(np.asarray(ring), area, turn, unit)
+    assert fits and len(fits[0]) == len(model)
+    got = fits[0]
     # blur rounds the corners by a few pixels; the lines met put them back within a pixel
     assert max(min(math.dist(p, q) for q in corners) for p in got) < 1.0
 
@@ -91,3 +92,68 @@ def test_pieces_parted_by_a_faint_gap_are_joined_where_they_touch():
     assert found is not None
     from plugins.tangram.assembly import union_silhouette
     assert same_figure(union_silhouette(found[0].pieces), sil)
+
+
+def _pieces_without_lines(sil, pieces, size: int, rng: random.Random, ground=(30, 30, 40)) -> bytes:
+    """The pieces in seven colours, touching with no dividing line between them (a coloured
+    tangram app's screenshot), drawn large, turned, and scaled down to ``size`` px as JPEG."""
+    import io
+
+    from bench.tangram_pictures import PALETTE
+    angle = rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(angle), math.sin(angle)
+    turn = lambda p: (c * float(p[0]) - s * float(p[1]), s * float(p[0]) + c * float(p[1]))  # noqa: E731
+    pts = [turn(p) for r in sil.rings() for p in r]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    big = 4 * size
+    k = 0.76 * big / max(max(xs) - min(xs), max(ys) - min(ys))
+    ox, oy = big / 2 - k * (max(xs) + min(xs)) / 2, big / 2 + k * (max(ys) + min(ys)) / 2
+    img = Image.new("RGB", (big, big), ground)
+    d = ImageDraw.Draw(img)
+    for i, piece in enumerate(pieces):
+        d.polygon([(ox + k * x, oy - k * y) for x, y in map(turn, piece.vertices())], fill=PALETTE[i])
+    img = img.resize((size, size), Image.Resampling.LANCZOS).filter(ImageFilter.GaussianBlur(0.6))
+    out = io.BytesIO()
+    img.save(out, "JPEG", quality=70)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("seed", [2, 8, 11])
+def test_coloured_pieces_with_no_lines_between_them_are_told_apart_by_colour(seed, monkeypatch):
+    # at 128 px, pieces that touch with no line between them form one region of the map: only
+    # their colours part them; the outline readers are taken away, so the figure read can only
+    # come from the seven pieces told apart by colour
+    def no_outline(*_args, **_kwargs):
+        raise AssertionError("the outline was read")
+    monkeypatch.setattr(trace, "read_noisy", no_outline)
+    monkeypatch.setattr(trace, "read_by_pieces", no_outline)
+    sil, pieces = random_assembly(seed, {"slide": "0", "touch": "0", "hole": "0"})
+    data = _pieces_without_lines(sil, pieces, 128, random.Random(seed))
+    fig = trace.figure_map(trace.decode(data))
+    unit = trace._prepared(fig).unit
+    lines = trace.traced_pieces(fig, unit)
+    assert lines is None or len(lines) < 7  # the lines alone do not part them
+    read = parse_silhouette(trace.trace_picture(data).text)
+    assert same_figure(read, sil) or _cover_distance(read, sil) <= 0.25, f"read as {read}"
+
+
+def test_colour_regions_part_touching_pieces_down_the_edge_between_them():
+    from plugins.tangram.colour_regions import colour_labels
+    # a red and a blue square side by side on a dark ground, the edge between them blurred
+    img = Image.new("RGB", (200, 120), (30, 30, 40))
+    d = ImageDraw.Draw(img)
+    d.rectangle((20, 20, 99, 99), fill=(230, 57, 70))
+    d.rectangle((100, 20, 179, 99), fill=(58, 134, 255))
+    colour = np.asarray(img.filter(ImageFilter.GaussianBlur(2)), dtype=np.float32) / 255
+    figure = np.zeros(colour.shape[:2], bool)
+    figure[20:100, 20:180] = True
+    labels, count = colour_labels(colour, figure)
+    assert count == 2
+    left, right = labels[60, 50], labels[60, 150]
+    assert {left, right} == {1, 2}
+    # every point of the figure has its square's label, give or take the blurred column between
+    cols_left = np.nonzero((labels == left).any(axis=0))[0]
+    assert abs(cols_left.max() - 99) <= 2 and (labels[20:100, 20:180] > 0).all()
+    # one colour is one region: no labels for a plain silhouette's single flat place
+    flat = np.zeros_like(colour) + np.array([0.9, 0.9, 0.9], np.float32)
+    assert colour_labels(flat, figure) is None

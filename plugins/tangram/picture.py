@@ -52,6 +52,9 @@ class Figure:
     width: int  # the picture's own size
     height: int
     format: str
+    #: the picture's colours at the working size (RGB in 0..1, smoothed like the map), where
+    #: they tell pieces apart: None for a figure drawn by its transparency
+    colour: np.ndarray | None = None
 
 
 def decode(data: bytes) -> Image.Image:
@@ -149,10 +152,11 @@ def figure_map(image: Image.Image) -> Figure:
     blur = ImageFilter.GaussianBlur(radius=max(0.7, 0.7 * zoom))
     rgba = np.asarray(work.convert("RGBA").filter(blur), dtype=np.float32)
     alpha = rgba[..., 3]
+    colour = None
     if alpha.min() < 128 and alpha.max() > 128 and (alpha < 128).mean() > 0.02:
         level = alpha / 255.0  # transparency draws the figure exactly
     else:
-        rgb = rgba[..., :3] / 255.0
+        rgb = colour = rgba[..., :3] / 255.0
         # first pass: the ground is the colour of the border (the figure should not touch it)
         border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
         dist = np.linalg.norm(rgb - np.median(border, axis=0), axis=-1)
@@ -169,4 +173,4 @@ def figure_map(image: Image.Image) -> Figure:
     edge = np.concatenate([inside[0], inside[-1], inside[:, 0], inside[:, -1]])
     if edge.mean() > 0.5:
         raise PictureError(_("the figure covers most of the picture's border; leave a margin of ground around it"))
-    return Figure(level.astype(np.float32), threshold, zoom, width, height, fmt)
+    return Figure(level.astype(np.float32), threshold, zoom, width, height, fmt, colour)

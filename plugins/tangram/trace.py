@@ -18,9 +18,11 @@ with the largest distance a traced vertex moved.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import numpy as np
 from scipy import ndimage
@@ -30,11 +32,12 @@ from skimage.segmentation import expand_labels
 
 from engine import InputError
 
+from .colour_regions import FLAT_SHARES, colour_labels
 from .decimals import coverable
 from .drawn_pieces import DrawnPieces, read_drawn_pieces
 from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
-from .pieces import PIECE_NAMES
+from .pieces import PIECE_NAMES, SHAPE_OF
 from .reading import fit, nesting_area, normalise, read_by_pieces, read_noisy
 from .refusal import FreeAngle
 
@@ -315,7 +318,8 @@ class TracedPiece:
     area: float
     convex: bool
     shaped: bool = False
-    shape: FloatRing | None = None  # the piece's polygon from its edges' directions (:func:`piece_shape`)
+    shape: FloatRing | None = None  # the piece's polygon from its edges' directions (:func:`piece_shapes`)
+    other: FloatRing | None = None  # the other polygon that fits them (a triangle for a quadrilateral)
 
 
 def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
@@ -331,6 +335,29 @@ def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
     line each piece lost at the figure's edge (:func:`joined_pieces`). A closing of the picture
     instead would also fill the outline's concave corners. None when the picture does not split
     into pieces."""
+    found = line_labels(fig)
+    return None if found is None else pieces_of(fig, *found, unit)
+
+
+def coloured_pieces(fig: Figure, unit: float) -> Iterator[list[TracedPiece]]:
+    """The seven pieces of a coloured picture told apart by their colours
+    (:mod:`.colour_regions`), for pictures whose dividing lines blurred away: each way of
+    telling them apart that gives seven regions, likeliest first; none for a picture without
+    colours."""
+    if fig.colour is None:
+        return
+    _mu, floor = ground_level(fig.level, fig.threshold)
+    figure = fig.level > floor
+    for share in FLAT_SHARES:
+        found = colour_labels(fig.colour, figure, share)
+        if found is not None and found[1] == len(PIECE_NAMES):
+            yield pieces_of(fig, *found, unit)
+
+
+def line_labels(fig: Figure) -> tuple[np.ndarray, int] | None:
+    """The regions of a coloured picture between its dividing lines (see
+    :func:`traced_pieces`), labelled 1 to count on the working map; None when there are too
+    many or fewer than two."""
     level = fig.level
     mu, floor = ground_level(level, fig.threshold)
     above = level > floor
@@ -348,8 +375,14 @@ def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
     # each piece is what lies above the floor nearest its seed: a line the blur did not part
     # is cut at its middle
     labels = np.where(above, expand_labels(seeds, distance=3 * reach), 0)
-    if count < 2:
-        return None
+    return (labels, count) if 2 <= count else None
+
+
+def pieces_of(fig: Figure, labels: np.ndarray, count: int, unit: float) -> list[TracedPiece]:
+    """Each labelled region of a coloured picture traced on its own at half its own contrast
+    with the ground (see :func:`traced_pieces`) and sharpened into a piece."""
+    level = fig.level
+    mu, floor = ground_level(level, fig.threshold)
     sizes = ndimage.sum(labels > 0, labels, index=range(1, count + 1))
     total = float(sizes.sum())
     # a piece's own level: well inside it (its edges are blurred), its dimmer part (a region
@@ -384,14 +417,15 @@ def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
     out = []
     for pts, signed, convex, ring in traced:
         shape = convex_piece(pts, abs(signed), turn) if convex else None
-        whole = piece_shape(ring, signed, turn, unit) if signed > 0 else None
-        out.append(TracedPiece(shape or pts, signed, convex, shape is not None, whole))
+        fits = piece_shapes(ring, signed, turn, unit) if signed > 0 else []
+        out.append(TracedPiece(shape or pts, signed, convex, shape is not None, *(fits + [None, None])[:2]))
     return out
 
 
-def piece_shape(contour: np.ndarray, area: float, turn: float, unit: float) -> FloatRing | None:
+def piece_shapes(contour: np.ndarray, area: float, turn: float, unit: float) -> list[FloatRing]:
     """A traced piece's contour (picture pixels, positive signed ``area``) as the triangle or
-    quadrilateral it is, from the directions its edges run in; None when it is neither.
+    quadrilateral it is, from the directions its edges run in: the likelier first, then the
+    other when it fits too (see :data:`TRIANGLE_SHARE`); empty when it is neither.
 
     Every edge of every piece runs at the pieces' ``turn`` plus a multiple of 45 degrees. Each
     point of the contour is put in the direction its neighbourhood runs in (if within 15
@@ -402,12 +436,12 @@ def piece_shape(contour: np.ndarray, area: float, turn: float, unit: float) -> F
     n = len(contour)
     pts = np.asarray(contour, dtype=np.float64)
     if n < 12:
-        return None
+        return []
     steps = np.hypot(*(np.roll(pts, -1, axis=0) - pts).T)
     spacing = float(steps.mean()) or 1.0
     half = max(2, round(0.12 * unit / spacing))  # the neighbourhood's half span, in contour points
     if 4 * half >= n:
-        return None
+        return []
     tangent = np.roll(pts, -half, axis=0) - np.roll(pts, half, axis=0)
     angle = np.arctan2(tangent[:, 1], tangent[:, 0]) - turn
     step = math.pi / 4
@@ -419,15 +453,15 @@ def piece_shape(contour: np.ndarray, area: float, turn: float, unit: float) -> F
     order = [int(d) for d in np.argsort(-counts, kind="stable")]
     classified = float(counts.sum())
     if classified == 0:
-        return None
-    best: FloatRing | None = None
+        return []
+    fits: list[FloatRing] = []
     for sides in (3, 4):
         dirs = sorted(order[:sides])
         if sides == 3 and (any((a - b) % 8 == 4 for a in dirs for b in dirs)
-                           or counts[dirs].sum() < 0.85 * classified):
+                           or counts[dirs].sum() < TRIANGLE_SHARE_OTHER * classified):
             continue
         if counts[dirs].min() == 0:
-            return None
+            break
         lines = []
         for d in dirs:
             direction = np.array([math.cos(turn + d * step), math.sin(turn + d * step)])
@@ -435,11 +469,19 @@ def piece_shape(contour: np.ndarray, area: float, turn: float, unit: float) -> F
             across = float(np.median(pts[good & (k == d)] @ normal))
             lines.append((across * normal, direction))
         out = _corners_of(lines)
-        if out is None or not (0.9 * area <= _area(out) <= 1.3 * area):
-            continue
-        best = out
-        break
-    return best
+        if out is not None and 0.9 * area <= _area(out) <= 1.3 * area:
+            fits.append(out)
+    if len(fits) == 2 and counts[sorted(order[:3])].sum() < TRIANGLE_SHARE * classified:
+        fits.reverse()  # a quadrilateral first, unless three directions hold nearly every point
+    return fits
+
+
+#: A piece's contour is a triangle first when its three main directions hold this share of its
+#: points, and a triangle at all (after the quadrilateral) down to the lower share: at 128 px
+#: a piece told apart by its colour has a wavy edge where it meets another, and a small
+#: triangle's blurred tip can pass for a fourth edge.
+TRIANGLE_SHARE = 0.85
+TRIANGLE_SHARE_OTHER = 0.7
 
 
 def joined_pieces(pieces: list[TracedPiece], fig: Figure, grow: float, unit: float) -> list[FloatRing] | None:
@@ -732,13 +774,37 @@ def drawn_pieces(pieces: list[TracedPiece], grow: float) -> tuple[DrawnPieces, l
     with those polygons (picture pixels) in the order of the pieces read. Each is first moved
     out by half the lines between them (``grow``, or the gaps :func:`piece_gap` measures if
     wider). None otherwise: pieces the lines did not part, a piece cut in two, a hole."""
-    shapes = [p.shape for p in pieces if p.shape is not None]
-    if len(pieces) != len(PIECE_NAMES) or len(shapes) != len(pieces):
+    if len(pieces) != len(PIECE_NAMES) or any(p.shape is None for p in pieces):
         return None
-    grow = max(grow, piece_gap(shapes) / 2)
-    polygons = [grown(shape, grow) for shape in shapes]
-    drawn = read_drawn_pieces([[(x, -y) for x, y in shape] for shape in polygons])
-    return None if drawn is None else (drawn, polygons)
+    for shapes in _shape_choices(pieces):
+        grow = max(grow, piece_gap(shapes) / 2)
+        polygons = [grown(shape, grow) for shape in shapes]
+        drawn = read_drawn_pieces([[(x, -y) for x, y in shape] for shape in polygons])
+        if drawn is not None:
+            return drawn, polygons
+    return None
+
+
+#: How many of the seven pieces are triangles (the others are quadrilaterals).
+TRIANGLES = sum(SHAPE_OF[name] in "LMS" for name in PIECE_NAMES)
+#: The most choices of the pieces' shapes :func:`drawn_pieces` tries.
+MAX_SHAPE_CHOICES = 6
+
+
+def _shape_choices(pieces: list[TracedPiece]) -> Iterator[list[FloatRing]]:
+    """The pieces' likelier shapes; when they are not the five triangles and two
+    quadrilaterals of the seven pieces, the fewest pieces changed to their other fit that make
+    them so (at most :data:`MAX_SHAPE_CHOICES` ways)."""
+    shapes = [p.shape for p in pieces if p.shape is not None]
+    short = sum(len(s) == 3 for s in shapes) - TRIANGLES
+    if short == 0:
+        yield shapes
+        return
+    # too few triangles: change quadrilaterals that also fit as triangles, and the reverse
+    want = 3 if short < 0 else 4
+    changeable = [i for i, p in enumerate(pieces) if p.other is not None and len(p.other) == want]
+    for chosen in itertools.islice(itertools.combinations(changeable, abs(short)), MAX_SHAPE_CHOICES):
+        yield [p.other if i in chosen and p.other is not None else s for i, (p, s) in enumerate(zip(pieces, shapes))]
 
 
 def piece_gap(shapes: list[FloatRing]) -> float:
@@ -805,8 +871,10 @@ def trace_figure(fig: Figure) -> Trace:
     started = time.monotonic()
     prep = _prepared(fig)
     pieces = traced_pieces(fig, prep.unit) if prep.coloured else None
-    if pieces is not None:
-        drawn = drawn_pieces(pieces, prep.grow)
+    apart = itertools.chain([pieces] if pieces is not None else [],
+                            coloured_pieces(fig, prep.unit) if prep.coloured else [])
+    for traced_apart in apart:
+        drawn = drawn_pieces(traced_apart, prep.grow)
         if drawn is not None:
             found = _drawn_trace(fig, *drawn, started)
             if found is not None:
