@@ -31,6 +31,7 @@ from plugins.tangram.solver import ExactSolver
 def _no_time_limit(monkeypatch):
     """These tests check what is read, not how fast: a loaded machine must not cut the search."""
     monkeypatch.setattr(reading, "BUDGET", 60.0)
+    monkeypatch.setattr(reading, "READ_BUDGET", 120.0)
 
 
 def _rough_rings(text: str, noise: float, seed: str, angle: float = 0.3, scale: float = 23.0):

@@ -23,6 +23,7 @@ def budgets_that_do_not_depend_on_load(monkeypatch):
     """Wall-clock budgets ten times longer, as in test_tangram_picture.py."""
     from plugins.tangram import decimals, reading
     monkeypatch.setattr(reading, "BUDGET", reading.BUDGET * 10)
+    monkeypatch.setattr(reading, "READ_BUDGET", reading.READ_BUDGET * 10)
     monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
 
 

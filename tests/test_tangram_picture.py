@@ -35,6 +35,7 @@ def budgets_that_do_not_depend_on_load(monkeypatch):
     from plugins.tangram import decimals, reading, trace
     monkeypatch.setattr(reading, "BUDGET", reading.BUDGET * 10)
     monkeypatch.setattr(reading, "PIECE_BUDGET", reading.PIECE_BUDGET * 10)
+    monkeypatch.setattr(reading, "READ_BUDGET", reading.READ_BUDGET * 10)
     monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
     monkeypatch.setattr(trace, "OUTLINES_UNTIL", trace.OUTLINES_UNTIL * 10)
     monkeypatch.setattr(trace, "READING_BUDGET", trace.READING_BUDGET * 10)

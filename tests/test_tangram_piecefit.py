@@ -108,6 +108,7 @@ def test_pieces_slid_by_any_amount_are_read_and_covered(monkeypatch, seed):
     # slides), the pieces fitted to the drawing do. Generous budgets: what is read must not
     # depend on how busy the machine is.
     monkeypatch.setattr(reading, "PIECE_BUDGET", 20.0)
+    monkeypatch.setattr(reading, "READ_BUDGET", 30.0)
     rings = _drawn(_slid_by(seed, Fraction(37, 100)), 0.05, seed)
     got = reading.read_noisy(rings, accept=coverable)
     assert got.moved <= reading.MAX_MOVED
@@ -132,6 +133,7 @@ def test_an_outline_no_pieces_make_is_refused_with_the_closest_partial_cover(mon
     assert sum(s.area for s in shapes) == pytest.approx(partial.share * 16, rel=0.05)
     assert all(a.intersection(b).area < 0.05 for i, a in enumerate(shapes) for b in shapes[i + 1:])
     monkeypatch.setattr(reading, "PIECE_BUDGET", 10.0)  # the same on a busy machine
+    monkeypatch.setattr(reading, "READ_BUDGET", 15.0)
     words = r"the closest fit found places \d pieces?, covering \d+% of the outline"
     with pytest.raises(InputError, match=words) as caught:
         parse_silhouette("outer 0,0 50.0,0 50.0,30.0 0,30.0")

@@ -25,6 +25,7 @@ def budgets_that_do_not_depend_on_load(monkeypatch):
     is read, the bench how fast."""
     from plugins.tangram import decimals, reading
     monkeypatch.setattr(reading, "BUDGET", reading.BUDGET * 10)
+    monkeypatch.setattr(reading, "READ_BUDGET", reading.READ_BUDGET * 10)
     monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
 
 

@@ -17,6 +17,7 @@ number near that, so a piece slid by any amount keeps about that amount as an ex
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -461,7 +462,7 @@ def _equation(i: int, j: int, g: tuple[int, int], u: tuple[QS2, QS2], w: tuple[Q
 
 
 def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float, float]]], noise: float,
-             evaluations: int = REFIT_EVALUATIONS) -> list[Placement] | None:
+             evaluations: int = REFIT_EVALUATIONS, until: float = math.inf) -> list[Placement] | None:
     """The exact pieces with what their contacts leave free (slides along an edge, islands'
     offsets) set where the union lies nearest ``drawing`` (the drawn rings, in the pieces'
     frame), not where the search happened to put each piece: a slid piece's position came from
@@ -470,7 +471,8 @@ def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float
 
     Nearest means the least Hausdorff distance between the outlines (what a reading is judged
     by), with the drawing free to shift a little; the free values found are then made simple
-    exact numbers as in :func:`exact_placements`."""
+    exact numbers as in :func:`exact_placements`. The search ends at ``until`` (a
+    time.monotonic() value) with the nearest values it has reached."""
     import shapely
     import shapely.affinity
     from scipy.optimize import minimize
@@ -494,7 +496,7 @@ def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float
     shapes = [np.array(float_shape(p.name[0], p.rot, p.flip)) for p in pieces]
     target = shapely.multilinestrings([shapely.linearrings(r) for r in drawing if len(r) >= 3])
 
-    def far(v: np.ndarray) -> float:
+    def distance(v: np.ndarray) -> float:
         xy = base + along @ v[:-2]
         polys = [shapely.Polygon(s + (xy[2 * i], xy[2 * i + 1])) for i, s in enumerate(shapes)]
         union = shapely.union_all(polys, grid_size=1e-6)  # exact contacts, no float slivers
@@ -502,16 +504,34 @@ def refitted(pieces: Sequence[Placement], drawing: Sequence[Sequence[tuple[float
         return float(shapely.hausdorff_distance(shapely.boundary(union), moved, densify=0.25))
 
     start = np.array([float(pieces[c // 2].x if c % 2 == 0 else pieces[c // 2].y) for c in free] + [0.0, 0.0])
-    best = minimize(far, start, method="Nelder-Mead",
-                    options={"maxfev": evaluations, "xatol": noise / 20, "fatol": 0.002,
-                             "initial_simplex": _simplex(start, max(0.05, noise / 2))})
-    if best.fun >= far(start):
+    at_start = distance(start)
+    nearest = [at_start, start]
+
+    def far(v: np.ndarray) -> float:
+        if time.monotonic() > until:
+            raise _OutOfTime
+        d = distance(v)
+        if d < nearest[0]:
+            nearest[:] = [d, np.array(v)]
+        return d
+
+    try:
+        minimize(far, start, method="Nelder-Mead",
+                 options={"maxfev": evaluations, "xatol": noise / 20, "fatol": 0.002,
+                          "initial_simplex": _simplex(start, max(0.05, noise / 2))})
+    except _OutOfTime:
+        pass
+    if nearest[0] >= at_start:
         return None
-    values = system.exact_values(best.x[:-2], noise)
+    values = system.exact_values(nearest[1][:-2], noise)
     placed = [Placement(p.name, p.rot, p.flip, values[2 * i], values[2 * i + 1]) for i, p in enumerate(pieces)]
     if any(pieces_overlap(placed[i], placed[j]) for i in range(len(placed)) for j in range(i + 1, len(placed))):
         return None
     return placed
+
+
+class _OutOfTime(Exception):
+    """The refit's time is up: it ends with the nearest values reached so far."""
 
 
 def _simplex(start: np.ndarray, step: float) -> np.ndarray:

@@ -35,7 +35,7 @@ from engine import InputError
 
 from .closing import FINE, edge_prior
 from .numbers import QS2
-from .outline import FloatRing, distance_to_rings, fit, nesting_depths, ring_area
+from .outline import FloatRing, distance_to_rings, fit, largest_distance, nesting_depths, ring_area
 
 __all__ = ["MAX_NOISE", "LowNoise", "read_low_noise"]
 
@@ -421,7 +421,7 @@ def read_low_noise(rings: Sequence[FloatRing], accept: Callable[[str], bool] | N
         placed = [[(float(move[0, 0] * x + move[0, 1] * y + move[0, 2]),
                     float(move[1, 0] * x + move[1, 1] * y + move[1, 2])) for x, y in r] for r in rings]
         fitted = fit(placed, flo)
-        moved = max(distance_to_rings(p, flo) for r in fitted for p in r)
+        moved = largest_distance([p for r in fitted for p in r], flo)
         return LowNoise(text, exact, moved, fitted, noise, tried, move)
     return None
 

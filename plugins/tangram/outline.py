@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
+
 FloatRing = list[tuple[float, float]]
 FloatPoint = tuple[float, float]
 
@@ -77,6 +79,37 @@ def distance_to_rings(p: FloatPoint, rings: Sequence[Sequence[FloatPoint]]) -> f
     return math.hypot(p[0] - q[0], p[1] - q[1])
 
 
+def nearest_points_on_rings(points: Sequence[FloatPoint] | np.ndarray,
+                            rings: Sequence[Sequence[FloatPoint]]) -> np.ndarray:
+    """:func:`nearest_on_rings` for many points at once, as an array of shape (points, 2): each
+    point against every edge in one numpy step (the readers measure hundreds of points against
+    a few dozen edges, many times over)."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    starts = np.array([q for r in rings for q in r], dtype=np.float64).reshape(-1, 2)
+    ends = np.array([r[(i + 1) % len(r)] for r in rings for i in range(len(r))], dtype=np.float64).reshape(-1, 2)
+    if not len(starts):
+        return pts.copy()
+    along = ends - starts
+    ll = (along * along).sum(axis=1)
+    rel = pts[:, None, :] - starts[None, :, :]
+    t = np.divide((rel * along[None]).sum(axis=2), ll, out=np.zeros((len(pts), len(starts))), where=ll > 0)
+    near = starts[None] + np.clip(t, 0.0, 1.0)[..., None] * along[None]
+    gap = pts[:, None, :] - near
+    which = np.argmin((gap * gap).sum(axis=2), axis=1)
+    return near[np.arange(len(pts)), which]
+
+
+def distances_to_rings(points: Sequence[FloatPoint] | np.ndarray, rings: Sequence[Sequence[FloatPoint]]) -> np.ndarray:
+    """How far each point lies from the rings' boundaries (see :func:`nearest_points_on_rings`)."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return np.hypot(*(pts - nearest_points_on_rings(pts, rings)).T)
+
+
+def largest_distance(points: Sequence[FloatPoint], rings: Sequence[Sequence[FloatPoint]]) -> float:
+    """The largest distance from ``points`` to the rings' boundaries (0 for no points)."""
+    return float(distances_to_rings(points, rings).max()) if len(points) else 0.0
+
+
 def fit(rings: Sequence[FloatRing], exact: Sequence[Sequence[FloatPoint]], rounds: int = 6) -> list[FloatRing]:
     """The input rings turned and moved (no scaling) to lie best on the exact outline: a few
     rounds of nearest points and a least-squares rigid fit, so the reported move is not
@@ -84,7 +117,7 @@ def fit(rings: Sequence[FloatRing], exact: Sequence[Sequence[FloatPoint]], round
     cur = [list(r) for r in rings]
     for _ in range(rounds):
         pts = [p for r in cur for p in r]
-        qs = [nearest_on_rings(p, exact) for p in pts]
+        qs = nearest_points_on_rings(pts, exact).tolist()
         n = len(pts)
         mpx = sum(p[0] for p in pts) / n
         mpy = sum(p[1] for p in pts) / n
@@ -102,12 +135,12 @@ def fit(rings: Sequence[FloatRing], exact: Sequence[Sequence[FloatPoint]], round
 def hausdorff(a: Sequence[Sequence[FloatPoint]], b: Sequence[Sequence[FloatPoint]], step: float = 0.1) -> float:
     """Symmetric Hausdorff distance between two sets of ring boundaries (sampled every ``step``)."""
     def samples(rings):
+        out = []
         for r in rings:
             n = len(r)
             for i in range(n):
                 (x1, y1), (x2, y2) = r[i], r[(i + 1) % n]
                 m = max(1, int(math.hypot(x2 - x1, y2 - y1) / step))
-                for j in range(m):
-                    yield (x1 + (x2 - x1) * j / m, y1 + (y2 - y1) * j / m)
-    return max(max((distance_to_rings(p, b) for p in samples(a)), default=0.0),
-               max((distance_to_rings(p, a) for p in samples(b)), default=0.0))
+                out.extend((x1 + (x2 - x1) * j / m, y1 + (y2 - y1) * j / m) for j in range(m))
+        return out
+    return max(largest_distance(samples(a), b), largest_distance(samples(b), a))

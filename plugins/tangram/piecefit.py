@@ -28,7 +28,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 import shapely
@@ -300,18 +300,19 @@ class _Search:
         self.exhausted = False  # set when a round met no path it had to cut short
         self.closest: _Node | None = None  # the partial fit covering the most of the drawing
 
-    def round(self, discrepancy: int, deadline: float) -> Iterator[list[FloatPlacement]]:
-        """The fits whose choices depart from the likeliest by exactly ``discrepancy`` ranks."""
+    def round(self, discrepancy: int, deadline: Callable[[], float]) -> Iterator[list[FloatPlacement]]:
+        """The fits whose choices depart from the likeliest by exactly ``discrepancy`` ranks,
+        until ``deadline()`` (a time.monotonic() value, which the caller may bring forward)."""
         self.exhausted = True
         yield from self._visit(self.root, discrepancy, deadline)
 
-    def _visit(self, node: _Node, budget: int, deadline: float) -> Iterator[list[FloatPlacement]]:
+    def _visit(self, node: _Node, budget: int, deadline: Callable[[], float]) -> Iterator[list[FloatPlacement]]:
         if not node.left:
             if budget == 0 and apart(node.cover, self.drawn) <= FAR:
                 yield node.placed
             return
         for rank in range(budget + 1):
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline():
                 return
             child = self._child(node, rank)
             if child is None:
@@ -404,12 +405,22 @@ class _Search:
         if out.any() and shapely.distance(shapely.points(xy[out]), self.drawn).max() > FAR:
             return None  # a corner sticks out further than any noise explains (the cheap test first)
         if not shapely.contains(self.drawn, poly) and \
-                shapely.difference(poly, self.drawn, grid_size=GRID).area > OUTSIDE * noise * poly.length:
+                _area_of(shapely.difference, poly, self.drawn) > OUTSIDE * noise * poly.length:
             return None
         if shapely.intersects(poly, cover) and \
-                shapely.intersection(poly, cover, grid_size=GRID).area > OVERLAP * noise * poly.length:
+                _area_of(shapely.intersection, poly, cover) > OVERLAP * noise * poly.length:
             return None
         return poly.exterior.intersection(edge).length
+
+
+def _area_of(operation: Callable, a: BaseGeometry, b: BaseGeometry) -> float:
+    """The area of ``operation(a, b)`` (a shapely overlay): in floating point, three times
+    sooner than on the fixed grid, which is kept for the rare pair floating point cannot
+    overlay (GEOSException) and for the regions the search goes on from."""
+    try:
+        return float(operation(a, b).area)
+    except GEOSException:
+        return float(operation(a, b, grid_size=GRID).area)
 
 
 #: Corrections tried to the scale the drawing's area gives (noise moves the area a few per cent,
@@ -445,6 +456,7 @@ class PieceFitter:
         self.tol = Tolerance(noise)
         self.noise = noise
         self.budget = budget
+        self.deadline = math.inf  # set when the search starts (fits)
         drawn = drawing(rings, self.tol.simplify)
         if drawn.is_empty or drawn.area <= 0:
             raise InputError(_("the outline encloses no area"))
@@ -453,15 +465,17 @@ class PieceFitter:
                          for f in SCALES]
 
     def fits(self) -> Iterator[Fit]:
-        deadline = time.monotonic() + self.budget
+        """The fits found within the budget, likeliest first. The caller may end the search
+        sooner by bringing :attr:`deadline` forward between fits."""
+        self.deadline = time.monotonic() + self.budget
         searches = list(self.searches)
         for discrepancy in range(MAX_DISCREPANCY + 1):
             for scale, search in searches:
-                for found in search.round(discrepancy, deadline):
+                for found in search.round(discrepancy, lambda: self.deadline):
                     exact = exact_placements(found, self.noise, drawn=search.drawn)
                     if exact is not None:
                         yield Fit(exact, (found[0].x, found[0].y), scale)
-                if time.monotonic() > deadline:
+                if time.monotonic() > self.deadline:
                     return
             searches = [(scale, search) for scale, search in searches if not search.exhausted]
 

@@ -42,7 +42,7 @@ from .geometry import DIRECTION_STEPS
 from .i18n import _, ngettext
 from .lownoise import read_low_noise
 from .numbers import QS2
-from .outline import FloatRing, distance_to_rings, fit, hausdorff, nesting_area, nesting_depths, ring_area
+from .outline import FloatRing, fit, hausdorff, largest_distance, nesting_area, nesting_depths, ring_area
 from .piecefit import Partial, PieceFitter, drawing_noise
 from .refusal import FREE_MARGIN_EARLY, free_angle, refusal
 
@@ -57,8 +57,9 @@ MAX_FIGURES = 80
 #: unbuilt because their areas do not add up to 16).
 MAX_POPPED = 20000
 WALKS_PER_RING = 30
-#: Seconds spent looking for a figure before refusing in words (reading never hangs a request).
-BUDGET = 1.0
+#: Seconds spent looking for an exact outline near the drawing (reading never hangs a
+#: request; see READ_BUDGET for the whole reading).
+BUDGET = 0.6
 #: A candidate figure is passed over when a vertex of the drawing or of the figure lies further
 #: than this (figure units) from the other outline once placed: noise of 0.2 units moves a
 #: vertex at most 0.2, and the placement adds a few hundredths.
@@ -72,6 +73,14 @@ LOW_NOISE_SHARE = 0.5
 CLOSE = 0.25
 #: Seconds for fitting the seven pieces to the drawing when no exact outline was found.
 PIECE_BUDGET = 1.0
+#: Seconds kept at the end of the piece search's budget for refitting its nearest miss, once
+#: it has one, and the least a refit is given.
+REFIT_TIME = 0.1
+MIN_REFIT = 0.05
+#: Seconds for the whole reading, the outline and the pieces together: a drawing nothing
+#: fits is refused in words within about this (the outline search ends by BUDGET, and the
+#: pieces get what is left).
+READ_BUDGET = 1.0
 #: A fit of the pieces this far from the drawing (units) or nearer, but not within CLOSE, has its
 #: slides refitted to the whole outline (contacts.refitted).
 REFIT_FROM = 0.6
@@ -443,8 +452,7 @@ def _least_max(rings: list[FloatRing], exact: list[list[tuple[float, float]]]) -
 
     def worst(params: tuple[float, float, float]) -> float:
         ring_pts = [moved(params, r) for r in sparse]
-        return max(max(distance_to_rings(p, exact) for p in moved(params, pts)),
-                   max(distance_to_rings(q, ring_pts) for q in corners))
+        return max(largest_distance(moved(params, pts), exact), largest_distance(corners, ring_pts))
 
     best = (0.0, 0.0, 0.0)
     score = worst(best)
@@ -478,6 +486,8 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     """
     if not rings:
         raise InputError(_("no outline given"))
+    started = time.monotonic()
+    until = started + READ_BUDGET if until is None else min(until, started + READ_BUDGET)
     norm = normalise(rings)
     # A piece clearly turned by a free angle is no figure of the seven pieces at 45-degree turns,
     # even where an exact figure lies within the tolerance (a small piece turned by 20 degrees
@@ -546,13 +556,13 @@ def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refus
                          "share": percent / 100}})
 
 
-def _refitted(pieces, rings: list[FloatRing], noise: float, far: float):
-    """The pieces refitted to the drawing (contacts.refitted) when that brings the outline
-    nearer than ``far``: (far, silhouette, exact rings, fitted drawing, largest vertex move);
-    else None."""
+def _refitted(pieces, rings: list[FloatRing], noise: float, far: float, until: float = math.inf):
+    """The pieces refitted to the drawing (contacts.refitted, until ``until``) when that brings
+    the outline nearer than ``far``: (far, silhouette, exact rings, fitted drawing, largest
+    vertex move); else None."""
     from .assembly import union_silhouette
 
-    placed = refitted(pieces, rings, noise)
+    placed = refitted(pieces, rings, noise, until=until)
     if placed is None:
         return None
     try:
@@ -570,7 +580,7 @@ def _measured(sil, rings: list[FloatRing]) -> tuple[float, list, list[FloatRing]
     exact = [list(r) for r in sil.rings()]
     fl = [[(float(x), float(y)) for x, y in r] for r in exact]
     fitted = _least_max(fit(rings, fl), fl)
-    moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
+    moved = largest_distance([p for r in fitted for p in r], fl)
     return max(moved, hausdorff(fl, _sparse(fitted), step=0.1)), exact, fitted, moved
 
 
@@ -619,7 +629,7 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
                              scale=norm.scale / factor)
             fitted = fit([[(x + mx, y + my) for x, y in r] for r in scaled.rings], fl)
             fitted = _least_max(fitted, fl)
-            moved = max(distance_to_rings(p, fl) for r in fitted for p in r)
+            moved = largest_distance([p for r in fitted for p in r], fl)
             # a figure whose outline lies further from the drawing than any noise explains is
             # not this drawing: Hausdorff, along the edges both ways round (near vertices alone
             # miss a slit or a spike one outline has and the other lacks)
@@ -647,6 +657,7 @@ def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
     best: tuple[float, Reading] | None = None
     nearest_miss: tuple[float, list, Normalised] | None = None  # (far, pieces, frame) over CLOSE
     noise = drawing_noise(norm.rings)
+    deadline = time.monotonic() + budget
     fitter = PieceFitter(norm.rings, noise, budget)
     for found in fitter.fits():
         tried += 1
@@ -660,6 +671,8 @@ def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
         far, exact, fitted, moved = _measured(sil, scaled.rings)
         if CLOSE < far <= REFIT_FROM and (nearest_miss is None or far < nearest_miss[0]):
             nearest_miss = (far, found.pieces, scaled)
+            # leave the refit below its time within the budget
+            fitter.deadline = min(fitter.deadline, deadline - REFIT_TIME)
         if far > MAX_MOVED or (best is not None and far >= best[0]):
             continue
         text = format_silhouette(sil)
@@ -671,9 +684,10 @@ def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
     if nearest_miss is not None and (best is None or best[0] > CLOSE):
         # The search put each slid piece by one noisy corner; the whole outline may say better
         # where the nearest fit's pieces lie (once, after the search: it takes a tenth of a
-        # second or two, which the search needs more).
+        # second or two, which the search needs more; within the budget, so a refusal stays
+        # prompt).
         far, pieces, scaled = nearest_miss
-        better = _refitted(pieces, scaled.rings, noise, far)
+        better = _refitted(pieces, scaled.rings, noise, far, until=max(deadline, time.monotonic() + MIN_REFIT))
         if better is not None and better[0] <= MAX_MOVED and (best is None or better[0] < best[0]):
             far, sil, exact, fitted, moved = better
             text = format_silhouette(sil)

@@ -59,9 +59,11 @@ NOTCH = 1.5
 #: Seconds for reading a picture's outlines as exact figures (each outline traced, and the
 #: first turned by 45 degrees), then for fitting the pieces, from the start of the reading; an
 #: outline is not begun with less than MIN_READ left. (Each read alone may take a second:
-#: without a shared budget a coloured picture took up to 4.4 s to refuse.)
-OUTLINES_UNTIL = 1.0
-READING_BUDGET = 2.5
+#: without a shared budget a coloured picture took up to 4.4 s to refuse; 0.6 s and 1.2 s read
+#: as many pictures as 1.0 s and 2.5 s did once the outline search and the piece fit were made
+#: faster, and refuse within about 1.3 s with the decoding.)
+OUTLINES_UNTIL = 0.6
+READING_BUDGET = 1.2
 MIN_READ = 0.1
 
 
