@@ -14,6 +14,7 @@ and time p50 / p95 for reading and for reading plus solving.
     .venv/bin/python bench/tangram_pictures.py --random-only --coloured all --figure-seed 5000
     .venv/bin/python bench/tangram_pictures.py --svg-pieces --figures 30   # seven <polygon>s
     .venv/bin/python bench/tangram_pictures.py --svg-pieces --union raster # our own union
+    .venv/bin/python bench/tangram_pictures.py --lines outline --sizes 256 128   # pen tracings
 
 ``--svg-pieces`` writes each random figure as other programs export a tangram, its seven
 pieces as seven ``<polygon>``s, turned and scaled at random, every vertex moved by up to 0, 0.05
@@ -60,8 +61,14 @@ def figures(count: int, seed: int = 1000, presets: bool = True) -> list[tuple[st
 
 def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: bool = True,
          blur: float | None = None, noise: float | None = None, dark_ground: bool | None = None,
-         uneven: bool | None = None, coloured: bool | None = None, margin: float = 0.12) -> bytes:
-    """One picture of ``sil`` (``size`` pixels on the longer side) as PNG or JPEG bytes."""
+         uneven: bool | None = None, coloured: bool | None = None, margin: float = 0.12,
+         lines: str | None = None, pen: float | None = None) -> bytes:
+    """One picture of ``sil`` (``size`` pixels on the longer side) as PNG or JPEG bytes.
+
+    ``lines`` draws the figure as a pen tracing on paper instead: ``"outline"`` its outline
+    only, ``"pieces"`` every piece's edges (a drawn solution; the outline for a preset, whose
+    pieces are not known), with a pen ``pen`` px wide (by default 1.2-3.5 px), each corner off
+    by up to 0.05 units as a hand puts it."""
     angle = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(angle), math.sin(angle)
     turn = lambda p: (c * float(p[0]) - s * float(p[1]), s * float(p[0]) + c * float(p[1]))
@@ -79,7 +86,17 @@ def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: b
     ground, ink = ((30, 30, 40), (240, 240, 230)) if dark_ground else ((245, 243, 236), (25, 25, 30))
     img = Image.new("RGB", (big, big), ground)
     d = ImageDraw.Draw(img)
-    if coloured and pieces:
+    if lines:
+        pen_px = round((rng.uniform(1.2, 3.5) if pen is None else pen) * SUPERSAMPLE)
+        ink = rng.choice([(25, 25, 30), (30, 40, 120)])  # black or blue ink
+        hand = lambda p: (float(p[0]) + rng.uniform(-0.05, 0.05), float(p[1]) + rng.uniform(-0.05, 0.05))
+        polygons = [p.vertices() for p in pieces] if lines == "pieces" and pieces else sil.rings()
+        img = Image.new("RGB", (big, big), (248, 246, 238))
+        d = ImageDraw.Draw(img)
+        for poly in polygons:
+            pts = [px(turn(hand(v))) for v in poly]
+            d.line(pts + pts[:1], fill=ink, width=pen_px, joint="curve")
+    elif coloured and pieces:
         line = max(1, round(big * 0.004))
         for i, piece in enumerate(pieces):
             d.polygon([px(turn(v)) for v in piece.vertices()], fill=PALETTE[i % len(PALETTE)],
@@ -185,15 +202,15 @@ def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
                for t in range(8) for m in (False, True))
 
 
-def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None):
+def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None, lines: str | None = None):
     from plugins.tangram.trace import trace_picture
     solver = ExactSolver()
     rng = random.Random(seed * 1000 + size)
     solved = exact = 0
     t_read, t_all = [], []
     for name, sil, pieces in figs:
-        kind = _kind(rng, pieces, coloured)
-        data = draw(sil, size, rng, pieces=pieces, coloured=coloured)
+        kind = f"lines: {lines}" if lines else _kind(rng, pieces, coloured)
+        data = draw(sil, size, rng, pieces=pieces, coloured=coloured, lines=lines)
         t0 = time.perf_counter()
         try:
             got = parse_silhouette(trace_picture(data).text)
@@ -324,6 +341,8 @@ def main() -> None:
     ap.add_argument("--coloured", choices=["some", "all", "none"], default="some",
                     help="random figures drawn as coloured pieces with dividing lines (some: 30%%)")
     ap.add_argument("--figure-seed", type=int, default=1000, help="the first random figure's seed")
+    ap.add_argument("--lines", choices=["outline", "pieces"],
+                    help="draw each figure as a pen tracing: its outline, or every piece's edges")
     ap.add_argument("--svg-pieces", action="store_true", help="seven SVG polygons instead of pictures")
     ap.add_argument("--union", choices=["shapely", "raster"], default="shapely",
                     help="with --svg-pieces: shapely's union, or our own (draw at 1024 px and trace)")
@@ -346,13 +365,14 @@ def main() -> None:
         use_opencv()
     figs = figures(args.figures, args.figure_seed, presets=not args.random_only)
     kinds = "random ones" if args.random_only else "presets and random ones"
-    print(f"{len(figs)} figures per size ({kinds}, coloured pieces: {args.coloured}; "
+    drawn = f"drawn as pen lines: {args.lines}" if args.lines else f"coloured pieces: {args.coloured}"
+    print(f"{len(figs)} figures per size ({kinds}, {drawn}; "
           f"JPEG 60, blur, noise, any turn)")
     print(f"{'size':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
           f"{'+solve p50':>10} {'+solve p95':>10}")
     for size in args.sizes:
         solved, exact, tr, ta = run(size, figs, args.seed, args.v,
-                                    {"some": None, "all": True, "none": False}[args.coloured])
+                                    {"some": None, "all": True, "none": False}[args.coloured], args.lines)
         n = len(figs)
         print(f"{size:6d} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
               f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s", flush=True)

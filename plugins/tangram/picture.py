@@ -27,6 +27,7 @@ from PIL import Image, ImageFilter, UnidentifiedImageError
 from engine import InputError
 
 from .i18n import _, count
+from .line_drawing import line_drawing
 
 #: What a picture may be: the formats Pillow is asked to try, and the limits checked first.
 FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
@@ -55,6 +56,17 @@ class Figure:
     #: the picture's colours at the working size (RGB in 0..1, smoothed like the map), where
     #: they tell pieces apart: None for a figure drawn by its transparency
     colour: np.ndarray | None = None
+    #: how far (picture pixels) the figure's true outline lies inside the map's: half the pen's
+    #: width for a figure drawn as lines (:func:`line_drawing`), else 0
+    inset: float = 0.0
+    #: the map read another way, to try when the first reads as no figure: a line drawing's
+    #: places all filled or alternating (:func:`line_drawing`)
+    others: tuple[np.ndarray, ...] = ()
+    #: a line drawing's enclosed places, labelled 1 to their count (else None): a drawn
+    #: solution's pieces
+    places: np.ndarray | None = None
+    #: how many of its lines each place lies in from the outside (index 0: the outside)
+    place_depths: np.ndarray | None = None
 
 
 def decode(data: bytes) -> Image.Image:
@@ -166,6 +178,15 @@ def figure_map(image: Image.Image) -> Figure:
             ground = dist < otsu(dist)
         level = dist
     threshold = otsu(level)
+    drawn_as_lines = line_drawing(level, threshold)
+    inset = 0.0
+    others: tuple[np.ndarray, ...] = ()
+    places = depths = None
+    if drawn_as_lines is not None:
+        level, *more = drawn_as_lines.readings
+        others = tuple(m.astype(np.float32) for m in more)
+        inset = drawn_as_lines.half_pen / zoom
+        places, depths = drawn_as_lines.places, drawn_as_lines.depths
     inside = level > threshold
     share = float(inside.mean())
     if share < 0.002 or float(level.max() - level.min()) < 0.08:
@@ -173,4 +194,4 @@ def figure_map(image: Image.Image) -> Figure:
     edge = np.concatenate([inside[0], inside[-1], inside[:, 0], inside[:, -1]])
     if edge.mean() > 0.5:
         raise PictureError(_("the figure covers most of the picture's border; leave a margin of ground around it"))
-    return Figure(level.astype(np.float32), threshold, zoom, width, height, fmt, colour)
+    return Figure(level.astype(np.float32), threshold, zoom, width, height, fmt, colour, inset, others, places, depths)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 import numpy as np
@@ -120,7 +120,8 @@ def _prepared(fig: Figure) -> _Prepared:
     level = fig.level
     size = max(3, round(0.012 * max(level.shape)))
     closed = ndimage.grey_closing(level, size=(size, size))
-    grow = dividing_line_inset(level, closed, fig.threshold) / fig.zoom
+    # out by half the dividing lines, or in by half the pen of a figure drawn as lines
+    grow = dividing_line_inset(level, closed, fig.threshold) / fig.zoom - fig.inset
     low = float(min(closed.min(), fig.threshold)) - 1.0
     padded = np.pad(closed, 1, constant_values=low)  # so outlines touching the border close
     contours = measure.find_contours(padded, fig.threshold)
@@ -160,7 +161,7 @@ def _candidates(fig: Figure, prep: _Prepared, pieces: list[TracedPiece] | None) 
         pts = sharpen(np.asarray(r), tolerance=max(0.6 * px, 0.012 * unit),
                       short=max(4.0, 0.15 * unit) * (NOTCH if grow > 0 else 1.0),
                       reach=max(8.0, 0.35 * unit))
-        if len(pts) >= 3 and grow > 0:
+        if len(pts) >= 3 and grow != 0:
             pts = offset(pts, grow, prep.closed > fig.threshold, fig.zoom)
         if len(pts) >= 3:
             out.append(pts)
@@ -354,6 +355,35 @@ def coloured_pieces(fig: Figure, unit: float) -> Iterator[list[TracedPiece]]:
         found = colour_labels(fig.colour, figure, share)
         if found is not None and found[1] == len(PIECE_NAMES):
             yield pieces_of(fig, *found, unit)
+
+
+def drawn_solution(fig: Figure, unit: float) -> Iterator[list[TracedPiece]]:
+    """The seven pieces of a figure drawn as lines with every piece's edges (a solution drawn
+    by hand): seven places the lines enclose, each traced where the pen's line begins, as
+    pieces between dividing lines are. A figure with a hole has the hole as an eighth place:
+    each place is then left out in turn, smallest first. Nothing for any other picture."""
+    if fig.places is None:
+        return
+    count = int(fig.places.max())
+    seven = len(PIECE_NAMES)
+    if count == seven:
+        left_out: list[int | None] = [None]
+    elif count == seven + 1:
+        # the hole first among the places no line of the outline borders, smallest first
+        sizes = ndimage.sum(fig.places > 0, fig.places, index=range(1, count + 1))
+        inner = [fig.place_depths is not None and fig.place_depths[k] > 1 for k in range(1, count + 1)]
+        left_out = [k + 1 for k in sorted(range(count), key=lambda k: (not inner[k], sizes[k]))]
+    else:
+        return
+    for hole in left_out:
+        places = fig.places if hole is None else _without(fig.places, hole)
+        inside = (places > 0).astype(np.float32)
+        yield pieces_of(replace(fig, level=inside, threshold=0.5, others=()), places, seven, unit)
+
+
+def _without(places: np.ndarray, hole: int) -> np.ndarray:
+    """The places labelled 1 to count - 1, place ``hole`` left out (made ground)."""
+    return np.where(places == hole, 0, np.where(places > hole, places - 1, places))
 
 
 def line_labels(fig: Figure) -> tuple[np.ndarray, int] | None:
@@ -874,14 +904,19 @@ def trace_figure(fig: Figure) -> Trace:
     prep = _prepared(fig)
     pieces = traced_pieces(fig, prep.unit) if prep.coloured else None
     apart = itertools.chain([pieces] if pieces is not None else [],
-                            coloured_pieces(fig, prep.unit) if prep.coloured else [])
+                            coloured_pieces(fig, prep.unit) if prep.coloured else [],
+                            drawn_solution(fig, prep.unit))
     for traced_apart in apart:
-        drawn = drawn_pieces(traced_apart, prep.grow)
+        # a drawn solution's pieces meet in the middle of the pen's lines
+        drawn = drawn_pieces(traced_apart, fig.inset if fig.places is not None else prep.grow)
         if drawn is not None:
             found = _drawn_trace(fig, *drawn, started)
             if found is not None:
                 return found
     candidates = _candidates(fig, prep, pieces)
+    for other in fig.others:  # a line drawing's places read the other way
+        other_fig = replace(fig, level=other, others=())
+        candidates += _candidates(other_fig, _prepared(other_fig), None)
     reading = None
     first: InputError | None = None
     # one budget for the whole picture, however many outlines it is read from: the outlines
@@ -918,7 +953,7 @@ def trace_figure(fig: Figure) -> Trace:
         # which keeps a piece nearly the ground's colour whole (they take any of the eight
         # turns, so one frame is enough), refusing with the first refusal's words
         assert first is not None
-        traced = candidates[-1]
+        traced = candidates[-1] if prep.coloured else candidates[0]
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]
         # the words of a piece at a free angle say where in the picture's pixels (y down)
         words = first.flipped() if isinstance(first, FreeAngle) else first

@@ -1,0 +1,71 @@
+"""Figures drawn as lines (plugins/tangram/line_drawing.py): a pen tracing of a figure's
+outline, holes included, and a solution drawn with every piece's edges, both as photographed
+pencil-and-paper pictures by the bench's generator (bench/tangram_pictures.py --lines), read
+back and checked against the figure drawn."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bench.tangram_pictures import _cover_distance, draw, same_figure
+from plugins.tangram import reading, trace
+from plugins.tangram.assembly import random_assembly
+from plugins.tangram.figures import PRESETS
+from plugins.tangram.line_drawing import line_drawing
+from plugins.tangram.picture import decode, figure_map
+from plugins.tangram.silhouette import parse_silhouette
+
+
+@pytest.fixture(autouse=True)
+def budgets_that_do_not_depend_on_load(monkeypatch):
+    """Ten times the wall-clock budgets, so what is read does not depend on a busy machine
+    (how fast it reads is bench/tangram_pictures.py)."""
+    from plugins.tangram import decimals
+    for name in ("BUDGET", "PIECE_BUDGET", "READ_BUDGET"):
+        monkeypatch.setattr(reading, name, getattr(reading, name) * 10)
+    monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
+    for name in ("OUTLINES_UNTIL", "READING_BUDGET"):
+        monkeypatch.setattr(trace, name, getattr(trace, name) * 10)
+
+
+@pytest.mark.parametrize("name", ["cat", "swan", "house", "assembly-hole"])
+def test_a_pen_tracing_of_the_outline_reads_back_as_the_figure(name):
+    # assembly-hole has a hole whose outline touches the figure's at a corner: the places
+    # alternate (figure, hole) from the outside in, and a corner is not a border
+    sil = parse_silhouette(PRESETS[name])
+    data = draw(sil, 256, random.Random(5), lines="outline", pen=2.0, jpeg=True)
+    fig = figure_map(decode(data))
+    assert fig.inset > 0  # taken for a drawing in lines, its outline half a pen inside the ink
+    got = parse_silhouette(trace.trace_picture(data).text)
+    # the figure, or one within the issue's tolerance of it (a hand's corners are 0.05 off)
+    assert same_figure(got, sil) or _cover_distance(got, sil) <= 0.25, f"{name} read as {got}"
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_a_drawn_solution_is_read_as_its_seven_pieces(seed, monkeypatch):
+    # every piece's edges drawn by hand, a hole among them: the outline readers are taken
+    # away, so the figure can only come from the places between the lines read as pieces
+    def no_outline(*_args, **_kwargs):
+        raise AssertionError("the outline was read")
+    monkeypatch.setattr(trace, "read_noisy", no_outline)
+    monkeypatch.setattr(trace, "read_by_pieces", no_outline)
+    sil, pieces = random_assembly(seed, {"slide": "0", "touch": "0", "hole": "1"})
+    data = draw(sil, 256, random.Random(seed), pieces=pieces, lines="pieces", pen=2.0, jpeg=True)
+    fig = figure_map(decode(data))
+    assert fig.places is not None and int(fig.places.max()) in (7, 8)
+    got = parse_silhouette(trace.trace_picture(data).text)
+    assert same_figure(got, sil) or _cover_distance(got, sil) <= 0.25, f"read as {got}"
+
+
+def test_a_filled_silhouette_is_not_taken_for_a_line_drawing():
+    sil = parse_silhouette(PRESETS["assembly-hole"])  # a hole encloses ground too
+    data = draw(sil, 256, random.Random(2), jpeg=False, coloured=False, dark_ground=False)
+    fig = figure_map(decode(data))
+    assert fig.inset == 0 and fig.places is None
+    level = np.zeros((200, 200), np.float32)
+    level[50:150, 50:150] = 1.0
+    level[90:110, 90:110] = 0.0  # a small hole: encloses little against the ink
+    assert line_drawing(level, 0.5) is None
