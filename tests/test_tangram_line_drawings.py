@@ -69,3 +69,21 @@ def test_a_filled_silhouette_is_not_taken_for_a_line_drawing():
     level[50:150, 50:150] = 1.0
     level[90:110, 90:110] = 0.0  # a small hole: encloses little against the ink
     assert line_drawing(level, 0.5) is None
+
+
+def test_the_web_api_reads_a_pen_tracing_and_draws_its_outline_on_the_pen_line(tangram_client):
+    sil = parse_silhouette(PRESETS["square"])
+    data = draw(sil, 240, random.Random(8), lines="outline", pen=2.5, jpeg=True)
+    answer = tangram_client.post("/api/tangram/trace", data=data, content_type="image/jpeg")
+    assert answer.status_code == 200, answer.get_json()
+    body = answer.get_json()
+    assert parse_silhouette(body["instance"]) == sil
+    # the preview's outline runs along the middle of the pen's line, where the ink is darkest
+    # (paper is about 245, the ink's middle under 80, its outer edge, half a pen out, about 140)
+    from scipy.ndimage import map_coordinates
+    picture = np.asarray(decode(data).convert("L"), dtype=np.float32)
+    ring = body["outline"][0]
+    samples = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+               for a, b in zip(ring, ring[1:] + ring[:1]) for t in np.linspace(0.1, 0.9, 20)]
+    along = map_coordinates(picture, [[y for _x, y in samples], [x for x, _y in samples]], order=1)
+    assert float(np.median(along)) < 100, float(np.median(along))
