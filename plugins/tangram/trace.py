@@ -59,11 +59,12 @@ NOTCH = 1.5
 #: Seconds for reading a picture's outlines as exact figures (each outline traced, and the
 #: first turned by 45 degrees), then for fitting the pieces, from the start of the reading; an
 #: outline is not begun with less than MIN_READ left. (Each read alone may take a second:
-#: without a shared budget a coloured picture took up to 4.4 s to refuse; 0.6 s and 1.2 s read
-#: as many pictures as 1.0 s and 2.5 s did once the outline search and the piece fit were made
-#: faster, and refuse within about 1.3 s with the decoding.)
-OUTLINES_UNTIL = 0.6
-READING_BUDGET = 1.2
+#: without a shared budget a coloured picture took up to 4.4 s to refuse. Once the outline
+#: search and the piece fit were made faster, 0.5 s and 0.85 s read as many of the mixed and
+#: held-out pictures as 1.0 s and 2.5 s did, and refuse within a second with the decoding;
+#: 0.6 s and 1.2 s read three more pen tracings of 60 at 128 px, and refuse within 1.35 s.)
+OUTLINES_UNTIL = 0.5
+READING_BUDGET = 0.85
 MIN_READ = 0.1
 
 
