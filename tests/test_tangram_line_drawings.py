@@ -87,3 +87,21 @@ def test_the_web_api_reads_a_pen_tracing_and_draws_its_outline_on_the_pen_line(t
                for a, b in zip(ring, ring[1:] + ring[:1]) for t in np.linspace(0.1, 0.9, 20)]
     along = map_coordinates(picture, [[y for _x, y in samples], [x for x, _y in samples]], order=1)
     assert float(np.median(along)) < 100, float(np.median(along))
+
+
+def test_a_filled_figure_in_a_drawn_frame_or_a_grid_is_no_line_drawing():
+    # a frame is thin ink enclosing a great deal, but the figure inside it is deep ink
+    level = np.zeros((300, 300), np.float32)
+    level[10:290, 10:13] = level[10:290, 287:290] = level[10:13, 10:290] = level[287:290, 10:290] = 1.0
+    level[100:200, 100:200] = 1.0
+    assert line_drawing(level, 0.5) is None
+    # a fine grid of thin lines encloses hundreds of places: not a drawing of seven pieces
+    grid = np.zeros((400, 400), np.float32)
+    grid[::12, :] = grid[:, ::12] = 1.0
+    grid[:, 396:] = grid[396:, :] = 0.0  # the picture's border stays ground
+    assert line_drawing(grid, 0.5) is None
+    # and the pen tracing of a square's outline is one
+    square = np.zeros((300, 300), np.float32)
+    square[50:250, 50:53] = square[50:250, 247:250] = square[50:53, 50:250] = square[247:250, 50:250] = 1.0
+    found = line_drawing(square, 0.5)
+    assert found is not None and 1.0 <= found.half_pen <= 2.0 and int(found.places.max()) == 1

@@ -20,6 +20,14 @@ from plugins.tangram.assembly import random_assembly
 from plugins.tangram.silhouette import parse_silhouette
 
 
+@pytest.fixture(autouse=True)
+def budgets_that_do_not_depend_on_load(monkeypatch):
+    """Ten times the picture's wall-clock budgets (the colour split stops at the outlines'
+    time), so what is read does not depend on a busy machine."""
+    for name in ("OUTLINES_UNTIL", "READING_BUDGET"):
+        monkeypatch.setattr(trace, name, getattr(trace, name) * 10)
+
+
 @pytest.mark.parametrize("seed", [2, 8])
 def test_coloured_pieces_traced_apart_are_read_as_the_pieces_without_the_outline_readers(seed, monkeypatch):
     # pieces slid by odd amounts and touching at corners: the outline readers are taken away,

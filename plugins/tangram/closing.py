@@ -289,7 +289,7 @@ def _directions(k0: int, drawn: float, want: tuple[float, float], exact_k: bool)
     return out
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=8192)  # about 3 KB each; a reading adds a few hundred
 def _moves_along(k: int, along200: int, lsig: float) -> tuple[list, np.ndarray, np.ndarray]:
     """The moves along direction ``k`` by the exact lengths nearest ``along200`` / 200 units
     (:func:`candidates`, which rounds the same way): as (prior, move in 24ths, (k, la, lb)), and
@@ -298,6 +298,8 @@ def _moves_along(k: int, along200: int, lsig: float) -> tuple[list, np.ndarray, 
              for _c, la, lb in _candidates(along200, PER_EDGE, WINDOW, lsig)]
     priors = np.array([c for c, _d, _n in found], dtype=np.float64)
     steps = np.array([d for _c, d, _n in found], dtype=np.int64).reshape(-1, 4)
+    priors.setflags(write=False)  # shared by every caller of the cache
+    steps.setflags(write=False)
     return found, priors, steps
 
 
@@ -471,6 +473,7 @@ def _half_beam(rel: Sequence[tuple[float, float]], dirs: Sequence[int], lengths:
     sy = np.zeros(1)
     sq = np.zeros(1)
     total = np.zeros(1)
+    area_kept = np.zeros(1)
     paths: list = [()]
     for step in range(steps):
         tx, ty = rel[step + 1]

@@ -40,15 +40,16 @@ def colour_gradient(colour: np.ndarray) -> np.ndarray:
     return np.sqrt(squared)
 
 
-def colour_labels(colour: np.ndarray, figure: np.ndarray, flat_share: float = FLAT_SHARES[0]
-                  ) -> tuple[np.ndarray, int] | None:
+def colour_labels(colour: np.ndarray, figure: np.ndarray, flat_share: float = FLAT_SHARES[0],
+                  gradient: np.ndarray | None = None) -> tuple[np.ndarray, int] | None:
     """The figure's points (``figure``, a mask on the working map) labelled 1 to count by the
     piece whose colour they show (see the module doc), flat below ``flat_share`` of the strong
-    gradients; None when the figure has fewer than two or more than :data:`MAX_SEEDS` flat
-    places."""
+    gradients (``gradient``, :func:`colour_gradient` of ``colour`` if not given); None when
+    the figure has fewer than two or more than :data:`MAX_SEEDS` flat places."""
     if not figure.any():
         return None
-    gradient = colour_gradient(colour)
+    if gradient is None:
+        gradient = colour_gradient(colour)
     flat = figure & (gradient < flat_share * float(np.percentile(gradient[figure], 90)))
     places, count = ndimage.label(flat)
     if count == 0:

@@ -62,8 +62,14 @@ def line_drawing(level: np.ndarray, threshold: float) -> LineDrawing | None:
     unit = float(np.sqrt(filled.sum() / 16))
     if width > LINE_WIDTH * unit:
         return None
-    plateau = float(np.percentile(level[inside], 90))
+    # thin everywhere, not only on average: a filled figure inside a drawn frame has a thin
+    # frame's worth of skeleton but a deep inside
+    if float(np.percentile(ndimage.distance_transform_edt(inside)[inside], 99)) > max(2.0, width):
+        return None
     places, count = ndimage.label(enclosed)
+    if count > MAX_PLACES:
+        return None  # a grid, a texture: no drawing of seven pieces
+    plateau = float(np.percentile(level[inside], 90))
     pen = max(2, round(width))
     depths = place_depths(inside, enclosed, places, count, pen)
     readings = [np.where(figure, np.maximum(level, plateau), level)
@@ -71,6 +77,9 @@ def line_drawing(level: np.ndarray, threshold: float) -> LineDrawing | None:
     return LineDrawing(readings, width / 2, places.astype(np.int32), depths)
 
 
+#: A line drawing of seven pieces encloses a few places (the pieces, holes, places cut off where
+#: an outline touches itself); more is something else, and their depths would cost time.
+MAX_PLACES = 60
 #: A line drawing with at least this many enclosed places draws the pieces' edges (a drawn
 #: solution): every place is a piece. With fewer, it draws outlines, and places alternate
 #: between figure and hole from the outside in.
@@ -111,16 +120,19 @@ def place_depths(ink: np.ndarray, enclosed: np.ndarray, places: np.ndarray, coun
         low, high = np.minimum(a[differ], b[differ]), np.maximum(a[differ], b[differ])
         codes.append(low.astype(np.int64) * (count + 2) + high)
     found, length = np.unique(np.concatenate(codes), return_counts=True)
-    pairs = {(int(c) // (count + 2), int(c) % (count + 2))
-             for c, n in zip(found, length) if n >= NEIGHBOUR_PENS * (pen + 2)}
+    neighbours: dict[int, list[int]] = {}
+    for code, n in zip(found.tolist(), length.tolist()):
+        if n >= NEIGHBOUR_PENS * (pen + 2):
+            a, b = divmod(code, count + 2)
+            neighbours.setdefault(a, []).append(b)
+            neighbours.setdefault(b, []).append(a)
     depth = {count + 1: 0}
     frontier = [count + 1]
-    while frontier:
+    while frontier:  # breadth first from the outside: each place and border once
         nxt = []
         for place in frontier:
-            for a, b in pairs:
-                other = b if a == place else a if b == place else None
-                if other is not None and other not in depth:
+            for other in neighbours.get(place, ()):
+                if other not in depth:
                     depth[other] = depth[place] + 1
                     nxt.append(other)
         frontier = nxt

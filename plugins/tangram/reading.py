@@ -480,9 +480,10 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     ``accept(text)`` may reject a candidate (e.g. one the solver proves it cannot cover); by
     default a candidate is kept when it parses with area 16. When no exact outline is found
     within about :data:`BUDGET` seconds, the pieces are fitted to the drawing itself
-    (:func:`read_by_pieces`, unless ``pieces`` is false) for at most :data:`PIECE_BUDGET`
-    more. ``until`` (:func:`time.monotonic`) ends both sooner, for a caller that reads a
-    drawing several ways within one budget. Raises InputError in words when nothing fits.
+    (:func:`read_by_pieces`, unless ``pieces`` is false) in what is left of
+    :data:`READ_BUDGET` (the whole reading's time, typed and sketched outlines included).
+    ``until`` (:func:`time.monotonic`) ends both sooner, for a caller that reads a drawing
+    several ways within one budget. Raises InputError in words when nothing fits.
     """
     if not rings:
         raise InputError(_("no outline given"))

@@ -32,7 +32,7 @@ from skimage.segmentation import expand_labels
 
 from engine import InputError
 
-from .colour_regions import FLAT_SHARES, colour_labels
+from .colour_regions import FLAT_SHARES, colour_gradient, colour_labels
 from .decimals import coverable
 from .drawn_pieces import DrawnPieces, read_drawn_pieces
 from .i18n import _
@@ -142,7 +142,9 @@ def _prepared(fig: Figure) -> _Prepared:
                              "{limit} (is it a photograph of something else?)").format(
             count=len(kept), limit=MAX_RINGS))
     unit = math.sqrt(max(nesting_area([r for r in kept]), biggest) / 16)
-    return _Prepared(closed, grow, kept, unit, grow > 0 or pieces_in_colours(fig))
+    # a line drawing's places are not pieces in colours, whatever their paper's shading
+    coloured = fig.places is None and (grow > 0 or pieces_in_colours(fig))
+    return _Prepared(closed, grow, kept, unit, coloured)
 
 
 def _candidates(fig: Figure, prep: _Prepared, pieces: list[TracedPiece] | None) -> list[list[FloatRing]]:
@@ -343,17 +345,21 @@ def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
     return None if found is None else pieces_of(fig, *found, unit)
 
 
-def coloured_pieces(fig: Figure, unit: float) -> Iterator[list[TracedPiece]]:
+def coloured_pieces(fig: Figure, unit: float, until: float = math.inf) -> Iterator[list[TracedPiece]]:
     """The seven pieces of a coloured picture told apart by their colours
     (:mod:`.colour_regions`), for pictures whose dividing lines blurred away: each way of
-    telling them apart that gives seven regions, likeliest first; none for a picture without
-    colours."""
-    if fig.colour is None:
+    telling them apart that gives seven regions, likeliest first, until ``until`` (a
+    time.monotonic() value: the outline readers that follow share the time); none for a
+    picture without colours."""
+    if fig.colour is None or time.monotonic() > until:
         return
     _mu, floor = ground_level(fig.level, fig.threshold)
     figure = fig.level > floor
+    gradient = colour_gradient(fig.colour)
     for share in FLAT_SHARES:
-        found = colour_labels(fig.colour, figure, share)
+        if time.monotonic() > until:
+            return
+        found = colour_labels(fig.colour, figure, share, gradient)
         if found is not None and found[1] == len(PIECE_NAMES):
             yield pieces_of(fig, *found, unit)
 
@@ -504,15 +510,19 @@ def piece_shapes(contour: np.ndarray, area: float, turn: float, unit: float) -> 
         out = _corners_of(lines)
         if out is not None and 0.9 * area <= _area(out) <= 1.3 * area:
             fits.append(out)
-    if len(fits) == 2 and counts[sorted(order[:3])].sum() < TRIANGLE_SHARE * classified:
+    triangle_share = counts[sorted(order[:3])].sum() / classified
+    if len(fits) == 2 and triangle_share < TRIANGLE_SHARE:
         fits.reverse()  # a quadrilateral first, unless three directions hold nearly every point
     return fits
 
 
 #: A piece's contour is a triangle first when its three main directions hold this share of its
-#: points, and a triangle at all (after the quadrilateral) down to the lower share: at 128 px
-#: a piece told apart by its colour has a wavy edge where it meets another, and a small
-#: triangle's blurred tip can pass for a fourth edge.
+#: points, and a triangle at all down to the lower share (after the quadrilateral, when that
+#: fits too): at 128 px a piece told apart by its colour has a wavy edge where it meets
+#: another, and a small triangle's blurred tip can pass for a fourth edge. A weak triangle is
+#: still checked with the other six against the pieces' shapes (drawn_pieces); asking the
+#: higher share of a triangle that fits alone lost 7 of 60 coloured pictures at 128 px
+#: (bench/tangram_pictures.py --coloured all --random-only: 90.0% -> 78.3%).
 TRIANGLE_SHARE = 0.85
 TRIANGLE_SHARE_OTHER = 0.7
 
@@ -634,7 +644,10 @@ def offset(ring: FloatRing, distance: float, figure: np.ndarray, zoom: float) ->
         norm = math.hypot(dx, dy) or 1.0
         nx, ny = dy / norm, -dx / norm
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        probe = max(2.0, 2 * distance) / 1  # a little way out on this side
+        # a little way out on this side: two pixels of the picture and of the working map at
+        # least (a large picture is worked smaller), and past an outward move (not far past an
+        # inward one: across a small hole lies the figure again)
+        probe = max(2.0, 2.0 / zoom, 2 * distance)
         row, col = round((my + ny * probe) * zoom), round((mx + nx * probe) * zoom)
         if 0 <= row < figure.shape[0] and 0 <= col < figure.shape[1] and figure[row, col]:
             nx, ny = -nx, -ny  # that side is the figure: move the other way
@@ -810,8 +823,8 @@ def drawn_pieces(pieces: list[TracedPiece], grow: float) -> tuple[DrawnPieces, l
     if len(pieces) != len(PIECE_NAMES) or any(p.shape is None for p in pieces):
         return None
     for shapes in _shape_choices(pieces):
-        grow = max(grow, piece_gap(shapes) / 2)
-        polygons = [grown(shape, grow) for shape in shapes]
+        out = max(grow, piece_gap(shapes) / 2)
+        polygons = [grown(shape, out) for shape in shapes]
         drawn = read_drawn_pieces([[(x, -y) for x, y in shape] for shape in polygons])
         if drawn is not None:
             return drawn, polygons
@@ -905,7 +918,8 @@ def trace_figure(fig: Figure) -> Trace:
     prep = _prepared(fig)
     pieces = traced_pieces(fig, prep.unit) if prep.coloured else None
     apart = itertools.chain([pieces] if pieces is not None else [],
-                            coloured_pieces(fig, prep.unit) if prep.coloured else [],
+                            # not past the outlines' time: they are read next
+                            coloured_pieces(fig, prep.unit, started + OUTLINES_UNTIL) if prep.coloured else [],
                             drawn_solution(fig, prep.unit))
     for traced_apart in apart:
         # a drawn solution's pieces meet in the middle of the pen's lines
@@ -917,7 +931,10 @@ def trace_figure(fig: Figure) -> Trace:
     candidates = _candidates(fig, prep, pieces)
     for other in fig.others:  # a line drawing's places read the other way
         other_fig = replace(fig, level=other, others=())
-        candidates += _candidates(other_fig, _prepared(other_fig), None)
+        try:
+            candidates += _candidates(other_fig, _prepared(other_fig), None)
+        except PictureError:  # that way is no figure (no outline, too many): the first stands
+            pass
     reading = None
     first: InputError | None = None
     # one budget for the whole picture, however many outlines it is read from: the outlines
