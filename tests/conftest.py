@@ -88,3 +88,15 @@ def small_tables(tmp_path_factory):
         pc.forget_loaded()
         yield {3: pc.get_tables(3, 3, SMALL_3X3), 4: pc.get_tables(4, 4, SMALL_4X4)}
     pc.forget_loaded()
+
+
+@pytest.fixture()
+def without_outline_readers(monkeypatch):
+    """The picture reader with its outline readers taken away (each raises if called), for
+    tests of what is read from the pieces themselves: coloured pieces, a drawn solution."""
+    from plugins.tangram import trace
+
+    def no_outline(*_args, **_kwargs):
+        raise AssertionError("the outline was read")
+    monkeypatch.setattr(trace, "read_noisy", no_outline)
+    monkeypatch.setattr(trace, "read_by_pieces", no_outline)
