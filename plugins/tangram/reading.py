@@ -487,6 +487,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     """
     if not rings:
         raise InputError(_("no outline given"))
+    loaded()
     started = time.monotonic()
     until = started + READ_BUDGET if until is None else min(until, started + READ_BUDGET)
     norm = normalise(rings)
@@ -503,6 +504,18 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
             raise
         return read_by_pieces(norm, accept, refused, until)
     return nearer_by_pieces(norm, accept, reading, until) if pieces else reading
+
+
+def loaded() -> None:
+    """Import what a reading may need before its clock starts: the modules imported inside
+    functions (scipy's optimiser for the refit, the solver for the candidates, shapely's
+    overlays) cost about 0.3 s the first time, which the first reading of a process would
+    otherwise lose from its one second (a pen tracing refused at 0.98 s, read at 0.52 s once
+    loaded). Cheap after the first call."""
+    import scipy.optimize  # noqa: F401
+    import shapely.ops  # noqa: F401
+
+    from . import assembly, silhouette, solver  # noqa: F401
 
 
 def _seconds(budget: float, until: float | None) -> float:

@@ -38,7 +38,7 @@ from .drawn_pieces import DrawnPieces, read_drawn_pieces
 from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
 from .pieces import PIECE_NAMES, SHAPE_OF
-from .reading import fit, nesting_area, normalise, read_by_pieces, read_noisy
+from .reading import fit, loaded, nesting_area, normalise, read_by_pieces, read_noisy
 from .refusal import FreeAngle
 
 FloatRing = list[tuple[float, float]]
@@ -914,6 +914,7 @@ def trace_figure(fig: Figure) -> Trace:
     A coloured picture traced apart into its seven pieces is read as those pieces first
     (:func:`drawn_pieces`: exact and fast); any other picture, and one whose pieces do not
     read, by its outline."""
+    loaded()  # before the clock: a first picture would lose its imports' time from its budget
     started = time.monotonic()
     prep = _prepared(fig)
     pieces = traced_pieces(fig, prep.unit) if prep.coloured else None
