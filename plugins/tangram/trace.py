@@ -341,8 +341,9 @@ def traced_pieces(fig: Figure, unit: float) -> list[TracedPiece] | None:
     line each piece lost at the figure's edge (:func:`joined_pieces`). A closing of the picture
     instead would also fill the outline's concave corners. None when the picture does not split
     into pieces."""
-    found = line_labels(fig)
-    return None if found is None else pieces_of(fig, *found, unit)
+    ground = ground_level(fig.level, fig.threshold)  # a median over the map: found once
+    found = line_labels(fig, ground)
+    return None if found is None else pieces_of(fig, *found, unit, ground)
 
 
 def coloured_pieces(fig: Figure, unit: float, until: float = math.inf) -> Iterator[list[TracedPiece]]:
@@ -353,15 +354,15 @@ def coloured_pieces(fig: Figure, unit: float, until: float = math.inf) -> Iterat
     picture without colours."""
     if fig.colour is None or time.monotonic() > until:
         return
-    _mu, floor = ground_level(fig.level, fig.threshold)
-    figure = fig.level > floor
+    ground = ground_level(fig.level, fig.threshold)
+    figure = fig.level > ground[1]
     gradient = colour_gradient(fig.colour)
     for share in FLAT_SHARES:
         if time.monotonic() > until:
             return
         found = colour_labels(fig.colour, figure, share, gradient)
         if found is not None and found[1] == len(PIECE_NAMES):
-            yield pieces_of(fig, *found, unit)
+            yield pieces_of(fig, *found, unit, ground)
 
 
 def drawn_solution(fig: Figure, unit: float) -> Iterator[list[TracedPiece]]:
@@ -393,12 +394,12 @@ def _without(places: np.ndarray, hole: int) -> np.ndarray:
     return np.where(places == hole, 0, np.where(places > hole, places - 1, places))
 
 
-def line_labels(fig: Figure) -> tuple[np.ndarray, int] | None:
+def line_labels(fig: Figure, ground: tuple[float, float]) -> tuple[np.ndarray, int] | None:
     """The regions of a coloured picture between its dividing lines (see
-    :func:`traced_pieces`), labelled 1 to count on the working map; None when there are too
-    many or fewer than two."""
+    :func:`traced_pieces`; ``ground`` is :func:`ground_level` of its map), labelled 1 to count
+    on the working map; None when there are too many or fewer than two."""
     level = fig.level
-    mu, floor = ground_level(level, fig.threshold)
+    _mu, floor = ground
     above = level > floor
     strong = level > fig.threshold
     seeds, count = ndimage.label(strong)
@@ -417,11 +418,13 @@ def line_labels(fig: Figure) -> tuple[np.ndarray, int] | None:
     return (labels, count) if 2 <= count else None
 
 
-def pieces_of(fig: Figure, labels: np.ndarray, count: int, unit: float) -> list[TracedPiece]:
+def pieces_of(fig: Figure, labels: np.ndarray, count: int, unit: float,
+              ground: tuple[float, float] | None = None) -> list[TracedPiece]:
     """Each labelled region of a coloured picture traced on its own at half its own contrast
-    with the ground (see :func:`traced_pieces`) and sharpened into a piece."""
+    with the ground (``ground``: :func:`ground_level` of the map, found if not given; see
+    :func:`traced_pieces`) and sharpened into a piece."""
     level = fig.level
-    mu, floor = ground_level(level, fig.threshold)
+    mu, floor = ground if ground is not None else ground_level(level, fig.threshold)
     sizes = ndimage.sum(labels > 0, labels, index=range(1, count + 1))
     total = float(sizes.sum())
     # a piece's own level: well inside it (its edges are blurred), its dimmer part (a region
