@@ -12,6 +12,7 @@ import math
 import random
 
 import pytest
+from test_tangram_reading import _same
 
 from engine import SolveContext, Solved
 from plugins.tangram import reading
@@ -135,3 +136,17 @@ def test_the_reading_reports_the_scale_it_measured_the_outline_at():
     rings = _rough_rings(PRESETS["house"], 0.1, "scale")
     got = reading.read_noisy(rings, accept=_coverable)
     assert got.normalised.scale == pytest.approx(23.0, rel=0.01)
+
+
+@pytest.mark.parametrize("seed", [5, 7, 10, 12])
+def test_a_short_edge_the_noise_turned_into_its_neighbours_direction_is_read_back(seed):
+    # assembly-touch has an edge 0.09 units long where a triangle touches the figure; at 0.1
+    # units of noise these drawings turn it (or the half-unit edge) into the direction of the
+    # edge beside it, so the snapped ring loses a corner and no lengths can mend it. Read again
+    # with the doubtful edge turned back, the figure is the one drawn, exactly.
+    truth = parse_silhouette(PRESETS["assembly-touch"])
+    rings = _rough_rings(PRESETS["assembly-touch"], 0.1, f"assembly-touch-{seed}")
+    got = reading.read_noisy(rings, accept=_coverable, pieces=False)
+    assert _same(parse_exact_text(got.text), truth)
+    exact = [[(float(x), float(y)) for x, y in r] for r in got.exact_rings]
+    assert hausdorff(exact, got.fitted) <= 0.25

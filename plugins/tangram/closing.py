@@ -286,6 +286,11 @@ def _directions(k0: int, drawn: float, want: tuple[float, float], exact_k: bool)
             continue
         if along > 0.05:
             out.append((k, along))
+        elif k == k0:
+            # a short edge whose wanted end lies behind its start (the noise so far points
+            # back) still takes its drawn direction, at the least lengths: with no move at all
+            # the whole branch ended there, and the ring with it
+            out.append((k, 0.06))
     return out
 
 

@@ -16,7 +16,10 @@ module is the fallback when decimal input is not exact. The steps:
    shared corner where two rings nearly meet), only in combinations of area 16;
 5. candidate figures are tried in order of cost; each is placed on the drawing, passed over if
    it lies more than :data:`MAX_MOVED` from it, and the first that ``accept`` takes (the caller
-   asks the solver) is kept, all within :data:`BUDGET` seconds.
+   asks the solver) is kept, all within :data:`BUDGET` seconds;
+6. when none is kept, or the one kept lies far from the drawing, steps 3-5 are tried again with a
+   doubtful short edge read in its other direction (one the noise may have merged with its
+   neighbour, losing a corner), while the budget lasts.
 
 Nothing here is trusted: every candidate goes through ``build_silhouette`` like typed input.
 When nothing fits, :mod:`.refusal` says why in words.
@@ -84,6 +87,16 @@ READ_BUDGET = 1.0
 #: A fit of the pieces this far from the drawing (units) or nearer, but not within CLOSE, has its
 #: slides refitted to the whole outline (contacts.refitted).
 REFIT_FROM = 0.6
+#: Doubtful short edges read in their other direction, at most, when the first reading fails or
+#: lies further than CLOSE; an edge is doubtful when its ends need move at most DOUBT_REACH
+#: units across it (two vertices moved by 0.2) to change direction. The rings they are taken
+#: from keep every vertex when they have at most AS_DRAWN, and are simplified less otherwise
+#: (DOUBT_TOLERANCE, no least turn), so that a corner the noise flattened below MIN_TURN is
+#: still there to be turned back.
+DOUBTFUL_EDGES = 4
+DOUBT_REACH = 0.1
+AS_DRAWN = 40
+DOUBT_TOLERANCE = 0.05
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
 ROTATION_TRIM = 8.0
 #: Cost of reading the figure at a scale off the area's by a share (4% costs as much as a half).
@@ -151,9 +164,9 @@ def normalise(rings: Sequence[FloatRing]) -> Normalised:
     return Normalised(out, scale, angle, origin, area)
 
 
-def simplify(ring: FloatRing, tolerance: float = 0.12) -> FloatRing:
+def simplify(ring: FloatRing, tolerance: float = 0.12, min_turn: float = MIN_TURN) -> FloatRing:
     """Drop vertices that lie within ``tolerance`` of the chord of their neighbours or whose
-    corner bends less than MIN_TURN, least significant first."""
+    corner bends less than ``min_turn`` degrees, least significant first."""
     pts = list(ring)
     while len(pts) > 3:
         best, best_i = None, -1
@@ -169,7 +182,7 @@ def simplify(ring: FloatRing, tolerance: float = 0.12) -> FloatRing:
                 turn = abs(math.degrees(math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)))
                 chord = math.hypot(c[0] - a[0], c[1] - a[1]) or 1e-9
                 dist = abs((c[0] - a[0]) * (a[1] - b[1]) - (a[0] - b[0]) * (c[1] - a[1])) / chord
-                if dist >= tolerance and turn >= MIN_TURN and min(lu, lv) >= tolerance:
+                if dist >= tolerance and turn >= min_turn and min(lu, lv) >= tolerance:
                     continue
                 score = min(dist, min(lu, lv))
             if best is None or score < best:
@@ -190,13 +203,16 @@ class Corners:
     lengths: list[float]
 
 
-def corners(ring: FloatRing) -> Corners:
-    """Edges snapped to the eight directions, consecutive equal directions merged."""
+def corners(ring: FloatRing, turned: dict[int, int] | None = None) -> Corners:
+    """Edges snapped to the eight directions, consecutive equal directions merged; ``turned``
+    gives some edges (by index) another direction than the nearest."""
     n = len(ring)
     runs: list[list] = []  # [direction, start point, along-length]
     for i in range(n):
         (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
         k = round(math.atan2(y2 - y1, x2 - x1) / (math.pi / 4)) % 8
+        if turned and i in turned:
+            k = turned[i]
         ux, uy = DIRECTION_STEPS[k]
         along = ((x2 - x1) * ux + (y2 - y1) * uy) / math.hypot(ux, uy)
         if runs and runs[-1][0] == k:
@@ -600,10 +616,9 @@ def _measured(sil, rings: list[FloatRing]) -> tuple[float, list, list[FloatRing]
 
 def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until: float | None = None) -> Reading:
     """The nearest exact outline to the normalised drawing that ``accept`` takes: the
-    low-noise path, then the general search, within :data:`BUDGET` seconds or until ``until``;
-    InputError in words (refusal.py) otherwise."""
-    from .silhouette import build_silhouette, format_silhouette  # circular at import time
-
+    low-noise path, then the general search, then the same search with a doubtful short edge
+    read in its other direction (:func:`_doubtful_edges`), within :data:`BUDGET` seconds or
+    until ``until``; InputError in words (refusal.py) otherwise."""
     budget = _seconds(BUDGET, until)
     deadline = time.monotonic() + budget
     # a nearly exact outline (a clean picture, a program's SVG) is read directly; the general
@@ -611,16 +626,73 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
     low = read_low_noise(norm.rings, accept, min(deadline, time.monotonic() + LOW_NOISE_SHARE * budget))
     if low is not None:
         return Reading(low.text, low.moved, low.refined(norm), low.exact_rings, low.fitted, low.tried)
-    simple = [simplify(r) for r in norm.rings]
-    simple = [r for r in simple if len(r) >= 3 and abs(ring_area(r)) > 0.05]
-    if not simple:
+    kept = [(raw, simplify(raw)) for raw in norm.rings]
+    kept = [(raw, r) for raw, r in kept if len(r) >= 3 and abs(ring_area(r)) > 0.05]
+    if not kept:
         raise InputError(_("the outline has no corners left once the noise is removed"))
     # outlines first (a hole is placed relative to the first ring)
-    depth = nesting_depths(simple)
-    order = sorted(zip(depth, simple), key=lambda t: (t[0], -abs(ring_area(t[1]))))
-    simple = [r for _, r in order]
-    signs = [1 if d % 2 == 0 else -1 for d, _ in order]
+    depth = nesting_depths([r for _, r in kept])
+    order = sorted(range(len(kept)), key=lambda i: (depth[i], -abs(ring_area(kept[i][1]))))
+    simple = [kept[i][1] for i in order]
+    signs = [1 if depth[i] % 2 == 0 else -1 for i in order]
     cs = [corners(r) for r in simple]
+    reading, tried, unsolved, walked = _search(norm, cs, signs, accept, deadline, budget)
+    if reading is None or distance(reading) > CLOSE:
+        # A short edge's direction is the least certain: noise of 0.2 units at both ends turns
+        # an edge half a unit long by up to 40 degrees, into the next direction, where it merges
+        # with its neighbour and the figure loses a corner. Read again with the most doubtful
+        # edges turned back, one at a time, while the time lasts.
+        light = [_as_drawn(kept[i][0]) for i in order]
+        for _far, ring, edge, direction in _doubtful_edges(light)[:DOUBTFUL_EDGES]:
+            if time.monotonic() > deadline:
+                break
+            turned = cs[:ring] + [corners(light[ring], {edge: direction})] + cs[ring + 1:]
+            other, more, _unsolved, _walked = _search(norm, turned, signs, accept, deadline,
+                                                      deadline - time.monotonic())
+            tried += more
+            if other is not None and (reading is None or distance(other) < distance(reading)):
+                reading = replace(other, tried=tried)
+                if distance(reading) <= CLOSE:
+                    break
+    if reading is not None:
+        return reading
+    raise InputError(refusal(norm, simple, walked, tried, unsolved))
+
+
+def _as_drawn(ring: FloatRing) -> FloatRing:
+    """``ring`` with every vertex kept when it has few (a tracing or typed decimals: each vertex
+    was put at a corner, however little it turns there), else simplified by DOUBT_TOLERANCE
+    with no least turn (a traced contour's many vertices mostly lie along its edges)."""
+    if len(ring) <= AS_DRAWN:
+        return [p for i, p in enumerate(ring) if math.dist(p, ring[i - 1]) > 1e-9]
+    return simplify(ring, DOUBT_TOLERANCE, 0.0)
+
+
+def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, int, int]]:
+    """Edges whose direction among the eight the noise may have changed, most doubtful first:
+    (how far, in units across the edge, its ends must move to put it in the next direction;
+    ring; edge; that next direction), for those within DOUBT_REACH (two vertices moved by the
+    largest noise the reader takes)."""
+    out = []
+    for i, ring in enumerate(rings):
+        n = len(ring)
+        for e in range(n):
+            (x1, y1), (x2, y2) = ring[e], ring[(e + 1) % n]
+            steps = math.atan2(y2 - y1, x2 - x1) / (math.pi / 4)
+            off = steps - round(steps)  # -0.5..0.5 of a 45-degree step
+            far = math.hypot(x2 - x1, y2 - y1) * math.sin((0.5 - abs(off)) * math.pi / 4)
+            if far <= DOUBT_REACH:
+                out.append((far, i, e, (round(steps) + (1 if off > 0 else -1)) % 8))
+    return sorted(out)
+
+
+def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Callable[[str], bool] | None,
+            deadline: float, budget: float) -> tuple[Reading | None, int, int, list[int]]:
+    """The first candidate figure for the snapped rings ``cs`` that lies near the drawing and
+    that ``accept`` takes: (the reading or None, figures tried, of those how many ``accept``
+    refused, closed walks found per ring)."""
+    from .silhouette import build_silhouette, format_silhouette  # circular at import time
+
     lone = 16.0 if len(cs) == 1 else None
     walks = _walks(cs, lone, time.monotonic() + WALK_SHARE * budget)
     tried = 0
@@ -653,8 +725,8 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
             if accept is not None and not accept(text):
                 unsolved += 1
                 continue
-            return Reading(text, moved, scaled, exact, fitted, tried)
-    raise InputError(refusal(norm, simple, [len(w) for w in walks], tried, unsolved))
+            return Reading(text, moved, scaled, exact, fitted, tried), tried, unsolved, [len(w) for w in walks]
+    return None, tried, unsolved, [len(w) for w in walks]
 
 
 def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
