@@ -18,7 +18,7 @@ from engine import SolveContext, Solved
 from plugins.tangram import reading
 from plugins.tangram.closing import joined_walks, noise_level
 from plugins.tangram.cover_check import is_exact_cover
-from plugins.tangram.decimals import _coverable
+from plugins.tangram.decimals import _coverable, decimal_rings
 from plugins.tangram.figures import PRESETS
 from plugins.tangram.geometry import direction, signed_area
 from plugins.tangram.numbers import QS2
@@ -150,3 +150,41 @@ def test_a_short_edge_the_noise_turned_into_its_neighbours_direction_is_read_bac
     assert _same(parse_exact_text(got.text), truth)
     exact = [[(float(x), float(y)) for x, y in r] for r in got.exact_rings]
     assert hausdorff(exact, got.fitted) <= 0.25
+
+
+#: assembly-touch made rough by bench/tangram_reading.py (noise 0.2, --seed 7 --figure-seed 5000):
+#: the bottom of its slit is drawn 0.06 units long at 244 degrees.
+ASSEMBLY_TOUCH_AT_02 = (
+    "ring 175.487,-546.330 279.073,-508.137 310.295,-554.166 362.013,-529.363 332.738,-478.176 "
+    "317.698,-493.310 341.266,-432.482 389.263,-453.009 405.574,-404.324 341.471,-437.760 "
+    "339.657,-439.481 389.651,-410.600 322.835,-390.296 313.017,-367.693 292.304,-419.447 "
+    "280.786,-390.444 177.712,-348.759 209.663,-426.800 174.220,-429.125 214.812,-449.456"
+)
+
+
+def test_the_bottom_of_a_slit_is_read_square_to_its_sides():
+    # assembly-touch's 0.09-unit edge is the bottom of a slit between edges that run opposite
+    # ways; this drawing (noise 0.2) has it run at 244 degrees, further from the true 135 than
+    # any turn to the next direction mends. Its two directions square to the slit's sides are
+    # tried first, and the figure drawn is read.
+    truth = parse_silhouette(PRESETS["assembly-touch"])
+    rings = decimal_rings(ASSEMBLY_TOUCH_AT_02)
+    got = reading.read_noisy(rings, accept=_coverable, pieces=False)
+    assert _same(parse_exact_text(got.text), truth)
+
+
+#: The house preset made rough by bench/tangram_reading.py (noise 0.1, --seed 19 --figure-seed
+#: 15000): its corner between an edge 0.59 units long and one 0.71 long bends by 17 degrees.
+HOUSE_AT_01 = (
+    "ring 119.733,378.618 80.756,387.536 78.108,376.650 88.004,374.811 88.333,370.337 90.029,365.954 "
+    "87.779,350.835 93.293,342.117 96.125,356.185 99.653,352.236 116.709,363.555"
+)
+
+
+def test_a_corner_the_noise_flattened_is_read_from_the_ring_as_drawn():
+    # Simplified, the flattened corner goes, and with it the edge's neighbour: the long edge
+    # left runs 11 degrees off the eight directions, which read as a piece at a free angle and
+    # refused a preset. Every vertex of a tracing was put at a corner, so the ring as drawn is
+    # looked at for a free angle, and read when the simplified ring reads nothing.
+    got = reading.read_noisy(decimal_rings(HOUSE_AT_01), accept=_coverable, pieces=False)
+    assert _same(parse_exact_text(got.text), parse_silhouette(PRESETS["house"]))

@@ -89,12 +89,15 @@ READ_BUDGET = 1.0
 REFIT_FROM = 0.6
 #: Doubtful short edges read in their other direction, at most, when the first reading fails or
 #: lies further than CLOSE; an edge is doubtful when its ends need move at most DOUBT_REACH
-#: units across it (two vertices moved by 0.2) to change direction. The rings they are taken
+#: units across it to change direction (more would be likelier under noise of 0.2, but each
+#: reading again costs a tenth of a second or two, which the piece fit needs more), or when it
+#: is the bottom of a slit, at most SLIT_BOTTOM long. The rings they are taken
 #: from keep every vertex when they have at most AS_DRAWN, and are simplified less otherwise
 #: (DOUBT_TOLERANCE, no least turn), so that a corner the noise flattened below MIN_TURN is
 #: still there to be turned back.
 DOUBTFUL_EDGES = 4
 DOUBT_REACH = 0.1
+SLIT_BOTTOM = 0.25
 AS_DRAWN = 40
 DOUBT_TOLERANCE = 0.05
 #: Edges further than this (degrees) from the figure's eight directions do not steer the rotation.
@@ -510,7 +513,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     # A piece clearly turned by a free angle is no figure of the seven pieces at 45-degree turns,
     # even where an exact figure lies within the tolerance (a small piece turned by 20 degrees
     # moves its corners by about 0.3 units): said at once, and named.
-    free = free_angle([simplify(r) for r in norm.rings], norm, FREE_MARGIN_EARLY)
+    free = free_angle([_as_drawn(r) for r in norm.rings], norm, FREE_MARGIN_EARLY)
     if free is not None:
         raise free
     try:
@@ -641,19 +644,25 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
         # A short edge's direction is the least certain: noise of 0.2 units at both ends turns
         # an edge half a unit long by up to 40 degrees, into the next direction, where it merges
         # with its neighbour and the figure loses a corner. Read again with the most doubtful
-        # edges turned back, one at a time, while the time lasts.
+        # edges turned back, one at a time, while the time lasts: at the area's scale only (no
+        # time for the walks at other scales; a budget of 0 says so), and no further once one
+        # reads nearer, since the piece fit after this needs what time is left more than
+        # another edge does.
         light = [_as_drawn(kept[i][0]) for i in order]
-        for _far, ring, edge, direction in _doubtful_edges(light)[:DOUBTFUL_EDGES]:
+        # first the rings as drawn where their corners differ from the simplified ones' (a
+        # corner the noise flattened below MIN_TURN is still there), then the doubtful edges
+        tries: list[tuple[int, dict[int, int]]] = [
+            (i, {}) for i, r in enumerate(light) if corners(r).dirs != cs[i].dirs]
+        tries += [(ring, {edge: direction}) for _far, ring, edge, direction in _doubtful_edges(light)]
+        for ring, turn in tries[:DOUBTFUL_EDGES]:
             if time.monotonic() > deadline:
                 break
-            turned = cs[:ring] + [corners(light[ring], {edge: direction})] + cs[ring + 1:]
-            other, more, _unsolved, _walked = _search(norm, turned, signs, accept, deadline,
-                                                      deadline - time.monotonic())
+            turned = cs[:ring] + [corners(light[ring], turn)] + cs[ring + 1:]
+            other, more, _unsolved, _walked = _search(norm, turned, signs, accept, deadline, 0.0)
             tried += more
             if other is not None and (reading is None or distance(other) < distance(reading)):
                 reading = replace(other, tried=tried)
-                if distance(reading) <= CLOSE:
-                    break
+                break
     if reading is not None:
         return reading
     raise InputError(refusal(norm, simple, walked, tried, unsolved))
@@ -670,19 +679,27 @@ def _as_drawn(ring: FloatRing) -> FloatRing:
 
 def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, int, int]]:
     """Edges whose direction among the eight the noise may have changed, most doubtful first:
-    (how far, in units across the edge, its ends must move to put it in the next direction;
-    ring; edge; that next direction), for those within DOUBT_REACH (two vertices moved by the
-    largest noise the reader takes)."""
+    (how far, in units across the edge, its ends must move to put it in the other direction;
+    ring; edge; that direction), for those within DOUBT_REACH of the next direction round.
+
+    The bottom of a slit (an edge shorter than SLIT_BOTTOM between two edges that run opposite
+    ways) comes first, in both directions square to its sides: so short that the noise gives it
+    any direction, while the slit's sides say which two it can have."""
     out = []
     for i, ring in enumerate(rings):
         n = len(ring)
+        steps = [math.atan2(y2 - y1, x2 - x1) / (math.pi / 4)
+                 for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1])]
         for e in range(n):
-            (x1, y1), (x2, y2) = ring[e], ring[(e + 1) % n]
-            steps = math.atan2(y2 - y1, x2 - x1) / (math.pi / 4)
-            off = steps - round(steps)  # -0.5..0.5 of a 45-degree step
-            far = math.hypot(x2 - x1, y2 - y1) * math.sin((0.5 - abs(off)) * math.pi / 4)
+            length = math.dist(ring[e], ring[(e + 1) % n])
+            before, after = round(steps[e - 1]) % 8, round(steps[(e + 1) % n]) % 8
+            if length <= SLIT_BOTTOM and (after - before) % 8 == 4:
+                out.extend((-length, i, e, (before + turn) % 8) for turn in (2, -2))
+                continue
+            off = steps[e] - round(steps[e])  # -0.5..0.5 of a 45-degree step
+            far = length * math.sin((0.5 - abs(off)) * math.pi / 4)
             if far <= DOUBT_REACH:
-                out.append((far, i, e, (round(steps) + (1 if off > 0 else -1)) % 8))
+                out.append((far, i, e, (round(steps[e]) + (1 if off > 0 else -1)) % 8))
     return sorted(out)
 
 
@@ -690,7 +707,8 @@ def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Calla
             deadline: float, budget: float) -> tuple[Reading | None, int, int, list[int]]:
     """The first candidate figure for the snapped rings ``cs`` that lies near the drawing and
     that ``accept`` takes: (the reading or None, figures tried, of those how many ``accept``
-    refused, closed walks found per ring)."""
+    refused, closed walks found per ring). Walks at scales other than the area's are searched
+    for the first WALK_SHARE of ``budget``; candidates are tried until ``deadline``."""
     from .silhouette import build_silhouette, format_silhouette  # circular at import time
 
     lone = 16.0 if len(cs) == 1 else None
