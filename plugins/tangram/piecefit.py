@@ -84,6 +84,11 @@ class Anchor:
     turn: int  # the piece's own turn at that vertex (1: 135 degrees ... 3: 45 degrees)
 
 
+def anchors_ready() -> None:
+    """Work out the anchors now (reading.loaded: before a reading's clock starts)."""
+    _anchors()
+
+
 @lru_cache(maxsize=None)
 def _anchors() -> dict[tuple[str, int], list[Anchor]]:
     """(shape, direction of the edge leaving the vertex) -> the ways a piece sits there."""

@@ -46,7 +46,7 @@ from .i18n import _, ngettext
 from .lownoise import read_low_noise
 from .numbers import QS2
 from .outline import FloatRing, fit, hausdorff, largest_distance, nesting_area, nesting_depths, ring_area
-from .piecefit import Partial, PieceFitter, drawing_noise
+from .piecefit import Partial, PieceFitter, anchors_ready, drawing_noise
 from .refusal import FREE_MARGIN_EARLY, free_angle, refusal
 
 __all__ = ["BUDGET", "Normalised", "Reading", "hausdorff", "normalise", "read_by_pieces", "read_noisy", "simplify"]
@@ -530,11 +530,14 @@ def loaded() -> None:
     functions (scipy's optimiser for the refit, the solver for the candidates, shapely's
     overlays) cost about 0.3 s the first time, which the first reading of a process would
     otherwise lose from its one second (a pen tracing refused at 0.98 s, read at 0.52 s once
-    loaded). Cheap after the first call."""
+    loaded); so do the piece fit's anchors (each piece's corners in every orientation, worked
+    out in exact numbers once: about 0.07 s). Cheap after the first call."""
     import scipy.optimize  # noqa: F401
     import shapely.ops  # noqa: F401
 
     from . import assembly, silhouette, solver  # noqa: F401
+
+    anchors_ready()
 
 
 def _seconds(budget: float, until: float | None) -> float:
