@@ -45,6 +45,9 @@ THIRD = 4.5
 FINE = 7.0
 NEGATIVE = 1.5
 MIXED = 0.3
+#: How far along its direction an edge is asked to reach when the place it should reach lies
+#: behind its start: just past the shortest length searched for (0.05).
+LEAST_ALONG = 0.06
 #: The error of a drawn length (two vertices' noise), for ranking an edge's exact lengths.
 LENGTH_SIGMA = 0.14
 #: A walk whose mean squared vertex displacement exceeds this (units squared) is dropped.
@@ -287,10 +290,11 @@ def _directions(k0: int, drawn: float, want: tuple[float, float], exact_k: bool)
         if along > 0.05:
             out.append((k, along))
         elif k == k0:
-            # a short edge whose wanted end lies behind its start (the noise so far points
-            # back) still takes its drawn direction, at the least lengths: with no move at all
-            # the whole branch ended there, and the ring with it
-            out.append((k, 0.06))
+            # an edge whose wanted end lies behind its start (the noise so far points back; in
+            # practice a short edge) still takes its drawn direction, at the least lengths
+            # (just above the 0.05 cut): with no move at all the whole branch ended there, and
+            # the ring with it
+            out.append((k, LEAST_ALONG))
     return out
 
 

@@ -17,9 +17,10 @@ module is the fallback when decimal input is not exact. The steps:
 5. candidate figures are tried in order of cost; each is placed on the drawing, passed over if
    it lies more than :data:`MAX_MOVED` from it, and the first that ``accept`` takes (the caller
    asks the solver) is kept, all within :data:`BUDGET` seconds;
-6. when none is kept, or the one kept lies far from the drawing, steps 3-5 are tried again with a
-   doubtful short edge read in its other direction (one the noise may have merged with its
-   neighbour, losing a corner), while the budget lasts.
+6. when none is kept, or the one kept lies far from the drawing, steps 3-5 are tried again on
+   the rings as drawn (a corner the noise flattened, which step 2 dropped) and with a doubtful
+   short edge read in another direction (one the noise may have merged with its neighbour,
+   losing a corner), while the budget lasts.
 
 Nothing here is trusted: every candidate goes through ``build_silhouette`` like typed input.
 When nothing fits, :mod:`.refusal` says why in words.
@@ -87,15 +88,15 @@ READ_BUDGET = 1.0
 #: A fit of the pieces this far from the drawing (units) or nearer, but not within CLOSE, has its
 #: slides refitted to the whole outline (contacts.refitted).
 REFIT_FROM = 0.6
-#: Doubtful short edges read in their other direction, at most, when the first reading fails or
-#: lies further than CLOSE; an edge is doubtful when its ends need move at most DOUBT_REACH
-#: units across it to change direction (more would be likelier under noise of 0.2, but each
-#: reading again costs a tenth of a second or two, which the piece fit needs more), or when it
-#: is the bottom of a slit, at most SLIT_BOTTOM long. The rings they are taken
-#: from keep every vertex when they have at most AS_DRAWN, and are simplified less otherwise
-#: (DOUBT_TOLERANCE, no least turn), so that a corner the noise flattened below MIN_TURN is
-#: still there to be turned back.
-DOUBTFUL_EDGES = 4
+#: Readings again, at most, when the first reading fails or lies further than CLOSE: the rings as
+#: drawn (every vertex kept when they have at most AS_DRAWN, else simplified by DOUBT_TOLERANCE
+#: with no least turn), so that a corner the noise flattened below MIN_TURN is still there; then
+#: with one doubtful edge turned: the bottom of a slit, at most SLIT_BOTTOM long, or an edge whose
+#: ends need move at most DOUBT_REACH units across it to change direction (more would be
+#: likelier under noise of 0.2, but each reading again costs a tenth of a second or two, which
+#: the piece fit needs more). One is begun only with MIN_REREAD seconds left.
+MAX_REREADS = 4
+MIN_REREAD = 0.1
 DOUBT_REACH = 0.1
 SLIT_BOTTOM = 0.25
 AS_DRAWN = 40
@@ -622,8 +623,8 @@ def _measured(sil, rings: list[FloatRing]) -> tuple[float, list, list[FloatRing]
 
 def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until: float | None = None) -> Reading:
     """The nearest exact outline to the normalised drawing that ``accept`` takes: the
-    low-noise path, then the general search, then the same search with a doubtful short edge
-    read in its other direction (:func:`_doubtful_edges`), within :data:`BUDGET` seconds or
+    low-noise path, then the general search, then the same search on the rings as drawn and with
+    a doubtful short edge read in another direction (:func:`_rereads`), within :data:`BUDGET` seconds or
     until ``until``; InputError in words (refusal.py) otherwise."""
     budget = _seconds(BUDGET, until)
     deadline = time.monotonic() + budget
@@ -646,23 +647,20 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
     if reading is None or distance(reading) > CLOSE:
         # A short edge's direction is the least certain: noise of 0.2 units at both ends turns
         # an edge half a unit long by up to 40 degrees, into the next direction, where it merges
-        # with its neighbour and the figure loses a corner. Read again with the most doubtful
+        # with its neighbour and the figure loses a corner (or the simplification drops a corner
+        # the noise flattened). Read again from the rings as drawn, then with the most doubtful
         # edges turned back, one at a time, while the time lasts: at the area's scale only (no
         # time for the walks at other scales; a budget of 0 says so), and no further once one
         # reads nearer, since the piece fit after this needs what time is left more than
         # another edge does.
         light = [_as_drawn(kept[i][0]) for i in order]
-        # first the rings as drawn where their corners differ from the simplified ones' (a
-        # corner the noise flattened below MIN_TURN is still there), then the doubtful edges
-        tries: list[tuple[int, dict[int, int]]] = [
-            (i, {}) for i, r in enumerate(light) if corners(r).dirs != cs[i].dirs]
-        tries += [(ring, {edge: direction}) for _far, ring, edge, direction in _doubtful_edges(light)]
-        for ring, turn in tries[:DOUBTFUL_EDGES]:
-            if time.monotonic() > deadline:
+        for ring, turned in _rereads(cs, light)[:MAX_REREADS]:
+            if deadline - time.monotonic() < MIN_REREAD:
                 break
-            turned = cs[:ring] + [corners(light[ring], turn)] + cs[ring + 1:]
-            other, more, _unsolved, _walked = _search(norm, turned, signs, accept, deadline, 0.0)
+            rings = cs[:ring] + [turned] + cs[ring + 1:]
+            other, more, refused, _walked = _search(norm, rings, signs, accept, deadline, 0.0, first_always=False)
             tried += more
+            unsolved += refused
             if other is not None and (reading is None or distance(other) < distance(reading)):
                 reading = replace(other, tried=tried)
                 break
@@ -671,10 +669,32 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
     raise InputError(refusal(norm, simple, walked, tried, unsolved))
 
 
+def _rereads(cs: list[Corners], light: list[FloatRing]) -> list[tuple[int, Corners]]:
+    """The rings to read again, in order (ring index, its snapped corners): each ring as drawn
+    (``light``) where its corners differ from the simplified ring's (``cs``), then with one
+    doubtful edge turned (:func:`_doubtful_edges`); a ring whose directions are already tried,
+    from any corner, is left out (a slit's bottom often has one of its two directions already)."""
+    def cycle(c: Corners) -> tuple[int, ...]:
+        dirs = tuple(c.dirs)
+        return min(dirs[k:] + dirs[:k] for k in range(len(dirs))) if dirs else dirs
+
+    seen = {(i, cycle(c)) for i, c in enumerate(cs)}
+    out = []
+    turns = [(i, {}) for i in range(len(light))]
+    turns += [(ring, {edge: direction}) for _doubt, ring, edge, direction in _doubtful_edges(light)]
+    for ring, turn in turns:
+        turned = corners(light[ring], turn)
+        if (ring, cycle(turned)) not in seen:
+            seen.add((ring, cycle(turned)))
+            out.append((ring, turned))
+    return out
+
+
 def _as_drawn(ring: FloatRing) -> FloatRing:
-    """``ring`` with every vertex kept when it has few (a tracing or typed decimals: each vertex
-    was put at a corner, however little it turns there), else simplified by DOUBT_TOLERANCE
-    with no least turn (a traced contour's many vertices mostly lie along its edges)."""
+    """``ring`` as drawn: every vertex kept when it has at most AS_DRAWN (a tracing or typed
+    decimals: each vertex was put at a corner, however little it turns there), else simplified
+    by DOUBT_TOLERANCE with no least turn (a traced contour's many vertices mostly lie along its
+    edges)."""
     if len(ring) <= AS_DRAWN:
         return [p for i, p in enumerate(ring) if math.dist(p, ring[i - 1]) > 1e-9]
     return simplify(ring, DOUBT_TOLERANCE, 0.0)
@@ -685,9 +705,10 @@ def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, int, i
     (how far, in units across the edge, its ends must move to put it in the other direction;
     ring; edge; that direction), for those within DOUBT_REACH of the next direction round.
 
-    The bottom of a slit (an edge shorter than SLIT_BOTTOM between two edges that run opposite
+    The bottom of a slit (an edge at most SLIT_BOTTOM long between two edges that run opposite
     ways) comes first, in both directions square to its sides: so short that the noise gives it
-    any direction, while the slit's sides say which two it can have."""
+    any direction, while the slit's sides say which two it can have. Its first number is minus
+    its length, so that it sorts before every turned edge."""
     out = []
     for i, ring in enumerate(rings):
         n = len(ring)
@@ -707,11 +728,12 @@ def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, int, i
 
 
 def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Callable[[str], bool] | None,
-            deadline: float, budget: float) -> tuple[Reading | None, int, int, list[int]]:
+            deadline: float, budget: float, first_always: bool = True) -> tuple[Reading | None, int, int, list[int]]:
     """The first candidate figure for the snapped rings ``cs`` that lies near the drawing and
     that ``accept`` takes: (the reading or None, figures tried, of those how many ``accept``
     refused, closed walks found per ring). Walks at scales other than the area's are searched
-    for the first WALK_SHARE of ``budget``; candidates are tried until ``deadline``."""
+    for the first WALK_SHARE of ``budget``; candidates are tried until ``deadline``, the first
+    one even after it unless not ``first_always``."""
     from .silhouette import build_silhouette, format_silhouette  # circular at import time
 
     lone = 16.0 if len(cs) == 1 else None
@@ -720,8 +742,8 @@ def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Calla
     unsolved = 0
     if all(walks):
         for _cost, exact, factor, (mx, my) in _figures(cs, walks, MAX_FIGURES, signs if len(cs) > 1 else None):
-            if tried and time.monotonic() > deadline:
-                break  # the first candidate is always tried: the walks found are worth a look
+            if (tried or not first_always) and time.monotonic() > deadline:
+                break  # the first search tries its first candidate: the walks found are worth a look
             tried += 1
             try:
                 sil = build_silhouette([(r, "ring") for r in exact])
