@@ -18,6 +18,7 @@ with the largest distance a traced vertex moved.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -918,6 +919,7 @@ def trace_figure(fig: Figure) -> Trace:
     (:func:`drawn_pieces`: exact and fast); any other picture, and one whose pieces do not
     read, by its outline."""
     loaded()  # before the clock: a first picture would lose its imports' time from its budget
+    _tracing_loaded()
     started = time.monotonic()
     prep = _prepared(fig)
     pieces = traced_pieces(fig, prep.unit) if prep.coloured else None
@@ -994,6 +996,17 @@ def trace_figure(fig: Figure) -> Trace:
                                        moved=f"{reading.moved:.2f}")]
     return Trace(reading.text, reading.moved, fig.width, fig.height, outline, traced,
                  time.monotonic() - started, notes)
+
+
+@functools.lru_cache(maxsize=1)
+def _tracing_loaded() -> None:
+    """Load what tracing loads on first use: scikit-image's polygon simplification imports
+    scipy's signal, stats and interpolation modules the first time it runs (0.4 s, which a
+    freshly started server's first picture lost from its reading: a pen tracing refused at
+    1.02 s, read at 0.55 s the second time), and the convex hull scipy's spatial module."""
+    import scipy.spatial  # noqa: F401
+
+    measure.approximate_polygon(np.zeros((4, 2)), 1.0)
 
 
 def trace_picture(data: bytes) -> Trace:
