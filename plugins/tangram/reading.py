@@ -680,8 +680,8 @@ def _rereads(cs: list[Corners], light: list[FloatRing]) -> list[tuple[int, Corne
 
     seen = {(i, cycle(c)) for i, c in enumerate(cs)}
     out = []
-    turns = [(i, {}) for i in range(len(light))]
-    turns += [(ring, {edge: direction}) for _doubt, ring, edge, direction in _doubtful_edges(light)]
+    turns: list[tuple[int, dict[int, int]]] = [(i, {}) for i in range(len(light))]
+    turns += [(ring, turn) for _doubt, ring, turn in _doubtful_edges(light)]
     for ring, turn in turns:
         turned = corners(light[ring], turn)
         if (ring, cycle(turned)) not in seen:
@@ -700,31 +700,40 @@ def _as_drawn(ring: FloatRing) -> FloatRing:
     return simplify(ring, DOUBT_TOLERANCE, 0.0)
 
 
-def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, int, int]]:
+def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, dict[int, int]]]:
     """Edges whose direction among the eight the noise may have changed, most doubtful first:
-    (how far, in units across the edge, its ends must move to put it in the other direction;
-    ring; edge; that direction), for those within DOUBT_REACH of the next direction round.
+    (how far, in units across the edges, their ends must move to put them in the other
+    directions, the larger for two; ring; {edge: that direction}), for an edge within
+    DOUBT_REACH of the next direction round.
 
     The bottom of a slit (an edge at most SLIT_BOTTOM long between two edges that run opposite
     ways) comes first, in both directions square to its sides: so short that the noise gives it
     any direction, while the slit's sides say which two it can have. Its first number is minus
-    its length, so that it sorts before every turned edge."""
-    out = []
+    its length, so that it sorts before every turned edge. Two doubtful edges side by side that
+    would each turn into the other's direction are also turned together: the noise moved the
+    corner between them across the line of both, and swapped them."""
+    out: list[tuple[float, int, dict[int, int]]] = []
     for i, ring in enumerate(rings):
         n = len(ring)
         steps = [math.atan2(y2 - y1, x2 - x1) / (math.pi / 4)
                  for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1])]
+        turned: dict[int, tuple[float, int]] = {}  # edge -> (how far, the other direction)
         for e in range(n):
             length = math.dist(ring[e], ring[(e + 1) % n])
             before, after = round(steps[e - 1]) % 8, round(steps[(e + 1) % n]) % 8
             if length <= SLIT_BOTTOM and (after - before) % 8 == 4:
-                out.extend((-length, i, e, (before + turn) % 8) for turn in (2, -2))
+                out.extend((-length, i, {e: (before + turn) % 8}) for turn in (2, -2))
                 continue
             off = steps[e] - round(steps[e])  # -0.5..0.5 of a 45-degree step
             far = length * math.sin((0.5 - abs(off)) * math.pi / 4)
             if far <= DOUBT_REACH:
-                out.append((far, i, e, (round(steps[e]) + (1 if off > 0 else -1)) % 8))
-    return sorted(out)
+                turned[e] = (far, (round(steps[e]) + (1 if off > 0 else -1)) % 8)
+                out.append((far, i, {e: turned[e][1]}))
+        for e, (far, direction) in turned.items():
+            nxt = (e + 1) % n
+            if nxt in turned and direction == round(steps[nxt]) % 8 and turned[nxt][1] == round(steps[e]) % 8:
+                out.append((max(far, turned[nxt][0]), i, {e: direction, nxt: turned[nxt][1]}))
+    return sorted(out, key=lambda t: (t[0], len(t[2])))
 
 
 def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Callable[[str], bool] | None,
