@@ -11,7 +11,7 @@ module is the fallback when decimal input is not exact. The steps:
 3. exact edge lengths a + b*r2 are found per ring by meeting in the middle (closing.py: half
    the ring forwards, half backwards, joined where they reach the same exact point, so every
    ring closes exactly); a lone outline must also have area exactly 16; the area's scale is
-   searched first, then a few corrections, while time allows;
+   searched first, then a few corrections, while time allows (step 7 has a slower search);
 4. rings after the first are placed relative to it (exact offsets near the fitted ones, or a
    shared corner where two rings nearly meet), only in combinations of area 16;
 5. candidate figures are tried in order of cost; each is placed on the drawing, passed over if
@@ -20,7 +20,9 @@ module is the fallback when decimal input is not exact. The steps:
 6. when none is kept, or the one kept lies far from the drawing, steps 3-5 are tried again on
    the rings as drawn (a corner the noise flattened, which step 2 dropped) and with a doubtful
    short edge read in another direction (one the noise may have merged with its neighbour,
-   losing a corner), while the budget lasts.
+   losing a corner), while the budget lasts;
+7. last, a ring nothing met in the middle closes is searched with the beam that solves its last
+   two edges (an odd slide is absorbed there).
 
 Nothing here is trusted: every candidate goes through ``build_silhouette`` like typed input.
 When nothing fits, :mod:`.refusal` says why in words.
@@ -379,16 +381,20 @@ def _placements(cs: list[Corners], ws: list[Walk], near: list[int]) -> list[tupl
 
 
 def _walks(cs: list[Corners], lone: float | None, deadline: float | None = None) -> list[list[Walk]]:
+    """Closed exact walks per ring, best first: met in the middle (:func:`_joined_walks`), then
+    with the beam for a ring that finds nothing so (:func:`_beam_walks`)."""
+    return _beam_walks(cs, _joined_walks(cs, lone, deadline), lone, deadline)
+
+
+def _joined_walks(cs: list[Corners], lone: float | None, deadline: float | None = None) -> list[list[Walk]]:
     """Closed exact walks per ring, best first, over a few scale corrections (the area gives
-    the scale only to a few per cent on a noisy outline). Each ring is met in the middle
-    (closing.joined_walks: lengths the pieces make, exact closure); a ring that finds nothing so
-    is tried with the beam that solves its last two edges (closing.closed_walks: an odd slide is
-    absorbed there). Scales after the first are skipped once ``deadline`` has passed, so a busy
-    machine still leaves time to try the walks found."""
+    the scale only to a few per cent on a noisy outline), each ring met in the middle
+    (closing.joined_walks: lengths the pieces make, exact closure). Scales after the first are
+    skipped once ``deadline`` has passed, so a busy machine still leaves time to try the walks
+    found."""
     out: list[list[Walk]] = [[] for _ in cs]
     seen: list[set] = [set() for _ in cs]
-    across = [noise_level(c.points, c.dirs) for c in cs]
-    sigma = max(across)
+    sigma = max(noise_level(c.points, c.dirs) for c in cs)
     factors = scales([ln for c in cs for ln in c.lengths])
     for n_f, f in enumerate(factors):
         if n_f and deadline is not None and time.monotonic() > deadline:
@@ -400,21 +406,33 @@ def _walks(cs: list[Corners], lone: float | None, deadline: float | None = None)
                 if w.points not in seen[i]:
                     seen[i].add(w.points)
                     out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
+    for w in out:
+        w.sort(key=lambda t: t.cost)
+    return [w[:WALKS_PER_RING] for w in out]
+
+
+def _beam_walks(cs: list[Corners], walks: list[list[Walk]], lone: float | None,
+                deadline: float | None = None) -> list[list[Walk]]:
+    """``walks``, with a ring that has none tried with the beam that solves its last two edges
+    (closing.closed_walks: an odd slide is absorbed there), scale by scale until ``deadline``."""
+    out = [list(w) for w in walks]
+    sigma = max(noise_level(c.points, c.dirs) for c in cs)
+    factors = scales([ln for c in cs for ln in c.lengths])
     for i, c in enumerate(cs):
         if out[i] or (deadline is not None and time.monotonic() > deadline):
             continue
+        seen = set()
         for f in factors:
             pts = [(f * x, f * y) for x, y in c.points]
             for w in closed_walks(pts, c.dirs, [f * ln for ln in c.lengths], limit=WALKS_PER_RING, area=lone,
                                   sigma=sigma):
-                if w.points not in seen[i]:
-                    seen[i].add(w.points)
+                if w.points not in seen:
+                    seen.add(w.points)
                     out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
             if deadline is not None and time.monotonic() > deadline:
                 break
-    for w in out:
-        w.sort(key=lambda t: t.cost)
-    return [w[:WALKS_PER_RING] for w in out]
+        out[i] = sorted(out[i], key=lambda t: t.cost)[:WALKS_PER_RING]
+    return out
 
 
 def _best_scale(cs: list[Corners], exact: list[list[tuple[float, float]]], guess: float) -> float:
@@ -643,30 +661,41 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
     simple = [kept[i][1] for i in order]
     signs = [1 if depth[i] % 2 == 0 else -1 for i in order]
     cs = [corners(r) for r in simple]
-    reading, tried, unsolved, walked = _search(norm, cs, signs, accept, deadline, budget)
+    lone = 16.0 if len(cs) == 1 else None
+    walks = _joined_walks(cs, lone, time.monotonic() + WALK_SHARE * budget)
+    reading, tried, unsolved = _search(norm, cs, signs, accept, deadline, walks)
     if reading is None or distance(reading) > CLOSE:
         # A short edge's direction is the least certain: noise of 0.2 units at both ends turns
         # an edge half a unit long by up to 40 degrees, into the next direction, where it merges
         # with its neighbour and the figure loses a corner (or the simplification drops a corner
         # the noise flattened). Read again from the rings as drawn, then with the most doubtful
-        # edges turned back, one at a time, while the time lasts: at the area's scale only (no
-        # time for the walks at other scales; a budget of 0 says so), and no further once one
-        # reads nearer, since the piece fit after this needs what time is left more than
-        # another edge does.
+        # edges turned back, one at a time, while the time lasts: at the area's scale only
+        # (walks met in the middle with a deadline already past), and no further once one
+        # reads nearer, since what follows needs what time is left more than another edge does.
         light = [_as_drawn(kept[i][0]) for i in order]
         for ring, turned in _rereads(cs, light)[:MAX_REREADS]:
             if deadline - time.monotonic() < MIN_REREAD:
                 break
             rings = cs[:ring] + [turned] + cs[ring + 1:]
-            other, more, refused, _walked = _search(norm, rings, signs, accept, deadline, 0.0, first_always=False)
+            other, more, refused = _search(norm, rings, signs, accept, deadline,
+                                           _joined_walks(rings, lone, time.monotonic()), first_always=False)
             tried += more
             unsolved += refused
             if other is not None and (reading is None or distance(other) < distance(reading)):
                 reading = replace(other, tried=tried)
                 break
+    if reading is None and not all(walks) and deadline - time.monotonic() >= MIN_REREAD:
+        # Last, the beam that solves a ring's last two edges, for the rings nothing met in the
+        # middle closes (an odd slide; slower, and seldom the one that reads).
+        walks = _beam_walks(cs, walks, lone, deadline - MIN_REREAD)
+        if all(walks):
+            other, more, refused = _search(norm, cs, signs, accept, deadline, walks, first_always=False)
+            tried += more
+            unsolved += refused
+            reading = None if other is None else replace(other, tried=tried)
     if reading is not None:
         return reading
-    raise InputError(refusal(norm, simple, walked, tried, unsolved))
+    raise InputError(refusal(norm, simple, [len(w) for w in walks], tried, unsolved))
 
 
 def _rereads(cs: list[Corners], light: list[FloatRing]) -> list[tuple[int, Corners]]:
@@ -737,16 +766,13 @@ def _doubtful_edges(rings: Sequence[FloatRing]) -> list[tuple[float, int, dict[i
 
 
 def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Callable[[str], bool] | None,
-            deadline: float, budget: float, first_always: bool = True) -> tuple[Reading | None, int, int, list[int]]:
-    """The first candidate figure for the snapped rings ``cs`` that lies near the drawing and
-    that ``accept`` takes: (the reading or None, figures tried, of those how many ``accept``
-    refused, closed walks found per ring). Walks at scales other than the area's are searched
-    for the first WALK_SHARE of ``budget``; candidates are tried until ``deadline``, the first
-    one even after it unless not ``first_always``."""
+            deadline: float, walks: list[list[Walk]], first_always: bool = True) -> tuple[Reading | None, int, int]:
+    """The first candidate figure made of ``walks`` (closed exact walks per ring of the snapped
+    rings ``cs``) that lies near the drawing and that ``accept`` takes: (the reading or None,
+    figures tried, of those how many ``accept`` refused). Candidates are tried until
+    ``deadline``, the first one even after it unless not ``first_always``."""
     from .silhouette import build_silhouette, format_silhouette  # circular at import time
 
-    lone = 16.0 if len(cs) == 1 else None
-    walks = _walks(cs, lone, time.monotonic() + WALK_SHARE * budget)
     tried = 0
     unsolved = 0
     if all(walks):
@@ -777,8 +803,8 @@ def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Calla
             if accept is not None and not accept(text):
                 unsolved += 1
                 continue
-            return Reading(text, moved, scaled, exact, fitted, tried), tried, unsolved, [len(w) for w in walks]
-    return None, tried, unsolved, [len(w) for w in walks]
+            return Reading(text, moved, scaled, exact, fitted, tried), tried, unsolved
+    return None, tried, unsolved
 
 
 def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
