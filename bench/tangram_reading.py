@@ -108,6 +108,9 @@ def main() -> None:
                     help="random figures only, their pieces slid by any hundredth of an edge (as people lay them)")
     ap.add_argument("--no-pieces", action="store_true",
                     help="without fitting the pieces to the drawing (the state before)")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="read each set this many times and print each run's share solved: the budgets are "
+                         "wall-clock, so a figure read near the end of its second can move from run to run")
     args = ap.parse_args()
     if args.baseline:
         import plugins.tangram.decimals as decimals
@@ -123,13 +126,21 @@ def main() -> None:
     print(f"{'noise':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
           f"{'+solve p50':>10} {'+solve p95':>10} {'cpu p95':>8} {'refused':>8} {'ref p95':>8}")
     for noise in args.noise:
-        solved, exact, tr, ta, ca, tf, fails = run(noise, figures, args.seed)
-        n = len(figures)
-        print(f"{noise:6.2f} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
-              f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s {pct(ca, .95):7.3f}s {len(tf):8d} {pct(tf, .95):7.3f}s")
-        if args.v:
-            for name, why in fails:
-                print(f"    {name}: {why}")
+        shares, lost = [], set()
+        for _run in range(args.runs):
+            solved, exact, tr, ta, ca, tf, fails = run(noise, figures, args.seed)
+            n = len(figures)
+            shares.append(solved / n)
+            print(f"{noise:6.2f} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
+                  f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s {pct(ca, .95):7.3f}s {len(tf):8d} {pct(tf, .95):7.3f}s")
+            if args.v:
+                for name, why in fails:
+                    print(f"    {name}: {why}")
+            lost.update(name for name, _why in fails)
+        if args.runs > 1:
+            always = sum(name not in lost for name, _sil in figures)
+            print(f"       solved {min(shares):.1%}-{max(shares):.1%} over {args.runs} runs; "
+                  f"{always / len(figures):.1%} solved in every run")
     if args.why:
         from bench.tangram_why import why
 
