@@ -307,6 +307,9 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
+        for line in result.get("notes") or ():
+            # what the puzzle says of the instance as read (a tangram outline: how far it moved)
+            click.echo(_("note: {note}").format(note=line))
         for move in result["moves"]:
             click.echo(move)
         click.echo(_summary(result))

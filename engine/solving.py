@@ -247,6 +247,11 @@ class SolveReport:
     #: The names of the stats and details in the reader's language, where the plugin's catalogue
     #: has them (``{"found_by": "求得方式"}``); the keys themselves stay machine names.
     labels: Mapping[str, str] = field(default_factory=dict)
+    #: The puzzle's notes on the instance as it was read (:meth:`Puzzle.notes`: e.g. a tangram
+    #: outline read as the nearest exact figure, and how far its vertices moved), for a caller
+    #: that gave instance text; empty for a job, whose answer is stored for every text that
+    #: reads as the same instance.
+    notes: tuple[str, ...] = ()
 
     @property
     def status(self) -> str:
@@ -274,6 +279,7 @@ class SolveReport:
             "reason_detail": o.detail if isinstance(o, Unsolvable) else "",
             "details": dict(self.details),
             **({"labels": dict(self.labels)} if self.labels else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 
@@ -531,7 +537,8 @@ def solve(
     on_progress: ProgressCallback | None = None,
     cancel: CancelFlag | None = None,
 ) -> SolveReport:
-    """Resolve a puzzle, solver and instance text by name and solve with verification.
+    """Resolve a puzzle, solver and instance text by name and solve with verification; the
+    report carries the puzzle's notes on the instance read from the text.
 
     Whatever a plugin raises comes out as an engine error (:func:`engine.errors.convert_exception`):
     InputError (bad instance, including a plugin's plain ValueError on it), SolverError,
@@ -543,7 +550,11 @@ def solve(
     with plugin_call(what=N_("the instance"), plugin=puzzle_plugin, doing=N_("reading a {puzzle} instance"),
                      values={"puzzle": puzzle.id}):
         instance = resolve_instance(puzzle, instance_text)
+        # how the text was read (a noisy outline moved onto an exact figure) is the caller's to
+        # see beside the answer: it solves that instance, not the text as given
+        notes = tuple(str(note) for note in puzzle.notes(instance))
     if timeout is not None and not timeout > 0:
         raise InputError(_("the timeout must be a positive number of seconds"))
     ctx = SolveContext.with_timeout(timeout, cancel=cancel, on_progress=on_progress)
-    return run_solver(puzzle, solver, instance, ctx, plugins=(puzzle_plugin, owner_of(registry, solver)))
+    report = run_solver(puzzle, solver, instance, ctx, plugins=(puzzle_plugin, owner_of(registry, solver)))
+    return dataclasses.replace(report, notes=notes)

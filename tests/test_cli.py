@@ -73,6 +73,22 @@ def test_solve_json_has_the_documented_fields(third_party):
     assert data["status"] == "solved" and data["length"] == len(data["moves"]) > 0
 
 
+def test_solve_says_how_a_noisy_outline_was_read_before_the_answer():
+    # A tangram square traced by hand at 23.7 units a side: the answer covers the exact figure
+    # it was read as, so the reading (and how far it moved the corners) comes first, in the
+    # text and in the JSON.
+    traced = "ring 0.02,0.01 94.81,-0.03 94.83,94.79 -0.04,94.82"
+    result = run(["solve", "tangram", "-"], stdin=traced)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    read = [i for i, line in enumerate(lines) if line.startswith("note: read as an exact figure; vertices moved")]
+    moves = [i for i, line in enumerate(lines) if " @ " in line]
+    assert read and len(moves) == 7 and read[0] < moves[0]
+    data = json.loads(run(["solve", "tangram", "-", "--json"], stdin=traced).stdout)
+    assert any(note.startswith("read as an exact figure") for note in data["notes"])
+    assert data["instance"] == "outer 0,0 4,0 4,4 0,4\n"
+
+
 def test_solve_reads_stdin_and_reports_unsolvable_with_exit_1(third_party):
     result = run(["solve", "counter", "-"], third_party, stdin="9 -> 2\n")
     assert result.returncode == 1
