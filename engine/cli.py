@@ -287,8 +287,12 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
         if (instance is None) == (image is None):
             raise InputError(_("give either INSTANCE or --image FILE (one of them); see "
                                "`puzzle solve --help`"))
+        read_from_picture: list[str] = []
         if image is not None:
-            text = str(read_picture_file(puzzle, image)["instance"])
+            picture = read_picture_file(puzzle, image)
+            text = str(picture["instance"])
+            # how the picture was read (tangram: the size, and how far the outline moved)
+            read_from_picture = [note for note in picture.get("notes") or () if isinstance(note, str)]
         else:
             text = _read_instance(str(instance))
         solver = registry.solver(puzzle_id, solver_name)
@@ -304,6 +308,8 @@ def solve_command(puzzle_id: str, instance: str | None, image: str | None, solve
     progress.close()
     if isinstance(result, Stopped):
         _fail(result.message, EXIT_GAVE_UP)
+    if read_from_picture:
+        result = {**result, "notes": read_from_picture + list(result.get("notes") or ())}
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:

@@ -232,11 +232,13 @@ class Puzzle(ABC):
     def read_picture(self, data: bytes) -> Mapping[str, Any]:
         """Read an instance from a picture's bytes (a photo, a scan, a drawing).
 
-        Returns a JSON-able mapping with ``"instance"`` (instance text ``parse`` accepts) and
-        whatever a preview needs (the tangram plugin adds the outline it read, in the picture's
-        pixels). Raise InputError in words for a picture that cannot be read. The host bounds
-        the bytes it passes (``puzzle solve --image``, ``POST /api/<puzzle>/trace``); the
-        picture is never stored. Default: this puzzle reads no pictures.
+        Returns a JSON-able mapping with ``"instance"`` (instance text ``parse`` accepts),
+        optionally ``"notes"`` (sentences on how it was read, which ``puzzle solve --image``
+        prints before the answer) and whatever a preview needs (the tangram plugin adds the
+        outline it read, in the picture's pixels). Raise InputError in words for a picture that
+        cannot be read. The host bounds the bytes it passes (``puzzle solve --image``,
+        ``POST /api/<puzzle>/trace``); the picture is never stored. Default: this puzzle reads
+        no pictures.
         """
         raise InputError(f"{self.title} cannot read an instance from a picture")
 

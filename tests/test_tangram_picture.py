@@ -189,6 +189,8 @@ def test_cli_trace_and_solve_from_a_picture(tmp_path):
     solved = subprocess.run(PUZZLE + ["solve", "tangram", "--image", str(picture)], capture_output=True, text=True)
     assert solved.returncode == 0, solved.stderr
     assert len([line for line in solved.stdout.splitlines() if " @ " in line]) == 7
+    # how the picture was read comes before the answer
+    assert solved.stdout.startswith("note: read from a 256 x 256 PNG picture as an exact figure; vertices moved")
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"not a picture")
     for args in (["tangram", "trace", str(junk)], ["solve", "tangram", "--image", str(junk)],
