@@ -394,21 +394,13 @@ def _joined_walks(cs: list[Corners], lone: float | None, deadline: float | None 
     found."""
     out: list[list[Walk]] = [[] for _ in cs]
     seen: list[set] = [set() for _ in cs]
-    sigma = max(noise_level(c.points, c.dirs) for c in cs)
-    factors = scales([ln for c in cs for ln in c.lengths])
+    sigma, factors = _noise_and_scales(cs)
     for n_f, f in enumerate(factors):
         if n_f and deadline is not None and time.monotonic() > deadline:
             break
         for i, c in enumerate(cs):
-            pts = [(f * x, f * y) for x, y in c.points]
-            lengths = [f * ln for ln in c.lengths]
-            for w in joined_walks(pts, c.dirs, lengths, limit=WALKS_PER_RING, area=lone, sigma=sigma):
-                if w.points not in seen[i]:
-                    seen[i].add(w.points)
-                    out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
-    for w in out:
-        w.sort(key=lambda t: t.cost)
-    return [w[:WALKS_PER_RING] for w in out]
+            _add_walks(joined_walks, c, f, sigma, lone, seen[i], out[i])
+    return [sorted(w, key=lambda t: t.cost)[:WALKS_PER_RING] for w in out]
 
 
 def _beam_walks(cs: list[Corners], walks: list[list[Walk]], lone: float | None,
@@ -416,23 +408,33 @@ def _beam_walks(cs: list[Corners], walks: list[list[Walk]], lone: float | None,
     """``walks``, with a ring that has none tried with the beam that solves its last two edges
     (closing.closed_walks: an odd slide is absorbed there), scale by scale until ``deadline``."""
     out = [list(w) for w in walks]
-    sigma = max(noise_level(c.points, c.dirs) for c in cs)
-    factors = scales([ln for c in cs for ln in c.lengths])
+    sigma, factors = _noise_and_scales(cs)
     for i, c in enumerate(cs):
         if out[i] or (deadline is not None and time.monotonic() > deadline):
             continue
-        seen = set()
+        seen: set = set()
         for f in factors:
-            pts = [(f * x, f * y) for x, y in c.points]
-            for w in closed_walks(pts, c.dirs, [f * ln for ln in c.lengths], limit=WALKS_PER_RING, area=lone,
-                                  sigma=sigma):
-                if w.points not in seen:
-                    seen.add(w.points)
-                    out[i].append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
+            _add_walks(closed_walks, c, f, sigma, lone, seen, out[i])
             if deadline is not None and time.monotonic() > deadline:
                 break
         out[i] = sorted(out[i], key=lambda t: t.cost)[:WALKS_PER_RING]
     return out
+
+
+def _noise_and_scales(cs: list[Corners]) -> tuple[float, list[float]]:
+    """The drawing's noise (the noisiest ring's) and the scale corrections to search."""
+    return max(noise_level(c.points, c.dirs) for c in cs), scales([ln for c in cs for ln in c.lengths])
+
+
+def _add_walks(search: Callable, c: Corners, f: float, sigma: float, lone: float | None, seen: set,
+               into: list[Walk]) -> None:
+    """The walks ``search`` (closing.joined_walks or closing.closed_walks) finds for ring ``c``
+    scaled by ``f``, added to ``into`` when not ``seen`` before, with the scale's cost."""
+    pts = [(f * x, f * y) for x, y in c.points]
+    for w in search(pts, c.dirs, [f * ln for ln in c.lengths], limit=WALKS_PER_RING, area=lone, sigma=sigma):
+        if w.points not in seen:
+            seen.add(w.points)
+            into.append(Walk(w.cost + SCALE_COST * abs(f - 1), w.points, f))
 
 
 def _best_scale(cs: list[Corners], exact: list[list[tuple[float, float]]], guess: float) -> float:
@@ -664,7 +666,8 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
     lone = 16.0 if len(cs) == 1 else None
     walks = _joined_walks(cs, lone, time.monotonic() + WALK_SHARE * budget)
     reading, tried, unsolved = _search(norm, cs, signs, accept, deadline, walks)
-    if reading is None or distance(reading) > CLOSE:
+    far = math.inf if reading is None else distance(reading)
+    if far > CLOSE:
         # A short edge's direction is the least certain: noise of 0.2 units at both ends turns
         # an edge half a unit long by up to 40 degrees, into the next direction, where it merges
         # with its neighbour and the figure loses a corner (or the simplification drops a corner
@@ -681,7 +684,7 @@ def _read_outline(norm: Normalised, accept: Callable[[str], bool] | None, until:
                                            _joined_walks(rings, lone, time.monotonic()), first_always=False)
             tried += more
             unsolved += refused
-            if other is not None and (reading is None or distance(other) < distance(reading)):
+            if other is not None and distance(other) < far:
                 reading = replace(other, tried=tried)
                 break
     if reading is None and not all(walks) and deadline - time.monotonic() >= MIN_REREAD:
