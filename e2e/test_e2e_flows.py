@@ -60,9 +60,12 @@ def edit_by_steps(page, steps) -> str:
             else:
                 page.locator(f'#tools select:has(option[value="{action}"])').select_option(action)
         assert answer.value.ok, answer.value.text()
-    page.wait_for_function("before => document.getElementById('instance-text').value !== before",
-                           arg=before)
-    return page.locator("#instance-text").input_value()
+        # The answer has come, but the page applies it a moment later: wait until the board
+        # has no change pending, or the next step (and the text read below) sees the old board.
+        expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")
+    after = page.locator("#instance-text").input_value()
+    assert after != before
+    return after
 
 
 def click_board_until_changed(page, attempts: int = 40) -> str:

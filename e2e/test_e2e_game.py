@@ -348,7 +348,7 @@ def test_roving_focus_edits_and_keeps_the_cell(page, server, installed, puzzle):
     assert label and not label.startswith("Edit:"), label
     with page.expect_response(re.compile(r"/edit$")):
         page.keyboard.press("Enter")
-    page.wait_for_timeout(100)
+    expect(page.locator("#board")).not_to_have_attribute("aria-busy", "true")  # the edit applied
     now = page.evaluate("[document.activeElement.dataset.key || null, document.activeElement.dataset.action]")
     if focused[0]:
         assert now[0] == focused[0], "focus left the part after the edit"

@@ -247,10 +247,18 @@
   // Everything that replaces the instance (edits, presets, typed text, undo, random boards) runs
   // one after another: each applies to the instance (and selection) the previous one left, so a
   // quick click after choosing a preset, or "pick a peg, then where it lands", never races.
+  // While any of them is queued or running the board is marked aria-busy, so assistive
+  // technology (and a test) knows the board shown is about to change.
   let stateQueue = Promise.resolve();
+  let pendingChanges = 0;
   function inTurn(task) {
+    pendingChanges += 1;
+    el.board.setAttribute("aria-busy", "true");
     const result = stateQueue.then(task, task);
-    stateQueue = result.catch(() => {});
+    stateQueue = result.catch(() => {}).then(() => {
+      pendingChanges -= 1;
+      if (!pendingChanges) el.board.removeAttribute("aria-busy");
+    });
     return result;
   }
   function sendAction(action) {
