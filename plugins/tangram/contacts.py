@@ -97,6 +97,7 @@ def _dot(g: tuple[int, int], p: tuple[float, float]) -> float:
     return g[0] * p[0] + g[1] * p[1]
 
 
+@lru_cache(maxsize=4096)  # the pieces' corners in their orientations: a few hundred in all
 def _exact_dot(g: tuple[int, int], p: tuple[QS2, QS2]) -> QS2:
     return p[0] * g[0] + p[1] * g[1]
 
@@ -263,18 +264,21 @@ class _System:
         row = [Fraction(0)] * self.unknowns + [const.a, const.b]
         for k, c in terms:
             row[k] += c
+        # Rows are mostly zeros: the products with them are skipped (exact arithmetic is most
+        # of a piece fit's time in making it exact).
         for col, pivot in self.rows.items():
             if row[col] != 0:
                 f = row[col]
-                row = [v - f * w for v, w in zip(row, pivot)]
+                row = [v - f * w if w else v for v, w in zip(row, pivot)]
         lead = next((c for c in range(self.unknowns) if row[c] != 0), None)
         if lead is None:
             return row[-2] == 0 and row[-1] == 0
-        row = [v / row[lead] for v in row]
+        scale = row[lead]
+        row = [v / scale if v else v for v in row]
         for col, pivot in self.rows.items():
             if pivot[lead] != 0:
                 f = pivot[lead]
-                self.rows[col] = [v - f * w for v, w in zip(pivot, row)]
+                self.rows[col] = [v - f * w if w else v for v, w in zip(pivot, row)]
         self.rows[lead] = row
         return True
 
@@ -323,29 +327,27 @@ def nice_number(v: float, noise: float) -> QS2:
     """A simple exact number near ``v``, known to about ``noise``: ``a + b*r2`` with a, b in
     twelfths (halves, thirds and quarters cost less) when one lies within twice that, else the
     nearest 48th."""
-    best, best_cost = None, math.inf
-    for lb in range(-96, 97):
-        la = round((v - lb * R2 / 12) * 12)
-        d = abs((la + lb * R2) / 12 - v)
-        if d > 2 * noise:
-            continue
-        # a position is a sum of the pieces' edges: small parts of one sign are likelier than a
-        # difference of large ones that happens to land near v
-        cost = (d / noise) ** 2 + _complexity(la) + _complexity(lb) + 0.15 * (abs(la) + abs(lb)) / 12
-        if la * lb < 0:
-            cost += 0.5
-        if cost < best_cost:
-            best, best_cost = QS2(Fraction(la, 12), Fraction(lb, 12)), cost
-    return best if best is not None else QS2(Fraction(round(v * 48), 48))
+    # every b from -8 to 8 (in twelfths) at once, each with the a that brings it nearest v
+    lb = _TWELFTHS
+    la = np.round((v - lb * R2 / 12) * 12)
+    d = np.abs((la + lb * R2) / 12 - v)
+    # a position is a sum of the pieces' edges: small parts of one sign are likelier than a
+    # difference of large ones that happens to land near v
+    cost = (d / noise) ** 2 + _COMPLEXITIES[la.astype(int) % 12] + _COMPLEXITIES[lb % 12] \
+        + 0.15 * (np.abs(la) + np.abs(lb)) / 12 + 0.5 * (la * lb < 0)
+    cost[d > 2 * noise] = np.inf
+    best = int(np.argmin(cost))
+    if not math.isfinite(cost[best]):
+        return QS2(Fraction(round(v * 48), 48))
+    return QS2(Fraction(int(la[best]), 12), Fraction(int(lb[best]), 12))
 
 
 #: What a number of twelfths costs by its reduced denominator (halves, thirds, quarters are
 #: likelier than sixths and twelfths); it depends only on the count modulo 12.
 _COMPLEXITY = tuple({1: 0.0, 2: 0.5, 3: 1.2, 4: 1.2, 6: 2.0}.get(12 // math.gcd(k, 12), 3.0) for k in range(12))
-
-
-def _complexity(twelfths: int) -> float:
-    return _COMPLEXITY[twelfths % 12]
+_COMPLEXITIES = np.array(_COMPLEXITY)
+#: The sqrt2 parts tried, in twelfths: -8 to 8.
+_TWELFTHS = np.arange(-96, 97)
 
 
 def touch_distance(noise: float) -> float:
