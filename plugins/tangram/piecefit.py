@@ -286,6 +286,11 @@ class _Node:
     # been made children so far, and the children that passed the checks
     candidates: list | None = None
     checked: int = 0
+    # the corners whose candidates are not in the list yet (the next corner's are looked at
+    # only once the first's are used up: most nodes never need them), and the thin band about
+    # the region's outline that scores them
+    corners_left: list = field(default_factory=list)
+    edge: BaseGeometry | None = None
     children: list["_Node"] = field(default_factory=list)
     clean: BaseGeometry | None = None  # the region opened (its slivers gone), once computed
 
@@ -323,15 +328,22 @@ class _Search:
             if child is None:
                 return
             yield from self._visit(child, budget - rank, deadline)
-        if len(node.children) > budget + 1 or node.checked < len(node.candidates or ()):
+        if len(node.children) > budget + 1 or node.checked < len(node.candidates or ()) or node.corners_left:
             self.exhausted = False  # a later round may have paths here still (not checked now)
 
     def _child(self, node: _Node, rank: int) -> _Node | None:
         """The node's child of this rank (its candidates checked in order, only as far as a
         round needs: most candidates of most nodes are never reached)."""
         if node.candidates is None:
-            node.candidates = self._all_candidates(node)
-        while len(node.children) <= rank and node.checked < len(node.candidates):
+            self._start_candidates(node)
+        while len(node.children) <= rank:
+            if node.checked == len(node.candidates):
+                if not node.corners_left:
+                    break
+                # the next corner's candidates, snuggest first, after all of the one before
+                node.candidates += self._candidates(node.cover, node.edge, node.corners_left.pop(0), node.left,
+                                                    node.placed)
+                continue
             child = self._checked_child(node, node.candidates[node.checked])
             node.checked += 1
             if child is not None:
@@ -340,15 +352,17 @@ class _Search:
                     self.closest = child
         return node.children[rank] if rank < len(node.children) else None
 
-    def _all_candidates(self, node: _Node) -> list:
+    def _start_candidates(self, node: _Node) -> None:
+        """Find the node's corners to anchor a piece on (the best :data:`CORNERS_PER_NODE`);
+        their candidates are made as the search reaches them (:meth:`_child`)."""
         tol = self.tol
+        node.candidates = []
         clean = node.clean if node.clean is not None else opened(node.region, tol.opening)
         found = corners(clean, tol.simplify)
         if sum(c.turn == 3 and c.side >= SHARP_SIDE for c in found) > sum(SHARP[name[0]] for name in node.left):
-            return []  # more 45-degree corners than the pieces left have
-        edge = node.region.boundary.buffer(max(0.03, 2 * tol.slack))
-        return [cand for corner in found[:CORNERS_PER_NODE]
-                for cand in self._candidates(node.cover, edge, corner, node.left, node.placed)]
+            return  # more 45-degree corners than the pieces left have
+        node.corners_left = found[:CORNERS_PER_NODE]
+        node.edge = node.region.boundary.buffer(max(0.03, 2 * tol.slack))
 
     def _checked_child(self, node: _Node, candidate) -> _Node | None:
         """The partial fit one piece further, or None when what it leaves uncovered cannot be
@@ -431,6 +445,11 @@ def _area_of(operation: Callable, a: BaseGeometry, b: BaseGeometry) -> float:
 #: Corrections tried to the scale the drawing's area gives (noise moves the area a few per cent,
 #: and pieces that are a few per cent too small leave strips no piece fills).
 SCALES = (1.0, 0.975, 1.025, 0.95, 1.05)
+#: How many rounds of the search each scale lags behind the area's own: a search round costs
+#: more the further it departs from the likeliest choices, and the area's scale is the one kept
+#: in nearly every fit (bench/tangram_reading.py), so its deeper rounds come before the
+#: corrections' and the time goes where fits are found.
+SCALE_LAGS = (0, 1, 1, 2, 2)
 
 
 @dataclass(frozen=True)
@@ -473,16 +492,20 @@ class PieceFitter:
         """The fits found within the budget, likeliest first. The caller may end the search
         sooner by bringing :attr:`deadline` forward between fits."""
         self.deadline = time.monotonic() + self.budget
-        searches = list(self.searches)
-        for discrepancy in range(MAX_DISCREPANCY + 1):
-            for scale, search in searches:
+        searches = [(lag, scale, search) for lag, (scale, search) in zip(SCALE_LAGS, self.searches)]
+        for level in range(MAX_DISCREPANCY + max(SCALE_LAGS) + 1):
+            for lag, scale, search in searches:
+                discrepancy = level - lag
+                if not 0 <= discrepancy <= MAX_DISCREPANCY:
+                    continue
                 for found in search.round(discrepancy, lambda: self.deadline):
                     exact = exact_placements(found, self.noise, drawn=search.drawn)
                     if exact is not None:
                         yield Fit(exact, (found[0].x, found[0].y), scale)
                 if time.monotonic() > self.deadline:
                     return
-            searches = [(scale, search) for scale, search in searches if not search.exhausted]
+            searches = [(lag, scale, search) for lag, scale, search in searches
+                        if not (search.exhausted and level >= lag)]
 
     @property
     def partial(self) -> Partial | None:
