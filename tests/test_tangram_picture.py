@@ -179,6 +179,25 @@ def test_a_picture_of_no_tangram_figure_is_refused_in_words():
     assert "no exact tangram figure" in caught.value.message
 
 
+def test_a_faint_speckled_picture_is_refused_for_its_many_corners():
+    # a square barely lighter than the ground under noise of 8 grey levels: the threshold finds
+    # the noise's speckles, whose outline has hundreds of corners; it took 3 to 7 seconds to
+    # refuse for another reason (sharpening and simplifying every corner again per corner
+    # dropped), and is now refused at once for what it is
+    import numpy as np
+    from PIL import ImageDraw
+
+    img = Image.new("L", (256, 256), 245)
+    ImageDraw.Draw(img).polygon([(60, 60), (196, 60), (196, 196), (60, 196)], fill=238)
+    speckled = np.asarray(img, np.float32) + np.random.default_rng(1).normal(0, 8, (256, 256))
+    out = io.BytesIO()
+    Image.fromarray(np.clip(speckled, 0, 255).astype(np.uint8)).save(out, "PNG")
+    with pytest.raises(InputError) as caught:
+        trace_picture(out.getvalue())
+    found = re.search(r"the outline has (\d+) corners even once the noise is smoothed out", caught.value.message)
+    assert found and int(found.group(1)) > 23, caught.value.message
+
+
 def test_cli_trace_and_solve_from_a_picture(tmp_path):
     picture = tmp_path / "figure.png"
     picture.write_bytes(draw(parse_silhouette(PRESETS["house"]), 256, random.Random(2), jpeg=False))

@@ -105,3 +105,69 @@ def test_a_piece_turned_by_a_free_angle_is_named_at_once_even_with_an_exact_figu
             parse_silhouette(as_text(rings))
         said = int(re.search(r"turned by about (\d+) degrees", refused.value.message).group(1)) % 45
         assert abs(min(said, 45 - said) - off) <= 5
+
+
+def test_an_outline_with_far_more_corners_than_the_pieces_is_refused_for_them():
+    # a saw-toothed square, 4 x 8 teeth a quarter of a unit deep at 45 degrees: every tooth is two
+    # corners no simplification takes away, where the seven pieces have 23 corners in all
+    from plugins.tangram.reading import MAX_CORNERS
+
+    side, teeth = 4.0, 8
+    pts = []
+    for k in range(4):
+        ux, uy = [(1, 0), (0, 1), (-1, 0), (0, -1)][k]
+        x0, y0 = [(0, 0), (side, 0), (side, side), (0, side)][k]
+        for i in range(teeth):
+            t = side * i / teeth
+            pts.append((x0 + ux * t, y0 + uy * t))
+            w = side / teeth / 2
+            pts.append((x0 + ux * (t + w) + uy * w, y0 + uy * (t + w) - ux * w))  # out of the square
+    text = "ring " + " ".join(f"{x * 31.7:.3f},{y * 31.7:.3f}" for x, y in pts)
+    with pytest.raises(InputError) as caught:
+        parse_silhouette(text)
+    found = re.search(r"the outline has (\d+) corners even once the noise is smoothed out", caught.value.message)
+    assert found and int(found.group(1)) > MAX_CORNERS, caught.value.message
+
+
+def _simplified_by_rescanning(ring, tolerance, min_turn):
+    """simplify() as first written (and as its docstring says): score every vertex, drop the
+    least significant (the first on a tie), score every vertex again."""
+    pts = list(ring)
+    while len(pts) > 3:
+        best, best_i = None, -1
+        for i in range(len(pts)):
+            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
+            lu, lv = math.dist(a, b), math.dist(b, c)
+            if lu < 1e-9 or lv < 1e-9:
+                score = 0.0
+            else:
+                ux, uy, vx, vy = b[0] - a[0], b[1] - a[1], c[0] - b[0], c[1] - b[1]
+                turn = abs(math.degrees(math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)))
+                chord = math.hypot(c[0] - a[0], c[1] - a[1]) or 1e-9
+                dist = abs((c[0] - a[0]) * (a[1] - b[1]) - (a[0] - b[0]) * (c[1] - a[1])) / chord
+                if dist >= tolerance and turn >= min_turn and min(lu, lv) >= tolerance:
+                    continue
+                score = min(dist, lu, lv)
+            if best is None or score < best:
+                best, best_i = score, i
+        if best_i < 0:
+            break
+        pts.pop(best_i)
+    return pts
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_simplify_drops_the_vertices_a_full_rescan_drops(seed):
+    # rings of 3 to 120 noisy points, some on a quarter-unit grid (ties) or with a repeated point
+    from plugins.tangram.reading import simplify
+
+    rng = random.Random(seed)
+    n = rng.choice([3, 4, 7, 20, 60, 120])
+    ring = [(math.cos(2 * math.pi * k / n) * rng.uniform(1, 3), math.sin(2 * math.pi * k / n) * rng.uniform(1, 3))
+            for k in range(n)]
+    if seed % 3 == 0:
+        ring = [(round(x * 4) / 4, round(y * 4) / 4) for x, y in ring]
+    if seed % 5 == 0:
+        ring[1] = ring[0]
+    for tolerance, min_turn in [(0.05, 0.0), (0.12, 22.5), (0.3, 22.5)]:
+        assert simplify(ring, tolerance, min_turn) == _simplified_by_rescanning(ring, tolerance, min_turn)
