@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import plugins.tangram.decimals as decimals  # noqa: E402
-from bench.tangram_inputs import as_text, exact_figures, pct, roughen  # noqa: E402
+from bench.tangram_inputs import as_text, as_traced_svg, exact_figures, pct, roughen  # noqa: E402
 from engine import InputError, SolveContext, Solved  # noqa: E402
 from plugins.tangram.reading import hausdorff, read_noisy  # noqa: E402
 from plugins.tangram.silhouette import Silhouette, parse_silhouette, symmetric_image  # noqa: E402
@@ -53,14 +53,15 @@ def same_figure(a: Silhouette, b: Silhouette) -> bool:
     return any(_canon(symmetric_image(a, t, m)) == target for t in range(8) for m in (False, True))
 
 
-def run(noise: float, figures, seed: int) -> tuple:
+def run(noise: float, figures, seed: int, form: str = "text") -> tuple:
     rng = random.Random(seed)
+    svg_rng = random.Random(seed + 1)  # apart, so the noise is the same in either form
     solved = exact = 0
     t_read, t_all, c_all, t_refused = [], [], [], []
     failures = []
     for name, sil in figures:
         rings, scale = roughen(sil, noise, rng)
-        text = as_text(rings)
+        text = as_text(rings) if form == "text" else as_traced_svg(rings, svg_rng)
         t0, c0 = time.perf_counter(), time.process_time()
         LAST.clear()
         try:
@@ -108,6 +109,9 @@ def main() -> None:
                     help="random figures only, their pieces slid by any hundredth of an edge (as people lay them)")
     ap.add_argument("--no-pieces", action="store_true",
                     help="without fitting the pieces to the drawing (the state before)")
+    ap.add_argument("--format", choices=["text", "traced-svg"], default="text",
+                    help="decimal text, or the SVG a bitmap tracer (potrace, Inkscape) writes: one path of "
+                         "relative moves, the obtuse corners rounded by curves")
     ap.add_argument("--runs", type=int, default=1,
                     help="read each set this many times and print each run's share solved: the budgets are "
                          "wall-clock, so a figure read near the end of its second can move from run to run")
@@ -128,7 +132,7 @@ def main() -> None:
     for noise in args.noise:
         shares, lost = [], set()
         for _run in range(args.runs):
-            solved, exact, tr, ta, ca, tf, fails = run(noise, figures, args.seed)
+            solved, exact, tr, ta, ca, tf, fails = run(noise, figures, args.seed, args.format)
             n = len(figures)
             shares.append(solved / n)
             print(f"{noise:6.2f} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "

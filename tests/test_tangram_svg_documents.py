@@ -82,6 +82,24 @@ def test_straight_edges_written_as_flat_curves_are_straight_and_a_curve_is_refus
         silhouette_from_svg(curved)
 
 
+@pytest.mark.parametrize("name", ["house", "cat", "convex-hexagon", "swan"])
+def test_a_figure_traced_from_a_scan_by_a_bitmap_tracer_reads_back_as_the_figure(name):
+    # as potrace or Inkscape's Trace Bitmap write it: one path of relative moves in tenths of a
+    # pixel under a flipping transform, every obtuse corner rounded by a curve a pixel or two
+    # long (such curves were refused as "curved edges"), at 30 px a unit, a pixel's noise
+    import random
+
+    from bench.tangram_inputs import as_traced_svg
+
+    rng = random.Random(name)
+    exact = parse_silhouette(PRESETS[name])
+    rings = [[(30 * float(x) + rng.uniform(-0.5, 0.5), 30 * float(y) + rng.uniform(-0.5, 0.5)) for x, y in r]
+             for r in exact.rings()]
+    doc = as_traced_svg(rings, rng)
+    assert any(word.startswith("c") for word in doc.split(' d="')[1].split())  # it has curves
+    assert same_figure(silhouette_from_svg(doc), exact)
+
+
 def test_a_document_with_nothing_to_read_is_refused_in_words():
     with pytest.raises(InputError, match="no polygon, polyline, rectangle or path"):
         silhouette_from_svg(SVG.format('<circle r="3"/><text>cat</text>'))

@@ -190,6 +190,12 @@ MAX_POINTS = 10_000
 #: A curve counts as a straight edge when its control points lie this close to its chord,
 #: relative to the chord's length (exporters write straight edges as flat curves).
 FLAT = 1e-3
+#: Any other curve is drawn as this many straight pieces, and read as noise when it bends from
+#: its chord by at most BEND of the figure's size (the diagonal of its bounding box): a bitmap
+#: tracer (potrace, Inkscape's Trace Bitmap) rounds each obtuse corner of a scanned figure by a
+#: pixel or two, a fraction of a per cent of the figure. A curve that bends further is a curve.
+CURVE_PIECES = 8
+BEND = 0.02
 
 
 def drawn_rings(text: str) -> list[list[tuple[float, float]]]:
@@ -207,11 +213,20 @@ def drawn_rings(text: str) -> list[list[tuple[float, float]]]:
         doc = SVG.parse(io.StringIO(text), reify=True)
         shapes = [e for e in doc.elements()
                   if isinstance(e, (Polygon, Polyline, Rect, Path)) and e.values.get("visibility") != "hidden"]
-        rings = [(e, ring) for e in shapes for ring in _shape_rings(e)]
+        bends: list[tuple[float, tuple[float, float]]] = []
+        rings = [(e, ring) for e in shapes for ring in _shape_rings(e, bends)]
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 - a third-party parser's error on a user's document: say so
         raise InputError(_("cannot read the SVG: {error}").format(error=f"{type(exc).__name__}: {exc}")) from None
+    if bends:
+        xs = [x for _e, r in rings for x, _y in r]
+        ys = [y for _e, r in rings for _x, y in r]
+        size = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
+        bend, (x, y) = max(bends)
+        if bend > BEND * size:
+            raise InputError(_("the SVG has a curved edge near ({x}, {y}); a tangram outline has only straight "
+                               "edges").format(x=f"{x:.4g}", y=f"{y:.4g}"))
     if len(rings) > MAX_RINGS or sum(len(r) for _e, r in rings) > MAX_POINTS:
         raise InputError(_("the SVG draws {count} shapes with {points} corners; at most {limit} shapes and "
                            "{most} corners are read").format(count=len(rings), points=sum(len(r) for _e, r in rings),
@@ -245,8 +260,10 @@ def _check_structure(root: ET.Element) -> None:
                                "not read").format(ref=ref))
 
 
-def _shape_rings(shape: Shape) -> list[list[tuple[float, float]]]:
-    """The rings of one shape, its curves that are flat taken as straight edges."""
+def _shape_rings(shape: Shape, bends: list[tuple[float, tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+    """The rings of one shape, its curves that are flat taken as straight edges and the others
+    as :data:`CURVE_PIECES` straight pieces, each with how far it bends from its chord and where
+    (its end) added to ``bends``."""
     rings: list[list[tuple[float, float]]] = []
     cur: list[tuple[float, float]] = []
     for seg in Path(shape).segments():
@@ -260,15 +277,28 @@ def _shape_rings(shape: Shape) -> list[list[tuple[float, float]]]:
                 rings.append(cur)
             cur = []
             continue
-        if not isinstance(seg, Line) and not _flat(seg):
-            raise InputError(_("the SVG has a curved edge near ({x}, {y}); a tangram outline has only straight "
-                               "edges").format(x=f"{seg.end.x:.4g}", y=f"{seg.end.y:.4g}"))
+        if not isinstance(seg, Line) and not _flat(seg) and seg.start is not None:
+            along = [seg.point(k / CURVE_PIECES) for k in range(1, CURVE_PIECES)]
+            bends.append((_bend(seg.start, seg.end, along), (seg.end.x, seg.end.y)))
+            for p in along:
+                if not cur or (float(p.x), float(p.y)) != cur[-1]:
+                    cur.append((float(p.x), float(p.y)))
         if seg.end is not None and (not cur or (seg.end.x, seg.end.y) != cur[-1]):
             cur.append((seg.end.x, seg.end.y))
     if len(cur) >= 3:
         rings.append(cur)
     # a ring closed by repeating its first point has it once
     return [r[:-1] if len(r) > 3 and r[0] == r[-1] else r for r in rings]
+
+
+def _bend(start, end, along) -> float:
+    """How far the points ``along`` a curve lie from its chord at most (from its start, for a
+    curve that ends where it began)."""
+    (x0, y0), (x1, y1) = (start.x, start.y), (end.x, end.y)
+    chord = math.hypot(x1 - x0, y1 - y0)
+    if chord == 0:
+        return max(math.hypot(p.x - x0, p.y - y0) for p in along)
+    return max(abs((x1 - x0) * (p.y - y0) - (y1 - y0) * (p.x - x0)) / chord for p in along)
 
 
 def _flat(seg) -> bool:
