@@ -62,13 +62,14 @@ def figures(count: int, seed: int = 1000, presets: bool = True) -> list[tuple[st
 def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: bool = True,
          blur: float | None = None, noise: float | None = None, dark_ground: bool | None = None,
          uneven: bool | None = None, coloured: bool | None = None, margin: float = 0.12,
-         lines: str | None = None, pen: float | None = None) -> bytes:
+         lines: str | None = None, pen: float | None = None, caption: str | None = None) -> bytes:
     """One picture of ``sil`` (``size`` pixels on the longer side) as PNG or JPEG bytes.
 
     ``lines`` draws the figure as a pen tracing on paper instead: ``"outline"`` its outline
     only, ``"pieces"`` every piece's edges (a drawn solution; the outline for a preset, whose
     pieces are not known), with a pen ``pen`` px wide (by default 1.2-3.5 px), each corner off
-    by up to 0.05 units as a hand puts it."""
+    by up to 0.05 units as a hand puts it. ``caption`` is printed under the figure in the ink's
+    colour, as a book numbers its figures."""
     angle = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(angle), math.sin(angle)
     turn = lambda p: (c * float(p[0]) - s * float(p[1]), s * float(p[0]) + c * float(p[1]))
@@ -107,6 +108,12 @@ def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: b
             d.polygon([px(turn(v)) for v in comp.outer], fill=ink)
             for hole in comp.holes:
                 d.polygon([px(turn(v)) for v in hole], fill=ground)
+    if caption:
+        from PIL import ImageFont
+        font = ImageFont.load_default(size=round(big * 0.05))
+        left, top, right, bottom = d.textbbox((0, 0), caption, font=font)
+        d.text(((big - (right - left)) / 2, big * (1 - margin / 2) - (bottom - top) / 2), caption, fill=ink,
+               font=font)
     img = img.resize((size, size), Image.Resampling.LANCZOS)  # anti-aliased
     blur = rng.uniform(0, 1.2) if blur is None else blur
     if blur:
@@ -202,7 +209,8 @@ def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
                for t in range(8) for m in (False, True))
 
 
-def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None, lines: str | None = None):
+def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None, lines: str | None = None,
+        captions: bool = False):
     from plugins.tangram.trace import trace_picture
     solver = ExactSolver()
     rng = random.Random(seed * 1000 + size)
@@ -210,7 +218,8 @@ def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None
     t_read, t_all = [], []
     for name, sil, pieces in figs:
         kind = f"lines: {lines}" if lines else _kind(rng, pieces, coloured)
-        data = draw(sil, size, rng, pieces=pieces, coloured=coloured, lines=lines)
+        caption = f"Fig. {sum(map(ord, name)) % 300 + 1}" if captions else None
+        data = draw(sil, size, rng, pieces=pieces, coloured=coloured, lines=lines, caption=caption)
         t0 = time.perf_counter()
         try:
             got = parse_silhouette(trace_picture(data).text)
@@ -343,6 +352,8 @@ def main() -> None:
     ap.add_argument("--figure-seed", type=int, default=1000, help="the first random figure's seed")
     ap.add_argument("--lines", choices=["outline", "pieces"],
                     help="draw each figure as a pen tracing: its outline, or every piece's edges")
+    ap.add_argument("--captions", action="store_true",
+                    help="each figure's number printed under it, as in a book (\"Fig. 127\")")
     ap.add_argument("--svg-pieces", action="store_true", help="seven SVG polygons instead of pictures")
     ap.add_argument("--union", choices=["shapely", "raster"], default="shapely",
                     help="with --svg-pieces: shapely's union, or our own (draw at 1024 px and trace)")
@@ -366,13 +377,15 @@ def main() -> None:
     figs = figures(args.figures, args.figure_seed, presets=not args.random_only)
     kinds = "random ones" if args.random_only else "presets and random ones"
     drawn = f"drawn as pen lines: {args.lines}" if args.lines else f"coloured pieces: {args.coloured}"
+    drawn += ", each with its number printed under it" if args.captions else ""
     print(f"{len(figs)} figures per size ({kinds}, {drawn}; "
           f"JPEG 60, blur, noise, any turn)")
     print(f"{'size':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
           f"{'+solve p50':>10} {'+solve p95':>10}")
     for size in args.sizes:
         solved, exact, tr, ta = run(size, figs, args.seed, args.v,
-                                    {"some": None, "all": True, "none": False}[args.coloured], args.lines)
+                                    {"some": None, "all": True, "none": False}[args.coloured], args.lines,
+                                    args.captions)
         n = len(figs)
         print(f"{size:6d} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
               f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s", flush=True)

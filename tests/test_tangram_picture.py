@@ -179,6 +179,23 @@ def test_a_picture_of_no_tangram_figure_is_refused_in_words():
     assert "no exact tangram figure" in caught.value.message
 
 
+@pytest.mark.parametrize("name", ["cat", "house", "square"])
+def test_a_book_figure_with_its_caption_under_it_reads_back_as_the_figure(name):
+    # a scanned page: the figure, then its number in print below it (each letter was an outline
+    # of its own, and such scans read one figure in twelve)
+    from PIL import ImageDraw, ImageFont
+
+    rng = random.Random(name)
+    sil = parse_silhouette(PRESETS[name])
+    drawn = Image.open(io.BytesIO(draw(sil, 384, rng, jpeg=False, dark_ground=False, coloured=False)))
+    page = Image.new("RGB", (384, 450), (245, 243, 236))
+    page.paste(drawn.convert("RGB"), (0, 0))
+    ImageDraw.Draw(page).text((140, 405), "Fig. 127", fill=(25, 25, 30), font=ImageFont.load_default(size=24))
+    out = io.BytesIO()
+    page.save(out, "JPEG", quality=70)
+    assert same_figure(parse_silhouette(trace_picture(out.getvalue()).text), sil)
+
+
 def test_a_faint_speckled_picture_is_refused_for_its_many_corners():
     # a square barely lighter than the ground under noise of 8 grey levels: the threshold finds
     # the noise's speckles, whose outline has hundreds of corners; it took 3 to 7 seconds to

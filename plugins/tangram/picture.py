@@ -69,6 +69,39 @@ class Figure:
     place_depths: np.ndarray | None = None
 
 
+#: A part of the picture smaller than this share of all it shows is no part of a tangram figure
+#: (its smallest piece is a sixteenth of it, 6%)...
+MARK_SHARE = 0.03
+#: ... when it also lies this share of the picture's size away from every larger part: a
+#: caption or a figure's number under a figure in a book, a page number, a stray mark.
+MARK_GAP = 0.02
+
+
+def without_marks(level: np.ndarray, threshold: float) -> np.ndarray:
+    """The map with the small marks that stand apart from the figure taken for ground: a book's
+    figure comes with its number or name printed under it, and each letter of it was an outline
+    of its own (a scan with a caption read one figure in twelve). A part near a larger one (a
+    dim piece's fragments, a speck on the figure's edge) stays, for the tracing to judge."""
+    from scipy import ndimage
+
+    inside = level > threshold
+    labels, count = ndimage.label(inside, structure=np.ones((3, 3)))
+    if count < 2:
+        return level
+    sizes = np.bincount(labels.ravel())[1:]
+    big = sizes >= MARK_SHARE * sizes.sum()
+    if big.all() or not big.any():
+        return level
+    away = ndimage.distance_transform_edt(~np.isin(labels, np.flatnonzero(big) + 1))
+    nearest = ndimage.minimum(away, labels, index=np.arange(1, count + 1))
+    marks = np.flatnonzero(~big & (np.asarray(nearest) > MARK_GAP * max(level.shape))) + 1
+    if not len(marks):
+        return level
+    cleaned = level.copy()
+    cleaned[np.isin(labels, marks)] = float(np.median(level[~inside]))
+    return cleaned
+
+
 def decode(data: bytes) -> Image.Image:
     """The picture's first frame, decoded within the limits; PictureError in words otherwise."""
     if not isinstance(data, (bytes, bytearray)):
@@ -178,6 +211,7 @@ def figure_map(image: Image.Image) -> Figure:
             ground = dist < otsu(dist)
         level = dist
     threshold = otsu(level)
+    level = without_marks(level, threshold)
     drawn_as_lines = line_drawing(level, threshold)
     inset = 0.0
     others: tuple[np.ndarray, ...] = ()
