@@ -62,14 +62,17 @@ def figures(count: int, seed: int = 1000, presets: bool = True) -> list[tuple[st
 def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: bool = True,
          blur: float | None = None, noise: float | None = None, dark_ground: bool | None = None,
          uneven: bool | None = None, coloured: bool | None = None, margin: float = 0.12,
-         lines: str | None = None, pen: float | None = None, caption: str | None = None) -> bytes:
+         lines: str | None = None, pen: float | None = None, caption: str | None = None,
+         keystone: float = 0.0) -> bytes:
     """One picture of ``sil`` (``size`` pixels on the longer side) as PNG or JPEG bytes.
 
     ``lines`` draws the figure as a pen tracing on paper instead: ``"outline"`` its outline
     only, ``"pieces"`` every piece's edges (a drawn solution; the outline for a preset, whose
     pieces are not known), with a pen ``pen`` px wide (by default 1.2-3.5 px), each corner off
     by up to 0.05 units as a hand puts it. ``caption`` is printed under the figure in the ink's
-    colour, as a book numbers its figures."""
+    colour, as a book numbers its figures. ``keystone`` photographs the page from below or above
+    its middle: one side of the picture narrower than the other by that share (0.1 for a phone
+    tilted by about 10 degrees), in a direction of its own."""
     angle = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(angle), math.sin(angle)
     turn = lambda p: (c * float(p[0]) - s * float(p[1]), s * float(p[0]) + c * float(p[1]))
@@ -114,6 +117,8 @@ def draw(sil: Silhouette, size: int, rng: random.Random, *, pieces=None, jpeg: b
         left, top, right, bottom = d.textbbox((0, 0), caption, font=font)
         d.text(((big - (right - left)) / 2, big * (1 - margin / 2) - (bottom - top) / 2), caption, fill=ink,
                font=font)
+    if keystone:
+        img = _keystoned(img, keystone, rng.uniform(0, 2 * math.pi), ground)
     img = img.resize((size, size), Image.Resampling.LANCZOS)  # anti-aliased
     blur = rng.uniform(0, 1.2) if blur is None else blur
     if blur:
@@ -170,6 +175,32 @@ def _rings(sil: Silhouette, k: int = 0, m: int = 1) -> list[tuple[list[tuple[flo
     return [([(x - mx, y - my) for x, y in r], hole) for r, hole in rings]
 
 
+def _keystoned(img: Image.Image, share: float, direction: float, ground) -> Image.Image:
+    """``img`` as a camera sees it that looks at the page at a slant: the side of the picture
+    towards ``direction`` (radians) shrunk by ``share`` about the middle, the opposite side kept,
+    with straight lines staying straight (a perspective transform)."""
+    import numpy as np
+
+    w, h = img.size
+    cx, cy = w / 2, h / 2
+    ux, uy = math.cos(direction), math.sin(direction)
+    corners = [(0, 0), (w, 0), (w, h), (0, h)]
+    seen = []
+    for x, y in corners:
+        far = ((x - cx) * ux + (y - cy) * uy) / (abs(cx * ux) + abs(cy * uy))  # -1 .. 1 along
+        k = 1 - share * (1 + far) / 2
+        seen.append((cx + (x - cx) * k, cy + (y - cy) * k))
+    # PIL wants the map from the output's pixels back to the input's: solve for it
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(seen, corners):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs += [u, v]
+    coeffs = np.linalg.solve(np.array(rows, float), np.array(rhs, float))
+    return img.transform((w, h), Image.Transform.PERSPECTIVE, tuple(coeffs), Image.Resampling.BILINEAR,
+                         fillcolor=ground)
+
+
 def same_figure(a: Silhouette, b: Silhouette) -> bool:
     """The same region: equal up to translation, mirroring and turns by 45 degrees (a figure
     turned by 45 degrees is still a tangram figure, written with other numbers), however its
@@ -210,7 +241,7 @@ def _cover_distance(got: Silhouette, sil: Silhouette) -> float:
 
 
 def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None = None, lines: str | None = None,
-        captions: bool = False):
+        captions: bool = False, keystone: float = 0.0):
     from plugins.tangram.trace import trace_picture
     solver = ExactSolver()
     rng = random.Random(seed * 1000 + size)
@@ -219,7 +250,8 @@ def run(size: int, figs, seed: int, verbose: bool = False, coloured: bool | None
     for name, sil, pieces in figs:
         kind = f"lines: {lines}" if lines else _kind(rng, pieces, coloured)
         caption = f"Fig. {sum(map(ord, name)) % 300 + 1}" if captions else None
-        data = draw(sil, size, rng, pieces=pieces, coloured=coloured, lines=lines, caption=caption)
+        data = draw(sil, size, rng, pieces=pieces, coloured=coloured, lines=lines, caption=caption,
+                    keystone=keystone)
         t0 = time.perf_counter()
         try:
             got = parse_silhouette(trace_picture(data).text)
@@ -354,6 +386,8 @@ def main() -> None:
                     help="draw each figure as a pen tracing: its outline, or every piece's edges")
     ap.add_argument("--captions", action="store_true",
                     help="each figure's number printed under it, as in a book (\"Fig. 127\")")
+    ap.add_argument("--keystone", type=float, default=0.0,
+                    help="photographed at a slant: one side this share narrower (0.1: a phone tilted ~10 degrees)")
     ap.add_argument("--svg-pieces", action="store_true", help="seven SVG polygons instead of pictures")
     ap.add_argument("--union", choices=["shapely", "raster"], default="shapely",
                     help="with --svg-pieces: shapely's union, or our own (draw at 1024 px and trace)")
@@ -378,6 +412,7 @@ def main() -> None:
     kinds = "random ones" if args.random_only else "presets and random ones"
     drawn = f"drawn as pen lines: {args.lines}" if args.lines else f"coloured pieces: {args.coloured}"
     drawn += ", each with its number printed under it" if args.captions else ""
+    drawn += f", photographed at a slant (one side {args.keystone:.0%} narrower)" if args.keystone else ""
     print(f"{len(figs)} figures per size ({kinds}, {drawn}; "
           f"JPEG 60, blur, noise, any turn)")
     print(f"{'size':>6} {'solved':>8} {'exact':>8} {'read p50':>9} {'read p95':>9} "
@@ -385,7 +420,7 @@ def main() -> None:
     for size in args.sizes:
         solved, exact, tr, ta = run(size, figs, args.seed, args.v,
                                     {"some": None, "all": True, "none": False}[args.coloured], args.lines,
-                                    args.captions)
+                                    args.captions, args.keystone)
         n = len(figs)
         print(f"{size:6d} {solved / n:8.1%} {exact / n:8.1%} {pct(tr, .5):8.3f}s {pct(tr, .95):8.3f}s "
               f"{pct(ta, .5):9.3f}s {pct(ta, .95):9.3f}s", flush=True)

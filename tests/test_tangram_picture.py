@@ -196,6 +196,22 @@ def test_a_book_figure_with_its_caption_under_it_reads_back_as_the_figure(name):
     assert same_figure(parse_silhouette(trace_picture(out.getvalue()).text), sil)
 
 
+def test_only_bold_small_parts_apart_from_the_figure_are_marks():
+    import numpy as np
+
+    from plugins.tangram.picture import small_marks
+
+    level = np.zeros((400, 400), np.float32)
+    level[50:250, 50:250] = 1.0  # the figure
+    level[330:345, 100:110] = 1.0  # a letter far below it: a mark
+    level[330:345, 300:310] = 0.55  # as far, but barely above the threshold: a pale piece's fragment
+    level[255:265, 100:110] = 1.0  # small, but next to the figure
+    marks = small_marks(level, 0.5)
+    assert marks is not None
+    assert marks[335, 105] and marks[328, 105]  # the letter, and the glow around it
+    assert not marks[335, 305] and not marks[260, 105] and not marks[150, 150]
+
+
 def test_a_faint_speckled_picture_is_refused_for_its_many_corners():
     # a square barely lighter than the ground under noise of 8 grey levels: the threshold finds
     # the noise's speckles, whose outline has hundreds of corners; it took 3 to 7 seconds to

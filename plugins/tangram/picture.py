@@ -75,31 +75,45 @@ MARK_SHARE = 0.03
 #: ... when it also lies this share of the picture's size away from every larger part: a
 #: caption or a figure's number under a figure in a book, a page number, a stray mark.
 MARK_GAP = 0.02
+#: Working pixels around a mark taken for ground with it (its glow from the blur).
+MARK_GLOW = 4
+#: A mark rises above the threshold by at least this share of the figure's own rise: the letters
+#: of a caption at 128 px by 0.19 to 0.75 of it, the fragments of a pale piece by 0.03 to 0.12
+#: (bench/tangram_pictures.py --captions, the mixed set and the set 7000).
+MARK_INK = 0.15
+#: Parts under this share of the ink are specks of noise, left to the tracing as before (painting
+#: them over changed the ground's noise, and a coloured picture at 128 px read otherwise).
+MARK_LEAST = 0.0005
 
 
-def without_marks(level: np.ndarray, threshold: float) -> np.ndarray:
-    """The map with the small marks that stand apart from the figure taken for ground: a book's
-    figure comes with its number or name printed under it, and each letter of it was an outline
-    of its own (a scan with a caption read one figure in twelve). A part near a larger one (a
-    dim piece's fragments, a speck on the figure's edge) stays, for the tracing to judge."""
+def small_marks(level: np.ndarray, threshold: float) -> np.ndarray | None:
+    """Where the picture shows small marks standing apart from the figure (None: nowhere): a
+    book's figure comes with its number or name printed under it, and each letter of it was an
+    outline of its own (a scan with a caption read one figure in twelve). A part near a larger
+    one (a dim piece's fragments, a speck on the figure's edge) is no mark; the tracing judges it."""
     from scipy import ndimage
 
     inside = level > threshold
     labels, count = ndimage.label(inside, structure=np.ones((3, 3)))
     if count < 2:
-        return level
+        return None
     sizes = np.bincount(labels.ravel())[1:]
     big = sizes >= MARK_SHARE * sizes.sum()
     if big.all() or not big.any():
-        return level
+        return None
     away = ndimage.distance_transform_edt(~np.isin(labels, np.flatnonzero(big) + 1))
     nearest = ndimage.minimum(away, labels, index=np.arange(1, count + 1))
-    marks = np.flatnonzero(~big & (np.asarray(nearest) > MARK_GAP * max(level.shape))) + 1
+    sized = sizes >= MARK_LEAST * sizes.sum()  # a letter, not a speck of noise (the tracing drops those)
+    # printed in ink, not the few pixels of a pale piece that rise above the threshold (a light
+    # piece on a light ground, broken up by the noise)
+    figure = float(np.median(level[np.isin(labels, np.flatnonzero(big) + 1)]))
+    bold = threshold + MARK_INK * (figure - threshold)
+    peaks = np.asarray(ndimage.maximum(level, labels, index=np.arange(1, count + 1)))
+    marks = np.flatnonzero(~big & sized & (peaks >= bold) & (np.asarray(nearest) > MARK_GAP * max(level.shape))) + 1
     if not len(marks):
-        return level
-    cleaned = level.copy()
-    cleaned[np.isin(labels, marks)] = float(np.median(level[~inside]))
-    return cleaned
+        return None
+    # with the glow the blur left around them, which would otherwise count as the ground's noise
+    return ndimage.binary_dilation(np.isin(labels, marks), iterations=MARK_GLOW) & (away > MARK_GLOW)
 
 
 def decode(data: bytes) -> Image.Image:
@@ -211,7 +225,13 @@ def figure_map(image: Image.Image) -> Figure:
             ground = dist < otsu(dist)
         level = dist
     threshold = otsu(level)
-    level = without_marks(level, threshold)
+    marks = small_marks(level, threshold)
+    if marks is not None:  # taken for ground, in the map and in the colours the pieces are told by
+        ground = ~marks & (level <= threshold)  # the ground as it was, to paint the marks over with
+        level = np.where(marks, np.median(level[ground]), level).astype(level.dtype)
+        if colour is not None:
+            colour = np.where(marks[..., None], np.median(colour[ground], axis=0), colour).astype(colour.dtype)
+        threshold = otsu(level)
     drawn_as_lines = line_drawing(level, threshold)
     inset = 0.0
     others: tuple[np.ndarray, ...] = ()
