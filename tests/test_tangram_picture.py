@@ -196,6 +196,16 @@ def test_a_book_figure_with_its_caption_under_it_reads_back_as_the_figure(name):
     assert same_figure(parse_silhouette(trace_picture(out.getvalue()).text), sil)
 
 
+def test_a_figure_photographed_at_a_slant_is_straightened_and_read():
+    # one side of the picture 12% narrower than the other (a phone tilted by about 12 degrees):
+    # refused before the outline was straightened
+    sil = parse_silhouette(PRESETS["bird"])
+    data = draw(sil, 256, random.Random("bird0"), keystone=0.12, coloured=False)
+    traced = trace_picture(data)
+    assert same_figure(parse_silhouette(traced.text), sil)
+    assert any("taken at a slant" in note for note in traced.notes)
+
+
 def test_only_bold_small_parts_apart_from_the_figure_are_marks():
     import numpy as np
 

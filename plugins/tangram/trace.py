@@ -39,6 +39,7 @@ from .drawn_pieces import DrawnPieces, read_drawn_pieces
 from .i18n import _
 from .picture import Figure, PictureError, decode, figure_map
 from .pieces import PIECE_NAMES, SHAPE_OF
+from .perspective import Straightening, straightening
 from .reading import fit, loaded, nesting_area, normalise, read_by_pieces, read_noisy
 from .refusal import FreeAngle
 
@@ -953,6 +954,7 @@ def trace_figure(fig: Figure) -> Trace:
         except PictureError:  # that way is no figure (no outline, too many): the first stands
             pass
     reading = None
+    straight: Straightening | None = None  # the slant undone on the outline read, if any
     first: InputError | None = None
     # one budget for the whole picture, however many outlines it is read from: the outlines
     # until OUTLINES_UNTIL, then the pieces fitted until READING_BUDGET
@@ -971,6 +973,17 @@ def trace_figure(fig: Figure) -> Trace:
                 # first did not (none of 120 coloured pictures, bench/tangram_pictures.py
                 # --coloured all): a refusal is a second sooner without it
                 continue
+            # A photograph taken at a slant: the outline straightened (perspective.py) where
+            # that brings its edges clearly nearer the directions. Only after the outline as
+            # traced failed: on square pictures it gained nothing and once lost a figure.
+            slant = straightening(up) if time.monotonic() < outlines_until - MIN_READ else None
+            if slant is not None:
+                try:
+                    reading = read_noisy(slant.apply(up), accept=coverable, pieces=False, until=outlines_until)
+                    up, straight = slant.apply(up), slant
+                    break
+                except InputError:
+                    pass
             # The reader settles the turn modulo 45 degrees and then tries one frame; a figure
             # near the boundary between two frames reads in the other one, so turn it by 45
             # degrees and try once more.
@@ -999,12 +1012,18 @@ def trace_figure(fig: Figure) -> Trace:
     norm = reading.normalised
     exact = [[norm.to_input(float(x), float(y)) for x, y in r] for r in reading.exact_rings]
     fitted = fit(exact, up)  # the exact outline turned and moved onto the traced one
-    if up is not traced_up:  # back from the extra 45-degree turn
+    if straight is not None:  # back through the slant, onto the picture
+        fitted = straight.undo(fitted)
+    elif up is not traced_up:  # back from the extra 45-degree turn
         fitted = [[((x + y) * _H, (y - x) * _H) for x, y in r] for r in fitted]
     outline = [[(x, -y) for x, y in r] for r in fitted]
     notes = [_("read from a {width} x {height} {format} picture as an exact figure; vertices moved at most "
                "{moved} units").format(width=fig.width, height=fig.height, format=fig.format,
                                        moved=f"{reading.moved:.2f}")]
+    if straight is not None:
+        notes.append(_("the picture looks taken at a slant: its outline was straightened first (its edges ran "
+                       "{before} degrees off the figure's directions, then {after})").format(
+            before=f"{straight.before:.1f}", after=f"{straight.after:.1f}"))
     return Trace(reading.text, reading.moved, fig.width, fig.height, outline, traced,
                  time.monotonic() - started, notes)
 
