@@ -37,9 +37,9 @@ from .colour_regions import FLAT_SHARES, colour_gradient, colour_labels
 from .decimals import coverable
 from .drawn_pieces import DrawnPieces, read_drawn_pieces
 from .i18n import _
+from .perspective import Straightening, straightening
 from .picture import Figure, PictureError, decode, figure_map
 from .pieces import PIECE_NAMES, SHAPE_OF
-from .perspective import Straightening, straightening
 from .reading import fit, loaded, nesting_area, normalise, read_by_pieces, read_noisy
 from .refusal import FreeAngle
 
