@@ -100,6 +100,18 @@ def test_a_figure_traced_from_a_scan_by_a_bitmap_tracer_reads_back_as_the_figure
     assert same_figure(silhouette_from_svg(doc), exact)
 
 
+def test_a_curve_is_judged_against_the_figure_not_its_frame_and_a_point_curve_is_no_ring():
+    k = 0.5523 * 40  # a circle of radius 40 drawn as four curves, in a 2000 px frame
+    circle = (f'<path d="M140,100 C140,{100 + k} {100 + k},140 100,140 C{100 - k},140 60,{100 + k} 60,100 '
+              f'C60,{100 - k} {100 - k},60 100,60 C{100 + k},60 140,{100 - k} 140,100 Z"/>')
+    frame = '<rect x="0" y="0" width="2000" height="2000" fill="none" stroke="black"/>'
+    with pytest.raises(InputError, match="curved edge"):
+        silhouette_from_svg(SVG.format(frame + circle))
+    for point in ('<path d="M5,5 C5,5 5,5 5,5 Z"/>', '<path d="M5,5 Q5,5 5,5"/>'):
+        with pytest.raises(InputError, match="no polygon, polyline, rectangle or path"):
+            silhouette_from_svg(SVG.format(point))
+
+
 def test_a_document_with_nothing_to_read_is_refused_in_words():
     with pytest.raises(InputError, match="no polygon, polyline, rectangle or path"):
         silhouette_from_svg(SVG.format('<circle r="3"/><text>cat</text>'))

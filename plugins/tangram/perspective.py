@@ -23,8 +23,9 @@ import numpy as np
 
 FloatRing = list[tuple[float, float]]
 
-#: The most slant undone, as the change of scale from the figure's middle to its furthest point
-#: (0.3: a side 30% narrower, far more than a hand-held photograph of a page).
+#: The largest of each of the four numbers (the depth's tilt along x and y, the squash, the
+#: shear): 0.3 lets the scale change by 30% from the figure's middle to its edge along either
+#: axis, far more than a hand-held photograph of a page.
 MOST = 0.3
 #: A straightening is kept only when it brings the edges this much nearer the directions (in the
 #: root mean square of their angles): less is the noise's doing, not a slant's.

@@ -452,6 +452,7 @@ SCALES = (1.0, 0.975, 1.025, 0.95, 1.05)
 #: figures were read only at 5% off (pictures at 128 px: 86.7% with lags 0-1-1-2-2, 90.0%
 #: with these or none; outlines at 0.2 noise gain a figure or two).
 SCALE_LAGS = (0, 0, 0, 1, 1)
+assert len(SCALE_LAGS) == len(SCALES)
 
 
 @dataclass(frozen=True)

@@ -564,7 +564,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     norm = normalise(rings)
     corner_count = sum(len(corners(r).dirs) for r in (simplify(raw) for raw in norm.rings) if len(r) >= 3)
     if corner_count > MAX_CORNERS:
-        raise InputError(_("the outline has {count} corners even once the noise is smoothed out, and the seven "
+        raise TooRough(_("the outline has {count} corners even once the noise is smoothed out, and the seven "
                            "pieces have 23 in all: it is no tangram figure, or it is drawn too roughly to read")
                          .format(count=corner_count))
     # A piece clearly turned by a free angle is no figure of the seven pieces at 45-degree turns,
@@ -580,6 +580,11 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
             raise
         return read_by_pieces(norm, accept, refused, until)
     return nearer_by_pieces(norm, accept, reading, until) if pieces else reading
+
+
+class TooRough(InputError):
+    """A refusal of an outline with far more corners than the seven pieces have: no fit of
+    the pieces is worth trying on it either."""
 
 
 def loaded() -> None:

@@ -219,14 +219,6 @@ def drawn_rings(text: str) -> list[list[tuple[float, float]]]:
         raise
     except Exception as exc:  # noqa: BLE001 - a third-party parser's error on a user's document: say so
         raise InputError(_("cannot read the SVG: {error}").format(error=f"{type(exc).__name__}: {exc}")) from None
-    if bends:
-        xs = [x for _e, r in rings for x, _y in r]
-        ys = [y for _e, r in rings for _x, y in r]
-        size = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
-        bend, (x, y) = max(bends)
-        if bend > BEND * size:
-            raise InputError(_("the SVG has a curved edge near ({x}, {y}); a tangram outline has only straight "
-                               "edges").format(x=f"{x:.4g}", y=f"{y:.4g}"))
     if len(rings) > MAX_RINGS or sum(len(r) for _e, r in rings) > MAX_POINTS:
         raise InputError(_("the SVG draws {count} shapes with {points} corners; at most {limit} shapes and "
                            "{most} corners are read").format(count=len(rings), points=sum(len(r) for _e, r in rings),
@@ -237,7 +229,23 @@ def drawn_rings(text: str) -> list[list[tuple[float, float]]]:
                  if not (isinstance(e, Rect) and all(_inside(b, boxes[k]) for j, b in enumerate(boxes) if j != k))]
     if not rings:
         raise InputError(_("the SVG has no polygon, polyline, rectangle or path"))
+    _check_bends(bends, [r for _e, r in rings])
     return [r for _e, r in rings]
+
+
+def _check_bends(bends: list[tuple[float, tuple[float, float]]], rings: list[list[tuple[float, float]]]) -> None:
+    """Refuse a curve that bends from its chord by more than :data:`BEND` of the figure's size
+    (the rings read, a background or frame left out, so that it cannot make the figure look
+    larger than it is)."""
+    if not bends:
+        return
+    xs = [x for r in rings for x, _y in r]
+    ys = [y for r in rings for _x, y in r]
+    size = math.hypot(max(xs) - min(xs), max(ys) - min(ys))
+    bend, (x, y) = max(bends)
+    if bend > BEND * size:
+        raise InputError(_("the SVG has a curved edge near ({x}, {y}); a tangram outline has only straight "
+                           "edges").format(x=f"{x:.4g}", y=f"{y:.4g}"))
 
 
 def _check_structure(root: ET.Element) -> None:

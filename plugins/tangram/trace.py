@@ -40,7 +40,7 @@ from .i18n import _
 from .perspective import Straightening, straightening
 from .picture import Figure, PictureError, decode, figure_map
 from .pieces import PIECE_NAMES, SHAPE_OF
-from .reading import fit, loaded, nesting_area, normalise, read_by_pieces, read_noisy
+from .reading import TooRough, fit, loaded, nesting_area, normalise, read_by_pieces, read_noisy
 from .refusal import FreeAngle
 
 FloatRing = list[tuple[float, float]]
@@ -976,7 +976,8 @@ def trace_figure(fig: Figure) -> Trace:
             # A photograph taken at a slant: the outline straightened (perspective.py) where
             # that brings its edges clearly nearer the directions. Only after the outline as
             # traced failed: on square pictures it gained nothing and once lost a figure.
-            slant = straightening(up) if time.monotonic() < outlines_until - MIN_READ else None
+            slant = straightening(up) if time.monotonic() < outlines_until - MIN_READ \
+                and not isinstance(exc, TooRough) else None
             if slant is not None:
                 try:
                     reading = read_noisy(slant.apply(up), accept=coverable, pieces=False, until=outlines_until)
@@ -1001,6 +1002,8 @@ def trace_figure(fig: Figure) -> Trace:
         # which keeps a piece nearly the ground's colour whole (they take any of the eight
         # turns, so one frame is enough), refusing with the first refusal's words
         assert first is not None
+        if isinstance(first, TooRough):
+            raise first  # no tangram's outline: the pieces would be fitted to it in vain
         traced = candidates[-1] if prep.coloured else candidates[0]
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]
         # the words of a piece at a free angle say where in the picture's pixels (y down)
