@@ -344,8 +344,7 @@ def nice_number(v: float, noise: float) -> QS2:
 
 #: What a number of twelfths costs by its reduced denominator (halves, thirds, quarters are
 #: likelier than sixths and twelfths); it depends only on the count modulo 12.
-_COMPLEXITY = tuple({1: 0.0, 2: 0.5, 3: 1.2, 4: 1.2, 6: 2.0}.get(12 // math.gcd(k, 12), 3.0) for k in range(12))
-_COMPLEXITIES = np.array(_COMPLEXITY)
+_COMPLEXITIES = np.array([{1: 0.0, 2: 0.5, 3: 1.2, 4: 1.2, 6: 2.0}.get(12 // math.gcd(k, 12), 3.0) for k in range(12)])
 #: The sqrt2 parts tried, in twelfths: -8 to 8.
 _TWELFTHS = np.arange(-96, 97)
 

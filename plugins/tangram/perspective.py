@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-FloatRing = list[tuple[float, float]]
+from .outline import FloatRing
 
 #: The largest of each of the four numbers (the depth's tilt along x and y, the squash, the
 #: shear): 0.3 lets the scale change by 30% from the figure's middle to its edge along either

@@ -101,12 +101,13 @@ def small_marks(level: np.ndarray, threshold: float) -> np.ndarray | None:
     big = sizes >= MARK_SHARE * sizes.sum()
     if big.all() or not big.any():
         return None
-    away = ndimage.distance_transform_edt(~np.isin(labels, np.flatnonzero(big) + 1))
+    in_big = np.isin(labels, np.flatnonzero(big) + 1)
+    away = ndimage.distance_transform_edt(~in_big)
     nearest = ndimage.minimum(away, labels, index=np.arange(1, count + 1))
     sized = sizes >= MARK_LEAST * sizes.sum()  # a letter, not a speck of noise (the tracing drops those)
     # printed in ink, not the few pixels of a pale piece that rise above the threshold (a light
     # piece on a light ground, broken up by the noise)
-    figure = float(np.median(level[np.isin(labels, np.flatnonzero(big) + 1)]))
+    figure = float(np.median(level[in_big]))
     bold = threshold + MARK_INK * (figure - threshold)
     peaks = np.asarray(ndimage.maximum(level, labels, index=np.arange(1, count + 1)))
     marks = np.flatnonzero(~big & sized & (peaks >= bold) & (np.asarray(nearest) > MARK_GAP * max(level.shape))) + 1

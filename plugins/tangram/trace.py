@@ -979,9 +979,10 @@ def trace_figure(fig: Figure) -> Trace:
             slant = straightening(up) if time.monotonic() < outlines_until - MIN_READ \
                 and not isinstance(exc, TooRough) else None
             if slant is not None:
+                straightened = slant.apply(up)
                 try:
-                    reading = read_noisy(slant.apply(up), accept=coverable, pieces=False, until=outlines_until)
-                    up, straight = slant.apply(up), slant
+                    reading = read_noisy(straightened, accept=coverable, pieces=False, until=outlines_until)
+                    up, straight = straightened, slant
                     break
                 except InputError:
                     pass
