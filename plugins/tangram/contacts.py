@@ -385,13 +385,15 @@ def lined_up(a: FloatPlacement, b: FloatPlacement, touch: float, reach: float = 
 
 
 def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: float = 0.0,
-                     drawn: BaseGeometry | None = None) -> list[Placement] | None:
+                     drawn: BaseGeometry | None = None, touch: float | None = None) -> list[Placement] | None:
     """The pieces at exact positions touching wherever they nearly touch (``noise``: how far,
     in units, the float positions may be off), the first piece at the origin; None when the
     contacts leave two pieces overlapping. With ``lines`` (units), edges of two pieces that
     run within that of one line close by (:func:`lined_up`) are made to, where no contact says
     otherwise (for drawn pieces, whose drawing shows those lines). Given the ``drawn`` figure
     (in the pieces' frame), pieces do not touch across a slit it shows (:func:`_slits`).
+    ``touch`` (units) takes pieces as touching only that near, instead of
+    :func:`touch_distance` of the noise.
 
     Near contacts are taken nearest first, and one that contradicts those before it is left
     out (two pieces can nearly touch where the drawing's noise brought them close). Pieces the
@@ -402,7 +404,7 @@ def exact_placements(pieces: Sequence[FloatPlacement], noise: float, lines: floa
     # the first piece at the origin (a translation is free; the text is simpler so)
     system.add((((0, 1),), QS2(0)))
     system.add((((1, 1),), QS2(0)))
-    _add_nearest_first(system, pieces, touch_distance(noise), drawn=drawn)
+    _add_nearest_first(system, pieces, touch_distance(noise) if touch is None else touch, drawn=drawn)
     if lines > 0:  # after every contact: a contact says more than a line does
         _add_lines(system, pieces, lines)
     guess = [c - (pieces[0].x if k % 2 == 0 else pieces[0].y) for p in pieces for k, c in enumerate((p.x, p.y))]

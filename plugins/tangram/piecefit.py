@@ -455,14 +455,26 @@ SCALE_LAGS = (0, 0, 0, 1, 1)
 assert len(SCALE_LAGS) == len(SCALES)
 
 
+#: Looser readings of a fit's contacts (:meth:`PieceFitter.loosened`): pieces taken as
+#: touching only this near, in multiples of the noise. Pieces slid by a sixth of a unit lie
+#: 0.17 apart, which under noise of 0.08 is within the touching distance (2.5 times the
+#: noise), and made to touch they pull their neighbours 0.2-0.3 units off (held-out figures
+#: random-15007 and random-13026: gaps of 2.0 and 1.4 times the noise; true contacts, at most
+#: about 0.6 times).
+LOOSER = (1.5, 1.0)
+
+
 @dataclass(frozen=True)
 class Fit:
     """The seven pieces at exact positions, and where they lie on the drawing: the drawing
-    scaled by ``scale`` about the origin has the first piece's vertex 0 at ``offset``."""
+    scaled by ``scale`` about the origin has the first piece's vertex 0 at ``offset``. The
+    float placement and the drawing it was found on are kept for :meth:`PieceFitter.loosened`."""
 
     pieces: list
     offset: tuple[float, float]
     scale: float
+    floats: list = field(default_factory=list, compare=False)
+    drawn: BaseGeometry | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -504,11 +516,28 @@ class PieceFitter:
                 for found in search.round(discrepancy, lambda: self.deadline):
                     exact = exact_placements(found, self.noise, drawn=search.drawn)
                     if exact is not None:
-                        yield Fit(exact, (found[0].x, found[0].y), scale)
+                        yield Fit(exact, (found[0].x, found[0].y), scale, found, search.drawn)
                 if time.monotonic() > self.deadline:
                     return
             searches = [(lag, scale, search) for lag, scale, search in searches
                         if not (search.exhausted and level >= lag)]
+
+    def loosened(self, fit: Fit) -> list[list]:
+        """Other exact readings of ``fit``'s float placement, with the least sure contacts
+        left free (pieces taken as touching only within :data:`LOOSER` times the noise): for a
+        fit that lies too far from the drawing, where two pieces drawn a slide apart were made
+        to touch. Each differs from the fit and from the others; the caller judges them
+        against the drawing (a free slide is set from the pieces' float places, which the
+        outline may correct: contacts.refitted)."""
+        out: list[list] = []
+        for times in LOOSER:
+            touch = times * self.noise
+            if touch >= touch_distance(self.noise):
+                continue  # no looser than the fit's own
+            exact = exact_placements(fit.floats, self.noise, drawn=fit.drawn, touch=touch)
+            if exact is not None and exact != fit.pieces and exact not in out:
+                out.append(exact)
+        return out
 
     @property
     def partial(self) -> Partial | None:
