@@ -197,3 +197,22 @@ def test_a_fit_is_also_read_with_its_least_sure_contacts_left_free():
     assert len(looser) == 1
     assert looser[0] != found
     assert abs(_gap_between(looser[0]) - 1 / 6) < 0.03
+
+
+def test_the_fit_stops_early_only_while_it_has_not_placed_all_seven_pieces():
+    from plugins.tangram.piecefit import PieceFitter
+
+    # a 5 x 3 rectangle: no path of the search places all seven pieces, so the search keeps to
+    # its short time (a refusal comes within about a second, not at the end of the budget)
+    rectangle = [[(0.0, 0.0), (5.16, 0.0), (5.16, 3.1), (0.0, 3.1)]]
+    fitter = PieceFitter(rectangle, noise=0.002, budget=60.0, quick=0.3)
+    assert list(fitter.fits()) == []
+    assert not any(search.placed_all for _scale, search in fitter.searches)
+    assert fitter._until() == fitter.soft_deadline < fitter.deadline
+    # the square drawn a little rough: once a path places all seven (its first fit comes in
+    # about 0.3 s), the whole budget is open
+    square = [[(0.01, -0.02), (4.02, 0.0), (3.99, 4.01), (0.0, 3.98)]]
+    fitter = PieceFitter(square, noise=0.02, budget=60.0, quick=10.0)
+    next(fitter.fits())
+    assert any(search.placed_all for _scale, search in fitter.searches)
+    assert fitter._until() == fitter.deadline > fitter.soft_deadline

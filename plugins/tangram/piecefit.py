@@ -308,6 +308,7 @@ class _Search:
         self.touch = touch_distance(tolerance.noise)
         self.root = _Node(drawn, Polygon(), [], list(PIECE_NAMES))
         self.exhausted = False  # set when a round met no path it had to cut short
+        self.placed_all = False  # set once a path has placed all seven pieces
         self.closest: _Node | None = None  # the partial fit covering the most of the drawing
 
     def round(self, discrepancy: int, deadline: Callable[[], float]) -> Iterator[list[FloatPlacement]]:
@@ -318,6 +319,7 @@ class _Search:
 
     def _visit(self, node: _Node, budget: int, deadline: Callable[[], float]) -> Iterator[list[FloatPlacement]]:
         if not node.left:
+            self.placed_all = True
             if budget == 0 and apart(node.cover, self.drawn) <= FAR:
                 yield node.placed
             return
@@ -488,14 +490,17 @@ class Partial:
 
 class PieceFitter:
     """Fits of the seven pieces to ``rings`` (figure units, area 16, turned so the edges run
-    near the eight directions), likeliest first (:meth:`fits`), within ``budget`` seconds;
+    near the eight directions), likeliest first (:meth:`fits`), within ``budget`` seconds, or
+    within ``quick`` seconds unless the search has placed all seven pieces somewhere by then;
     then :attr:`partial` says how close the search came if it found none."""
 
-    def __init__(self, rings: Sequence[FloatRing], noise: float, budget: float):
+    def __init__(self, rings: Sequence[FloatRing], noise: float, budget: float, quick: float | None = None):
         self.tol = Tolerance(noise)
         self.noise = noise
         self.budget = budget
+        self.quick = budget if quick is None else min(quick, budget)
         self.deadline = math.inf  # set when the search starts (fits)
+        self.soft_deadline = math.inf
         drawn = drawing(rings, self.tol.simplify)
         if drawn.is_empty or drawn.area <= 0:
             raise InputError(_("the outline encloses no area"))
@@ -506,21 +511,30 @@ class PieceFitter:
     def fits(self) -> Iterator[Fit]:
         """The fits found within the budget, likeliest first. The caller may end the search
         sooner by bringing :attr:`deadline` forward between fits."""
-        self.deadline = time.monotonic() + self.budget
+        started = time.monotonic()
+        self.deadline = started + self.budget
+        self.soft_deadline = started + self.quick
         searches = [(lag, scale, search) for lag, (scale, search) in zip(SCALE_LAGS, self.searches)]
         for level in range(MAX_DISCREPANCY + max(SCALE_LAGS) + 1):
             for lag, scale, search in searches:
                 discrepancy = level - lag
                 if not 0 <= discrepancy <= MAX_DISCREPANCY:
                     continue
-                for found in search.round(discrepancy, lambda: self.deadline):
+                for found in search.round(discrepancy, self._until):
                     exact = exact_placements(found, self.noise, drawn=search.drawn)
                     if exact is not None:
                         yield Fit(exact, (found[0].x, found[0].y), scale, found, search.drawn)
-                if time.monotonic() > self.deadline:
+                if time.monotonic() > self._until():
                     return
             searches = [(lag, scale, search) for lag, scale, search in searches
                         if not (search.exhausted and level >= lag)]
+
+    def _until(self) -> float:
+        """When the search ends: :attr:`deadline` (which the caller may bring forward), or
+        sooner while no path has placed all seven pieces."""
+        if any(search.placed_all for _scale, search in self.searches):
+            return self.deadline
+        return min(self.deadline, self.soft_deadline)
 
     def loosened(self, fit: Fit) -> list[list]:
         """Other exact readings of ``fit``'s float placement, with the least sure contacts

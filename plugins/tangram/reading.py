@@ -83,12 +83,18 @@ PIECE_BUDGET = 1.5
 #: it has one, and the least a refit is given.
 REFIT_TIME = 0.1
 MIN_REFIT = 0.05
-#: Seconds for the whole reading, the outline and the pieces together: a drawing nothing
-#: fits is refused in words within about this (the outline search ends by BUDGET, and the
-#: pieces get what is left). The target is 2 s with the solve at the 95th percentile; the
-#: half second between is for a busy machine. With 1.0 s, held-out outlines under noise of 0.2
-#: lost 2-3 of 60 more to the time (bench/tangram_reading.py, sets 13000 and 15000).
+#: Seconds for the whole reading, the outline and the pieces together (the outline search
+#: ends by BUDGET, and the pieces get what is left). The target is 2 s with the solve at the
+#: 95th percentile; the half second between is for a busy machine. With 1.0 s, held-out
+#: outlines under noise of 0.2 lost 2-3 of 60 more to the time (bench/tangram_reading.py,
+#: sets 13000 and 15000).
 READ_BUDGET = 1.5
+#: The share of READ_BUDGET after which the piece fit stops unless it has placed all seven
+#: pieces somewhere: a drawing the pieces do not come near (a 5 x 3 rectangle: six pieces at
+#: most) is refused in words within about a second, and only a search that is getting
+#: somewhere takes the rest (the refusals that more time turned into readings had all placed
+#: seven). A share, so that a caller giving the reading more time gives both more.
+QUICK_SHARE = 2 / 3
 #: A fit of the pieces this far from the drawing (units) or nearer, but not within CLOSE, has its
 #: slides refitted to the whole outline (contacts.refitted).
 REFIT_FROM = 0.6
@@ -554,7 +560,8 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     default a candidate is kept when it parses with area 16. When no exact outline is found
     within about :data:`BUDGET` seconds, the pieces are fitted to the drawing itself
     (:func:`read_by_pieces`, unless ``pieces`` is false) in what is left of
-    :data:`READ_BUDGET` (the whole reading's time, typed and sketched outlines included).
+    :data:`READ_BUDGET` (the whole reading's time, typed and sketched outlines included; past
+    :data:`QUICK_SHARE` of it only once the pieces have all been placed somewhere).
     ``until`` (:func:`time.monotonic`) ends both sooner, for a caller that reads a drawing
     several ways within one budget. Raises InputError in words when nothing fits.
     """
@@ -563,6 +570,7 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     loaded()
     started = time.monotonic()
     until = started + READ_BUDGET if until is None else min(until, started + READ_BUDGET)
+    quick = started + QUICK_SHARE * READ_BUDGET
     norm = normalise(rings)
     corner_count = sum(len(corners(r).dirs) for r in (simplify(raw) for raw in norm.rings) if len(r) >= 3)
     if corner_count > MAX_CORNERS:
@@ -580,8 +588,8 @@ def read_noisy(rings: Sequence[FloatRing], accept: Callable[[str], bool] | None 
     except InputError as refused:
         if not pieces:
             raise
-        return read_by_pieces(norm, accept, refused, until)
-    return nearer_by_pieces(norm, accept, reading, until) if pieces else reading
+        return read_by_pieces(norm, accept, refused, until, quick)
+    return nearer_by_pieces(norm, accept, reading, until, quick) if pieces else reading
 
 
 class TooRough(InputError):
@@ -610,15 +618,16 @@ def _seconds(budget: float, until: float | None) -> float:
 
 
 def nearer_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, reading: Reading,
-                     until: float | None = None) -> Reading:
+                     until: float | None = None, quick: float | None = None) -> Reading:
     """``reading``, or the pieces fitted to the drawing when the exact outline read lies further
     from it than :data:`CLOSE` (allowed up to MAX_MOVED, more than the noise usually explains)
     and a fit lies nearer: the outline search ranks figures by their edges' lengths, so a
-    figure with a piece slid by an odd amount can lose to a neighbour that fits less well."""
+    figure with a piece slid by an odd amount can lose to a neighbour that fits less well.
+    ``until`` and ``quick`` as for :func:`read_by_pieces`."""
     if distance(reading) <= CLOSE:
         return reading
     try:
-        by_pieces, _partial = _read_by_pieces(norm, accept, _seconds(PIECE_BUDGET, until))
+        by_pieces, _partial = _read_by_pieces(norm, accept, _seconds(PIECE_BUDGET, until), quick)
     except GEOSException:
         return reading
     return by_pieces if by_pieces is not None and distance(by_pieces) < distance(reading) else reading
@@ -631,13 +640,15 @@ def distance(reading: Reading) -> float:
 
 
 def read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None, refused: InputError,
-                   until: float | None = None) -> Reading:
+                   until: float | None = None, quick: float | None = None) -> Reading:
     """The figure the seven pieces make fitted to the drawing (:func:`_read_by_pieces`, for
-    :data:`PIECE_BUDGET` seconds or until ``until``); when there is none, ``refused`` raised
-    again with the closest partial cover in its words and, in input coordinates, in its details
-    (``partial_cover``: the pieces' corners and the share of the outline they cover)."""
+    :data:`PIECE_BUDGET` seconds or until ``until``, and past ``quick``, a time.monotonic()
+    value, only once it has placed all seven pieces somewhere); when there is none,
+    ``refused`` raised again with the closest partial cover in its words and, in input
+    coordinates, in its details (``partial_cover``: the pieces' corners and the share of the
+    outline they cover)."""
     try:
-        by_pieces, partial = _read_by_pieces(norm, accept, _seconds(PIECE_BUDGET, until))
+        by_pieces, partial = _read_by_pieces(norm, accept, _seconds(PIECE_BUDGET, until), quick)
     except GEOSException:  # a degenerate drawing shapely cannot take apart: no fit, the words stand
         raise refused from None
     if by_pieces is not None:
@@ -854,15 +865,18 @@ def _search(norm: Normalised, cs: list[Corners], signs: list[int], accept: Calla
 
 
 def _read_by_pieces(norm: Normalised, accept: Callable[[str], bool] | None,
-                    budget: float) -> tuple[Reading | None, Partial | None]:
+                    budget: float, quick: float | None = None) -> tuple[Reading | None, Partial | None]:
     """The figure the seven pieces make when fitted to the drawing itself (piecefit.py): for
     outlines whose exact edges the search above could not find (pieces slid by odd amounts,
     short edges lost in the noise). Covered by construction. The first fit within
     :data:`CLOSE` of the drawing is kept, else the nearest within :data:`MAX_MOVED` found in
-    the budget; with none, the closest partial fit (in figure units), if any."""
+    the budget; with none, the closest partial fit (in figure units), if any. The search ends
+    at ``quick`` (a time.monotonic() value) unless it has placed all seven pieces somewhere by
+    then (:class:`PieceFitter`)."""
     noise = drawing_noise(norm.rings)
-    deadline = time.monotonic() + budget
-    fitter = PieceFitter(norm.rings, noise, budget)
+    now = time.monotonic()
+    deadline = now + budget
+    fitter = PieceFitter(norm.rings, noise, budget, None if quick is None else max(0.0, quick - now))
     kept = _Kept(accept)
     nearest_miss: tuple[float, list, Normalised] | None = None  # (far, pieces, frame) over CLOSE
     seen: set[tuple] = set()
