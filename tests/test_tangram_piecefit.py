@@ -216,3 +216,22 @@ def test_the_fit_stops_early_only_while_it_has_not_placed_all_seven_pieces():
     next(fitter.fits())
     assert any(search.placed_all for _scale, search in fitter.searches)
     assert fitter._until() == fitter.deadline > fitter.soft_deadline
+
+
+def test_of_two_pieces_along_as_much_outline_the_one_lying_within_the_drawing_ranks_first():
+    from shapely.geometry import box
+
+    from plugins.tangram.piecefit import WASTE, Tolerance, _Search
+
+    # a 4 x 2 drawing with nothing placed yet; two unit squares each share two sides (2 units)
+    # with its outline at its lower-left corner, but the second is pushed 0.05 out of it,
+    # which the noise of 0.05 allows
+    drawn = box(0, 0, 4, 2)
+    search = _Search(drawn, Tolerance(0.05))
+    edge = drawn.boundary.buffer(0.1)
+    inside = search._snugness(box(0, 0, 1, 1), Polygon(), edge)
+    outside = search._snugness(box(-0.05, 0, 0.95, 1), Polygon(), edge)
+    assert inside is not None and outside is not None
+    assert outside < inside
+    # by the area out of the drawing (0.05) times WASTE, no more: the shared outline is about equal
+    assert inside - outside == pytest.approx(WASTE * 0.05, abs=0.12)

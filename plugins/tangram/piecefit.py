@@ -11,7 +11,8 @@ it returns is covered by construction.
    lying along the corner's first side has a vertex on the corner and an edge along that side
    (a convex corner of a region is never inside a piece's edge), so only those (piece,
    orientation, vertex) are tried, at the sharpest well-drawn corner, the snuggest first (the
-   most outline shared with the region). A piece is moved to touch the pieces it nearly
+   most outline shared with the region, less what lies out of the drawing or on the pieces
+   placed). A piece is moved to touch the pieces it nearly
    touches; it must lie within the drawing up to the noise and overlap the pieces placed by no
    more than the noise; what is left is cleaned of the slivers the noise leaves (an opening),
    and every part of it must have about the area of some of the pieces left. The choices are
@@ -66,6 +67,13 @@ CORNERS_PER_NODE = 2
 GRID = 1e-9
 #: Rounds of the limited-discrepancy search at most.
 MAX_DISCREPANCY = 12
+#: What a square unit of a candidate piece lying out of the drawing or on the pieces placed
+#: (within what the noise allows) costs in its rank, in units of outline shared with the
+#: region: of two pieces along as much outline, the one that needs the noise less is the
+#: likelier. Measured at noise 0.2 (bench/tangram_reading.py, 60 figures a set): the held-out
+#: set 15000 read 91.7-93.3% without it and 98.3% with it, 17000 95.0% and 98.3%, the others
+#: within a figure either way; 1.5 to 6 all did about as well.
+WASTE = 3.0
 #: 45-degree corners with sides this long (units) are counted against the pieces' (shorter
 #: ones may be the noise's).
 SHARP_SIDE = 0.5
@@ -418,20 +426,26 @@ class _Search:
 
     def _snugness(self, poly: Polygon, cover: BaseGeometry, edge: BaseGeometry) -> float | None:
         """How much of the piece's outline runs along the uncovered region's (longer is
-        likelier), or None when the piece reaches out of the drawing or into the pieces placed
-        further than the noise explains."""
+        likelier), less :data:`WASTE` times the area it lies out of the drawing or on the pieces
+        placed; or None when it reaches out of the drawing or into the pieces placed further
+        than the noise explains."""
         noise = self.tol.slack
         xy = np.asarray(poly.exterior.coords)[:-1]
         out = ~shapely.contains_xy(self.drawn, xy[:, 0], xy[:, 1])
         if out.any() and shapely.distance(shapely.points(xy[out]), self.drawn).max() > FAR:
             return None  # a corner sticks out further than any noise explains (the cheap test first)
-        if not shapely.contains(self.drawn, poly) and \
-                _area_of(shapely.difference, poly, self.drawn) > OUTSIDE * noise * poly.length:
-            return None
-        if shapely.intersects(poly, cover) and \
-                _area_of(shapely.intersection, poly, cover) > OVERLAP * noise * poly.length:
-            return None
-        return poly.exterior.intersection(edge).length
+        wasted = 0.0
+        if not shapely.contains(self.drawn, poly):
+            outside = _area_of(shapely.difference, poly, self.drawn)
+            if outside > OUTSIDE * noise * poly.length:
+                return None
+            wasted += outside
+        if shapely.intersects(poly, cover):
+            overlap = _area_of(shapely.intersection, poly, cover)
+            if overlap > OVERLAP * noise * poly.length:
+                return None
+            wasted += overlap
+        return poly.exterior.intersection(edge).length - WASTE * wasted
 
 
 def _area_of(operation: Callable, a: BaseGeometry, b: BaseGeometry) -> float:
