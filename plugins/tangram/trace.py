@@ -956,6 +956,7 @@ def trace_figure(fig: Figure) -> Trace:
     reading = None
     straight: Straightening | None = None  # the slant undone on the outline read, if any
     first: InputError | None = None
+    refusals: dict[int, InputError] = {}  # each outline's own refusal, by candidate
     # one budget for the whole picture, however many outlines it is read from: the outlines
     # until OUTLINES_UNTIL, then the pieces fitted until READING_BUDGET
     outlines_until, pieces_until = started + OUTLINES_UNTIL, started + READING_BUDGET
@@ -968,6 +969,7 @@ def trace_figure(fig: Figure) -> Trace:
             break
         except InputError as exc:
             first = first or exc
+            refusals[index] = exc
             if index > 0:
                 # the second outline of coloured pieces read turned never found a figure the
                 # first did not (none of 120 coloured pictures, bench/tangram_pictures.py
@@ -1001,14 +1003,19 @@ def trace_figure(fig: Figure) -> Trace:
     if reading is None:
         # then fit the pieces to the last outline, for coloured pieces the evened silhouette,
         # which keeps a piece nearly the ground's colour whole (they take any of the eight
-        # turns, so one frame is enough), refusing with the first refusal's words
+        # turns, so one frame is enough), refusing in that outline's words
         assert first is not None
-        if isinstance(first, TooRough):
-            raise first  # no tangram's outline: the pieces would be fitted to it in vain
-        traced = candidates[-1] if prep.coloured else candidates[0]
+        fitted_to = len(candidates) - 1 if prep.coloured else 0
+        # the words of the outline the pieces are fitted to, when it was read: a coloured
+        # picture's pieces traced apart may leave a ragged outline ("33 corners: no tangram
+        # figure") where the evened silhouette is a figure the pieces come close to
+        own = refusals.get(fitted_to, first)
+        if isinstance(own, TooRough):
+            raise own  # no tangram's outline: the pieces would be fitted to it in vain
+        traced = candidates[fitted_to]
         up = traced_up = [[(x, -y) for x, y in r] for r in traced]
         # the words of a piece at a free angle say where in the picture's pixels (y down)
-        words = first.flipped() if isinstance(first, FreeAngle) else first
+        words = own.flipped() if isinstance(own, FreeAngle) else own
         try:
             reading = read_by_pieces(normalise(up), coverable, words, until=pieces_until)
         except InputError as refused:
