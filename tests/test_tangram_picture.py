@@ -38,7 +38,8 @@ def budgets_that_do_not_depend_on_load(monkeypatch):
     monkeypatch.setattr(reading, "READ_BUDGET", reading.READ_BUDGET * 10)
     monkeypatch.setattr(decimals, "CANDIDATE_BUDGET", decimals.CANDIDATE_BUDGET * 10)
     monkeypatch.setattr(trace, "OUTLINES_UNTIL", trace.OUTLINES_UNTIL * 10)
-    monkeypatch.setattr(trace, "READING_BUDGET", trace.READING_BUDGET * 10)
+    # the piece fit's part (from OUTLINES_UNTIL to READING_BUDGET) about ten times longer too
+    monkeypatch.setattr(trace, "READING_BUDGET", trace.READING_BUDGET * 6)
 
 
 #: Presets with pieces slid off the lattice or touching at a corner that the noisy reader
@@ -148,7 +149,7 @@ def test_a_coloured_picture_whose_pieces_trace_ragged_is_still_fitted_by_its_eve
     from plugins.tangram.assembly import random_assembly
 
     monkeypatch.setattr(trace, "OUTLINES_UNTIL", 1.0)  # twice the default, not ten times
-    monkeypatch.setattr(trace, "READING_BUDGET", 1.7)
+    monkeypatch.setattr(trace, "READING_BUDGET", 2.7)
     sil, pieces = random_assembly(11002, {"slide": "0.3", "touch": "0.15", "hole": "0.2"})
     # turn, dark ground, coloured, blur, uneven light and its slope, noise: the bench's own
     # values (rounded further, the pixels differ and the pieces trace otherwise)
