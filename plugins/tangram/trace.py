@@ -960,7 +960,6 @@ def trace_figure(fig: Figure) -> Trace:
             pass
     reading = None
     straight: Straightening | None = None  # the slant undone on the outline read, if any
-    first: InputError | None = None
     refusals: dict[int, InputError] = {}  # each outline's own refusal, by candidate
     # one budget for the whole picture, however many outlines it is read from: the outlines
     # until OUTLINES_UNTIL, then the pieces fitted until READING_BUDGET
@@ -973,7 +972,6 @@ def trace_figure(fig: Figure) -> Trace:
             reading = read_noisy(up, accept=coverable, pieces=False, until=outlines_until)
             break
         except InputError as exc:
-            first = first or exc
             refusals[index] = exc
             if index > 0:
                 # the second outline of coloured pieces read turned never found a figure the
@@ -1009,12 +1007,13 @@ def trace_figure(fig: Figure) -> Trace:
         # then fit the pieces to the last outline, for coloured pieces the evened silhouette,
         # which keeps a piece nearly the ground's colour whole (they take any of the eight
         # turns, so one frame is enough), refusing in that outline's words
-        assert first is not None
+        assert refusals
         fitted_to = len(candidates) - 1 if prep.coloured else 0
-        # the words of the outline the pieces are fitted to, when it was read: a coloured
-        # picture's pieces traced apart may leave a ragged outline ("33 corners: no tangram
-        # figure") where the evened silhouette is a figure the pieces come close to
-        own = refusals.get(fitted_to, first)
+        # the words of the outline the pieces are fitted to, when it was read (else the first
+        # outline's): a coloured picture's pieces traced apart may leave a ragged outline ("33
+        # corners: no tangram figure") where the evened silhouette is a figure the pieces come
+        # close to
+        own = refusals.get(fitted_to) or refusals[min(refusals)]
         if isinstance(own, TooRough):
             raise own  # no tangram's outline: the pieces would be fitted to it in vain
         traced = candidates[fitted_to]
